@@ -1,0 +1,137 @@
+"""One ``GameSpec`` per game: what the generic API, CLI and driver need.
+
+Each game module ``analysis/<game>.py`` defines ``SPEC``; ``get(name)``
+imports it on first use, so a slow or broken game does not hold up others.
+"""
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+GAMES = ("schieber", "differenzler", "english_jazz", "norwegian_jazz")
+
+
+class UsageError(ValueError):
+    """Bad input from a user: the message names the bad value."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """A rule or simulation option: its default, kind and allowed values.
+
+    ``kind`` is ``"bool"``, ``"int"`` or ``"choice"`` (``choices`` maps the
+    names a user writes to the ints the kernel reads).
+    """
+
+    default: object
+    kind: str
+    help: str
+    low: int | None = None
+    high: int | None = None
+    choices: dict[str, int] | None = None
+
+    def parse(self, name: str, value: object) -> object:
+        """The checked value of ``value``; ``UsageError`` names a bad one."""
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            text = str(value).strip().lower()
+            if text in ("true", "1", "yes", "on"):
+                return True
+            if text in ("false", "0", "no", "off"):
+                return False
+            raise UsageError(f"option {name} takes true or false, not {value!r}")
+        if self.kind == "int":
+            try:
+                number = int(str(value).strip()) if not isinstance(value, int) else value
+            except ValueError:
+                raise UsageError(f"option {name} takes a whole number, not {value!r}") from None
+            if isinstance(number, bool) or (self.low is not None and number < self.low) or (
+                self.high is not None and number > self.high
+            ):
+                raise UsageError(f"option {name} must be in {self.low}..{self.high}, not {value!r}")
+            return number
+        assert self.choices is not None
+        text = str(value).strip()
+        if text not in self.choices:
+            raise UsageError(f"option {name} takes one of {', '.join(self.choices)}, not {value!r}")
+        return text
+
+    def code(self, value: object) -> int:
+        if self.kind == "choice":
+            assert self.choices is not None
+            return self.choices[str(value)]
+        return int(value)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything generic code needs to know about one game."""
+
+    name: str
+    title: str
+    deck: int
+    players: tuple[int, ...]
+    default_players: int
+    rules: dict[str, Option]
+    options: dict[str, Option]
+    policies: tuple[str, ...]
+    default_policy: str
+    unit: str  # what one simulated "game" is, e.g. "game of 4 deals"
+    parse_policy: Callable[[str, int], np.ndarray]
+    simulate_block: Callable[..., np.ndarray]  # (seed, start, count, players, params, policies) -> rows
+    frame: Callable[[np.ndarray], object]  # rows -> DataFrame
+    trace_game: Callable[..., dict]  # (seed, index, players, settings, policy) -> TRACE.md line
+    analyze: Callable[..., dict]  # DataFrame -> {table name: DataFrame}
+    columns: tuple[str, ...] = ()
+    extra: dict = field(default_factory=dict)
+
+    def settings(self, given: dict[str, object] | None = None) -> dict[str, object]:
+        """Defaults overlaid with ``given`` (rule and simulation options), checked."""
+        known = {**self.rules, **self.options}
+        out = {name: opt.default for name, opt in known.items()}
+        for name, value in (given or {}).items():
+            if name not in known:
+                raise UsageError(
+                    f"unknown option {name!r} for {self.name}; options: {', '.join(known) or 'none'}"
+                )
+            out[name] = known[name].parse(name, value)
+        return out
+
+    def params(self, settings: dict[str, object]) -> np.ndarray:
+        """The int64 parameter array the kernel reads: rules then options."""
+        known = {**self.rules, **self.options}
+        return np.array([known[n].code(settings[n]) for n in known], dtype=np.int64)
+
+    def rule_settings(self, settings: dict[str, object]) -> dict[str, object]:
+        return {n: settings[n] for n in self.rules}
+
+    def check_players(self, players: int | None) -> int:
+        if players is None:
+            return self.default_players
+        if isinstance(players, bool) or not isinstance(players, int) or players not in self.players:
+            allowed = ", ".join(map(str, self.players))
+            raise UsageError(f"{self.name} is played by {allowed} players, not {players!r}")
+        return players
+
+
+def get(name: str) -> GameSpec:
+    """The spec of game ``name``; ``UsageError`` names an unknown game."""
+    if name not in GAMES:
+        raise UsageError(f"unknown game {name!r}; games: {', '.join(GAMES)}")
+    return importlib.import_module(f"analysis.{name}").SPEC
+
+
+def available() -> list[str]:
+    """Games whose module is present in this installation."""
+    out = []
+    for name in GAMES:
+        try:
+            importlib.import_module(f"analysis.{name}")
+        except ModuleNotFoundError:
+            continue
+        out.append(name)
+    return out

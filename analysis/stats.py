@@ -1,0 +1,88 @@
+"""Estimates with their uncertainty: DataFrame in, DataFrame out.
+
+Every summary keeps raw numbers (estimate, standard error, interval bounds,
+sample size); rounding happens only when a table is displayed.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+Z95 = 1.959963984540054
+
+
+def wilson(successes, n, z: float = Z95):
+    """Wilson score interval for a proportion: (low, high), vectorised."""
+    k = np.asarray(successes, dtype=float)
+    n = np.asarray(n, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = k / n
+        denom = 1 + z**2 / n
+        centre = (p + z**2 / (2 * n)) / denom
+        half = z * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / denom
+    return centre - half, centre + half
+
+
+def proportion(successes, n) -> dict:
+    """A proportion with its standard error and 95% Wilson interval."""
+    k, n = float(successes), float(n)
+    p = k / n if n else np.nan
+    lo, hi = wilson(k, n)
+    se = np.sqrt(p * (1 - p) / n) if n else np.nan
+    return {"estimate": p, "se": se, "ci_low": float(lo), "ci_high": float(hi), "n": int(n), "events": int(k)}
+
+
+def mean(values) -> dict:
+    """A mean with its standard error and 95% normal interval."""
+    x = np.asarray(values, dtype=float)
+    n = x.size
+    m = x.mean() if n else np.nan
+    se = x.std(ddof=1) / np.sqrt(n) if n > 1 else np.nan
+    return {"estimate": m, "se": se, "ci_low": m - Z95 * se, "ci_high": m + Z95 * se, "n": n}
+
+
+def grouped_mean(df: pd.DataFrame, by, value: str) -> pd.DataFrame:
+    """Mean of ``value`` per group of ``by`` with standard error and 95% CI."""
+    g = df.groupby(by, observed=True)[value].agg(["mean", "std", "count"])
+    se = g["std"] / np.sqrt(g["count"])
+    out = pd.DataFrame(
+        {
+            "estimate": g["mean"],
+            "se": se,
+            "ci_low": g["mean"] - Z95 * se,
+            "ci_high": g["mean"] + Z95 * se,
+            "n": g["count"].astype("int64"),
+        }
+    )
+    return out
+
+
+def grouped_proportion(df: pd.DataFrame, by, flag: str) -> pd.DataFrame:
+    """Share of rows with ``flag`` true per group, with Wilson 95% CI."""
+    g = df.groupby(by, observed=True)[flag].agg(["sum", "count"])
+    p = g["sum"] / g["count"]
+    lo, hi = wilson(g["sum"], g["count"])
+    return pd.DataFrame(
+        {
+            "estimate": p,
+            "se": np.sqrt(p * (1 - p) / g["count"]),
+            "ci_low": lo,
+            "ci_high": hi,
+            "n": g["count"].astype("int64"),
+            "events": g["sum"].astype("int64"),
+        }
+    )
+
+
+def paired_difference(a, b) -> dict:
+    """Mean of a - b over the same deals, with its standard error and CI."""
+    return mean(np.asarray(a, dtype=float) - np.asarray(b, dtype=float))
+
+
+def quantiles(values, qs=(0.05, 0.25, 0.5, 0.75, 0.95)) -> pd.Series:
+    return pd.Series(np.quantile(np.asarray(values, dtype=float), qs), index=[f"q{int(q * 100):02d}" for q in qs])
+
+
+def fmt(est: float, lo: float, hi: float, digits: int = 3) -> str:
+    """``est [lo, hi]`` for display."""
+    return f"{est:.{digits}g} [{lo:.{digits}g}, {hi:.{digits}g}]"

@@ -1,0 +1,92 @@
+"""Cards as small ints and hands as uint64 masks, shared by all four games.
+
+A card is ``suit * 16 + rank`` with ranks ``23456789TJQKA`` = 0..12 and suits
+``CDHS`` = 0..3, so bit ``card`` of a uint64 is that card and the 16 bits of a
+suit sit together (``(mask >> (16 * suit)) & 0xFFFF``). The 36-card Swiss deck
+uses ranks 6..A (4..12); Norwegian Jazz uses all 52 cards. Within a suit a
+higher rank index is a higher card in the plain order A K Q J T 9 8 7 6 ... 2.
+
+Text codes (``"7H"``, ``"TS"``) live only at the Python edge: ``code``,
+``parse``, ``mask_of`` and ``cards_of`` convert.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+RANKS = "23456789TJQKA"
+SUITS = "CDHS"
+CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
+
+# rank indices
+TWO, SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = 0, 4, 5, 6, 7, 8, 9, 10, 11, 12
+
+SUIT_BITS = np.uint64(0xFFFF)
+
+
+def card_of(rank: int, suit: int) -> int:
+    return suit * 16 + rank
+
+
+def deck(size: int) -> np.ndarray:
+    """The cards of a 36- or 52-card deck as an int64 array, in suit then rank order."""
+    low = {36: SIX, 52: TWO}[size]
+    return np.array([s * 16 + r for s in range(4) for r in range(low, 13)], dtype=np.int64)
+
+
+def deck_mask(size: int) -> int:
+    m = 0
+    for c in deck(size):
+        m |= 1 << int(c)
+    return m
+
+
+FULL36 = deck_mask(36)
+FULL52 = deck_mask(52)
+CARD_INDEX = {RANKS[r] + SUITS[s]: s * 16 + r for s in range(4) for r in range(13)}
+
+
+def code(card: int) -> str:
+    """Two-character code of a card int: ``code(5 + 32) == "7H"``."""
+    return RANKS[card & 15] + SUITS[card >> 4]
+
+
+def parse(text: str, deck_size: int = 52) -> int:
+    """Card int of a code such as ``"7H"``; ``ValueError`` names a bad code."""
+    c = CARD_INDEX.get(text.strip().upper()) if isinstance(text, str) else None
+    if c is None or not (deck_mask(deck_size) >> c) & 1:
+        raise ValueError(f"unknown card code {text!r} for a {deck_size}-card deck")
+    return c
+
+
+def cards_of(mask: int) -> list[int]:
+    """Card ints of a mask, lowest first."""
+    mask = int(mask)
+    return [c for c in range(64) if (mask >> c) & 1]
+
+
+def codes_of(mask: int) -> list[str]:
+    return [code(c) for c in cards_of(mask)]
+
+
+def mask_of(cards) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << int(c)
+    return m
+
+
+def parse_hand(text: str, size: int, deck_size: int = 36) -> int:
+    """Mask of a hand written as codes separated by spaces or commas.
+
+    Raises ``ValueError`` naming an unknown code, a duplicate or a wrong count.
+    """
+    parts = [p for p in text.replace(",", " ").split() if p]
+    seen: list[int] = []
+    for p in parts:
+        c = parse(p, deck_size)
+        if c in seen:
+            raise ValueError(f"card {p!r} appears twice in the hand")
+        seen.append(c)
+    if len(seen) != size:
+        raise ValueError(f"a hand needs {size} cards, got {len(seen)}: {text!r}")
+    return mask_of(seen)
