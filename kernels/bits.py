@@ -54,19 +54,19 @@ def _ctlz(typingctx, x):
 @jit(inline="always")
 def popcount(mask):
     """Number of cards in ``mask``."""
-    return int(_ctpop(mask))
+    return np.int64(_ctpop(mask))
 
 
 @jit(inline="always")
 def lowest(mask):
     """Index of the lowest card in a non-empty ``mask`` (64 when empty)."""
-    return int(_cttz(mask))
+    return np.int64(_cttz(mask))
 
 
 @jit(inline="always")
 def highest(mask):
     """Index of the highest card in a non-empty ``mask``."""
-    return 63 - int(_ctlz(mask))
+    return 63 - np.int64(_ctlz(mask))
 
 
 @jit(inline="always")
@@ -75,4 +75,4 @@ def nth(mask, k):
     m = np.uint64(mask)
     for _ in range(k):
         m &= m - ONE
-    return int(_cttz(m))
+    return np.int64(_cttz(m))

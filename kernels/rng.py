@@ -59,7 +59,7 @@ def next_u64(st):
 @jit(inline="always")
 def below(st, n):
     """Uniform int in 0..n-1 (n <= 2**32; multiply-shift, bias below 2**-32 * n)."""
-    return int(((next_u64(st) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+    return np.int64(((next_u64(st) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
 @jit

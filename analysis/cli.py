@@ -1,0 +1,219 @@
+"""The ``cardmc`` command line: simulate, analyze, trace, odds, calibrate, bench, report."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from analysis.registry import GAMES, UsageError
+
+EPILOG = """examples:
+  cardmc simulate differenzler --games 10000000 --seed 1 --out diff.parquet
+  cardmc analyze differenzler diff.parquet
+  cardmc trace differenzler --games 10 --seed 1 --policy heuristic --out diff.jsonl
+  cardmc bench differenzler
+  cardmc report --quick
+"""
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive whole number, not {text!r}")
+    return value
+
+
+def seed_int(text: str) -> int:
+    try:
+        value = int(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number 0..2**63-1, not {text!r}") from None
+    if not 0 <= value < 2**63:
+        raise argparse.ArgumentTypeError(f"must be a whole number 0..2**63-1, not {text!r}")
+    return value
+
+
+def setting(text: str) -> tuple[str, str]:
+    if "=" not in text:
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, not {text!r}")
+    name, value = text.split("=", 1)
+    return name.strip(), value.strip()
+
+
+def _game(p: argparse.ArgumentParser) -> None:
+    p.add_argument("game", choices=GAMES, metavar="GAME", help=f"one of {', '.join(GAMES)}")
+
+
+def _run_args(p: argparse.ArgumentParser, games_default: int | None = None) -> None:
+    p.add_argument("--games", type=positive_int, default=games_default, required=games_default is None,
+                   help="number of games to play (a game: 4 deals of Differenzler, 12 of English Jazz, "
+                   "6 of Norwegian Jazz, a Schieber match)")  # fmt: skip
+    p.add_argument("--seed", type=seed_int, default=0, help="random seed (default 0): game i of seed s is fixed")
+    p.add_argument("--policy", default=None, help="player policy: a name for every seat, or one per seat "
+                   "separated by commas (default: the game's best)")  # fmt: skip
+    p.add_argument("--players", type=positive_int, default=None, help="number of players (Norwegian Jazz: 3-7)")
+    p.add_argument("--set", dest="settings", type=setting, action="append", default=[], metavar="NAME=VALUE",
+                   help="a rule option by its RULES.md name, e.g. --set max_extra_deals=2 (repeatable)")  # fmt: skip
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cardmc",
+        description="Monte Carlo analysis of Schieber, Differenzler, English Jazz and Norwegian Jazz.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    from analysis import __version__
+
+    parser.add_argument("--version", action="version", version=f"cardmc {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("simulate", help="play many games and write one row per seat per deal",
+                       description="Play games and stream one row per seat per deal to Parquet (or CSV).")
+    _game(p)
+    _run_args(p)
+    p.add_argument("--out", required=True, help="output file, .parquet (default) or .csv")
+    p.add_argument("--threads", type=positive_int, default=None, help="Numba threads (default: all cores)")
+    p.add_argument("--force", action="store_true", help="overwrite an existing output file")
+    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+    p = sub.add_parser("analyze", help="tables with 95%% CIs from a simulate output",
+                       description="Print the game's standard tables and write each as CSV.")
+    _game(p)
+    p.add_argument("file", help="Parquet file written by cardmc simulate")
+    p.add_argument("--out", default=None, help="folder for the CSV tables (default: FILE without suffix + '-analysis')")
+
+    p = sub.add_parser("trace", help="write whole games as JSON Lines (TRACE.md)",
+                       description="Write each game, every play with its legal cards, as one JSON line.")
+    _game(p)
+    _run_args(p, games_default=1)
+    p.add_argument("--start", type=seed_int, default=0, help="index of the first game (default 0)")
+    p.add_argument("--out", required=True, help="output .jsonl file")
+    p.add_argument("--force", action="store_true", help="overwrite an existing output file")
+
+    p = sub.add_parser("bench", help="measure throughput (compile time reported separately)")
+    _game(p)
+    p.add_argument("--games", type=positive_int, default=None, help="games per timed run")
+    p.add_argument("--repeat", type=positive_int, default=3, help="timed runs per case; the best is kept")
+
+    p = sub.add_parser("calibrate", help="refit Differenzler's calibrated declarations from simulations")
+    p.add_argument("game", choices=["differenzler"], metavar="GAME")
+    p.add_argument("--games", type=positive_int, default=500_000)
+    p.add_argument("--seed", type=seed_int, default=20261202)
+    p.add_argument("--out", default=None, help="table to write (default: the shipped kernels/data file)")
+
+    p = sub.add_parser("report", help="run the default studies of all four games and write a report",
+                       description="Run the default studies and write index.html, report.md, charts and data.")
+    p.add_argument("--out", default="cardmc-report", help="report folder (default cardmc-report)")
+    p.add_argument("--games", type=positive_int, default=None, help="games per study (default: sized to ~5 min)")
+    p.add_argument("--seed", type=seed_int, default=1, help="seed of every study (default 1)")
+    p.add_argument("--quick", action="store_true", help="small studies, under a minute")
+    p.add_argument("--force", action="store_true", help="replace an existing folder that is not a cardmc report")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return COMMANDS[args.command](args)
+    except UsageError as exc:
+        print(f"cardmc: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("cardmc: interrupted; nothing was written", file=sys.stderr)
+        return 130
+
+
+def _settings(args) -> dict:
+    out = {}
+    for name, value in args.settings:
+        if name in out:
+            raise UsageError(f"option {name} given twice")
+        out[name] = value
+    return out
+
+
+def cmd_simulate(args) -> int:
+    from analysis import api
+
+    out = Path(args.out)
+    if out.suffix.lower() not in (".parquet", ".pq", ".csv"):
+        raise UsageError(f"output {args.out!r} should end in .parquet or .csv")
+    path = api.simulate(args.game, games=args.games, seed=args.seed, policy=args.policy, players=args.players,
+                        threads=args.threads, out=out, force=args.force, progress=not args.no_progress,
+                        **_settings(args))  # fmt: skip
+    print(f"wrote {path} ({args.games} games, seed {args.seed})")
+    return 0
+
+
+def cmd_analyze(args) -> int:
+    from analysis import api
+    from analysis.display import show
+
+    tables = api.analyze(args.game, args.file)
+    folder = Path(args.out) if args.out else Path(args.file).with_suffix("").with_name(Path(args.file).stem + "-analysis")
+    meta = api.read(args.file, columns=["game"]).attrs
+    print(f"{args.game}: {meta.get('games', '?')} games, seed {meta.get('seed', '?')}, policy {meta.get('policy', '?')}")
+    for name, table in tables.items():
+        print(show(name, table))
+    write_tables(tables, folder)
+    print(f"\nwrote {len(tables)} CSV tables to {folder}/")
+    return 0
+
+
+def write_tables(tables: dict, folder: Path) -> None:
+    """Each table as ``folder/NAME.csv``, each file written atomically."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"cannot create folder {folder}: {exc.strerror}") from None
+    for name, table in tables.items():
+        target = folder / f"{name}.csv"
+        tmp = folder / f".{name}.csv.part"
+        table.to_csv(tmp)
+        os.replace(tmp, target)
+
+
+def cmd_trace(args) -> int:
+    from analysis import api
+
+    path = api.trace(args.game, games=args.games, seed=args.seed, policy=args.policy, players=args.players,
+                     out=args.out, force=args.force, start=args.start, **_settings(args))  # fmt: skip
+    print(f"wrote {path} ({args.games} games from index {args.start}, seed {args.seed})")
+    return 0
+
+
+def cmd_bench(args) -> int:
+    from analysis.bench import bench
+
+    bench(args.game, games=args.games, repeat=args.repeat)
+    return 0
+
+
+def cmd_calibrate(args) -> int:
+    from analysis.calibrate import calibrate
+
+    path = calibrate(games=args.games, seed=args.seed, out=args.out)
+    print(f"wrote {path}")
+    return 0
+
+
+def cmd_report(args) -> int:
+    from reports.build import build_report
+
+    path = build_report(out=args.out, games=args.games, seed=args.seed, quick=args.quick, force=args.force)
+    print(f"wrote {path}")
+    return 0
+
+
+COMMANDS = {"simulate": cmd_simulate, "analyze": cmd_analyze, "trace": cmd_trace, "bench": cmd_bench,
+            "calibrate": cmd_calibrate, "report": cmd_report}  # fmt: skip
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,233 @@
+"""Differenzler at the Python edge: spec, frames, traces, analyses, calibration."""
+from __future__ import annotations
+
+import functools
+from importlib import resources
+
+import numpy as np
+import pandas as pd
+
+from analysis import stats
+from analysis.registry import GameSpec, Option, UsageError
+from kernels import differenzler as k
+from kernels.cards import RANKS, SUITS, code, codes_of
+
+PLAY = {"random": k.PLAY_RANDOM, "heuristic": k.PLAY_HEURISTIC}
+DECLARE = {"random": k.DECLARE_RANDOM, "heuristic": k.DECLARE_HEURISTIC, "calibrated": k.DECLARE_CALIBRATED}
+NAMED = {"random": ("random", "random"), "heuristic": ("heuristic", "heuristic"),
+         "calibrated": ("heuristic", "calibrated")}  # fmt: skip
+CALIBRATION_FILE = "differenzler_calibration.csv"
+
+
+def parse_policy(text: str, players: int = 4) -> np.ndarray:
+    """Per-seat (play, declaration) codes from ``"calibrated"``,
+    ``"heuristic:random"`` or a comma list of four such names."""
+    if not isinstance(text, str) or not text.strip():
+        raise UsageError(f"policy must be a name such as 'calibrated', not {text!r}")
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) == 1:
+        parts = parts * players
+    if len(parts) != players:
+        raise UsageError(f"policy {text!r} names {len(parts)} seats; differenzler has {players}")
+    out = np.zeros((players, 2), dtype=np.int64)
+    for s, part in enumerate(parts):
+        if ":" in part:
+            play, declare = (x.strip() for x in part.split(":", 1))
+        elif part in NAMED:
+            play, declare = NAMED[part]
+        else:
+            raise UsageError(f"unknown policy {part!r}; policies: {', '.join(NAMED)} or PLAY:DECLARE")
+        if play not in PLAY:
+            raise UsageError(f"unknown play policy {play!r}; play policies: {', '.join(PLAY)}")
+        if declare not in DECLARE:
+            raise UsageError(f"unknown declaration policy {declare!r}; declaration policies: {', '.join(DECLARE)}")
+        out[s] = PLAY[play], DECLARE[declare]
+    return out
+
+
+@functools.lru_cache(maxsize=1)
+def calibration_table() -> np.ndarray:
+    """The shipped calibrated declarations per feature cell (-1: no data,
+    the heuristic formula is used)."""
+    table = np.full(k.CAL_CELLS, -1, dtype=np.int64)
+    path = resources.files("kernels").joinpath("data", CALIBRATION_FILE)
+    if not path.is_file():
+        return table
+    text = path.read_text()
+    from io import StringIO
+
+    df = pd.read_csv(StringIO(text), comment="#")
+    table[df["cell"].to_numpy()] = df["declared"].to_numpy()
+    return table
+
+
+def simulate_block(seed, start, count, players, params, policies) -> np.ndarray:
+    rows, nrows = k.simulate(seed, start, count, players, params, policies, calibration_table())
+    m = k.max_rows(players, params)
+    keep = np.arange(m)[None, :] < nrows[:, None]
+    return rows[keep.ravel()]
+
+
+_SMALL = {c: "int16" for c in k.COLUMNS}
+_SMALL.update({"game": "int64", "deal": "int8", "seat": "int8", "dealer": "int8", "rel": "int8", "extra": "int8",
+               "tricks": "int8", "trumps": "int8", "trump_jack": "int8", "trump_nine": "int8", "aces": "int8",
+               "tens": "int8", "kings": "int8", "len_c": "int8", "len_d": "int8", "len_h": "int8",
+               "len_s": "int8", "winner": "int8", "tied": "int8"})  # fmt: skip
+_CARD_CATS = pd.CategoricalDtype([code(s * 16 + r) for s in range(4) for r in range(4, 13)])
+
+
+def frame(rows: np.ndarray) -> pd.DataFrame:
+    df = pd.DataFrame(rows, columns=list(k.COLUMNS)).astype(_SMALL)
+    df["trump_card"] = pd.Categorical.from_codes(
+        ((rows[:, k.C_TRUMP_CARD] >> 4) * 9 + (rows[:, k.C_TRUMP_CARD] & 15) - 4).astype(np.int16),
+        dtype=_CARD_CATS,
+    )
+    df["trump"] = pd.Categorical.from_codes(rows[:, k.C_TRUMP].astype(np.int8), categories=list(SUITS))
+    df["play_policy"] = pd.Categorical.from_codes(rows[:, k.C_PLAY_POLICY].astype(np.int8), categories=list(PLAY))
+    df["declare_policy"] = pd.Categorical.from_codes(
+        rows[:, k.C_DECLARE_POLICY].astype(np.int8), categories=list(DECLARE)
+    )
+    return df
+
+
+def trace_game(seed: int, index: int, players: int, settings: dict, policy: str) -> dict:
+    """One TRACE.md line: game ``index`` of ``seed``, replayed by the kernel."""
+    params = SPEC.params(settings)
+    policies = parse_policy(policy, players)
+    rows = np.zeros((k.max_rows(players, params), len(k.COLUMNS)), np.int32)
+    events = np.zeros((k.max_events(params), 4), np.int64)
+    nrows, nev = k.play_game(seed, index, players, params, policies, calibration_table(), rows, events)
+    rows, events = rows[:nrows], events[:nev]
+    deals = []
+    for ev in events:
+        kind, a, b, c = (int(x) for x in ev)
+        if kind == k.EV_DEAL:
+            r = rows[rows[:, k.C_DEAL] == a]
+            r = r[np.argsort(r[:, k.C_SEAT])]
+            deals.append({
+                "dealer": b, "leader": c, "hands": [None] * players, "plays": [],
+                "trump_card": code(int(r[0, k.C_TRUMP_CARD])), "trump": SUITS[int(r[0, k.C_TRUMP])],
+                "declared": r[:, k.C_DECLARED].tolist(), "made": r[:, k.C_MADE].tolist(),
+                "penalty": r[:, k.C_PENALTY].tolist(), "score": r[:, k.C_PENALTY].tolist(),
+            })  # fmt: skip
+        elif kind == k.EV_HAND:
+            deals[-1]["hands"][a] = codes_of(b)
+        elif kind == k.EV_PLAY:
+            deals[-1]["plays"].append({"seat": a, "legal": codes_of(c), "card": code(b)})
+    last = rows[rows[:, k.C_DEAL] == rows[:, k.C_DEAL].max()]
+    last = last[np.argsort(last[:, k.C_SEAT])]
+    return {
+        "game": "differenzler", "seed": seed, "index": index, "players": players,
+        "rules": SPEC.rule_settings(settings), "policy": policy, "deals": deals,
+        "totals": last[:, k.C_TOTAL].tolist(),
+        "winners": [int(s) for s in last[:, k.C_SEAT][last[:, k.C_WINNER] == 1]],
+    }  # fmt: skip
+
+
+# ------------------------------------------------------------------ analyses
+
+
+def analyze(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """Declaration accuracy and game results, every figure with its 95% CI."""
+    out: dict[str, pd.DataFrame] = {}
+    df = df.assign(policy=df["play_policy"].astype(str) + ":" + df["declare_policy"].astype(str))
+    out["penalty_by_policy"] = stats.grouped_mean(df, ["policy"], "penalty")
+    out["penalty_quantiles"] = df.groupby("policy", observed=True)["penalty"].apply(stats.quantiles).unstack()
+    hist = df.groupby(["policy", pd.cut(df["penalty"], [-1, 0, 5, 10, 20, 30, 50, 80, 157])], observed=True).size()
+    out["penalty_distribution"] = _shares(hist.rename("n").reset_index(), "policy")
+    out["penalty_by_rel"] = stats.grouped_mean(df, ["policy", "rel"], "penalty")
+    df["trump_rank"] = df["trump_card"].astype(str).str[0]
+    by_rank = stats.grouped_mean(df, ["policy", "trump_rank"], "penalty")
+    out["penalty_by_trump_rank"] = by_rank.reindex(
+        [(p, r) for p in by_rank.index.get_level_values(0).unique() for r in RANKS[4:][::-1]
+         if (p, r) in by_rank.index])  # fmt: skip
+    for feature in ("trumps", "trump_jack", "trump_nine", "aces", "tens"):
+        out[f"made_by_{feature}"] = stats.grouped_mean(df, ["policy", feature], "made")
+    bins = pd.cut(df["declared"], np.arange(-1, 170, 10))
+    cal = stats.grouped_mean(df.assign(declared_bin=bins), ["policy", "declared_bin"], "made")
+    out["calibration"] = cal
+    first = df[df["deal"] == 0]
+    out["wins_by_policy"] = stats.grouped_proportion(first.assign(win=first["winner"] == 1), ["policy"], "win")
+    out["games"] = pd.DataFrame(
+        {"games": [df["game"].nunique()], "deals": [len(df) // 4],
+         "tie_break_share": [first["tied"].mean()]}  # fmt: skip
+    )
+    return out
+
+
+def _shares(counts: pd.DataFrame, by: str) -> pd.DataFrame:
+    total = counts.groupby(by, observed=True)["n"].transform("sum")
+    lo, hi = stats.wilson(counts["n"], total)
+    return counts.assign(share=counts["n"] / total, ci_low=lo, ci_high=hi, of=total)
+
+
+def compare_declarations(
+    games: int, seed: int = 0, rules=("random", "heuristic", "calibrated"), play: str = "heuristic", **settings
+) -> pd.DataFrame:
+    """Mean penalty of each declaration rule on the same deals (all four seats
+    use it), and paired differences against the first, with 95% CIs."""
+    from analysis.api import simulate
+
+    runs = {}
+    for rule in rules:
+        df = simulate("differenzler", games=games, seed=seed, policy=f"{play}:{rule}", **settings)
+        regular = df[df["extra"] == 0].sort_values(["game", "deal", "seat"])
+        runs[rule] = regular["penalty"].to_numpy(dtype=float)
+    rows = []
+    base = rules[0]
+    for rule in rules:
+        m = stats.mean(runs[rule])
+        d = stats.paired_difference(runs[rule], runs[base]) if rule != base else None
+        rows.append({
+            "declaration": rule, "mean_penalty": m["estimate"], "ci_low": m["ci_low"], "ci_high": m["ci_high"],
+            "se": m["se"], "n": m["n"], f"diff_vs_{base}": d["estimate"] if d else 0.0,
+            "diff_ci_low": d["ci_low"] if d else 0.0, "diff_ci_high": d["ci_high"] if d else 0.0,
+        })  # fmt: skip
+    return pd.DataFrame(rows).set_index("declaration")
+
+
+def fit_calibration(df: pd.DataFrame, min_n: int = 200) -> pd.DataFrame:
+    """Median made points per feature cell (the median minimises the expected
+    absolute penalty); cells with fewer than ``min_n`` hands are left out."""
+    col = {c: df[c].to_numpy().astype(np.int64) for c in ("side", "trumps", "rel", "trump_jack", "trump_nine")}
+    side_bin = np.minimum(col["side"] // 8, k.CAL_SIDE - 1)
+    trumps = np.minimum(col["trumps"], k.CAL_TRUMPS - 1)
+    cell = (((col["rel"] * k.CAL_TRUMPS + trumps) * 2 + col["trump_jack"]) * 2
+            + col["trump_nine"]) * k.CAL_SIDE + side_bin  # fmt: skip
+    g = pd.DataFrame({"cell": cell, "made": df["made"].to_numpy()}).groupby("cell")["made"]
+    table = pd.DataFrame({"declared": g.median().round().astype(int), "n": g.size()}).reset_index()
+    table = table[table["n"] >= min_n]
+    c = table["cell"].to_numpy()
+    table.insert(1, "side_bin", c % k.CAL_SIDE)
+    table.insert(1, "trump_nine", (c // k.CAL_SIDE) % 2)
+    table.insert(1, "trump_jack", (c // (k.CAL_SIDE * 2)) % 2)
+    table.insert(1, "trumps", (c // (k.CAL_SIDE * 4)) % k.CAL_TRUMPS)
+    table.insert(1, "rel", c // (k.CAL_SIDE * 4 * k.CAL_TRUMPS))
+    return table
+
+
+SPEC = GameSpec(
+    name="differenzler",
+    title="Differenzler Jass",
+    deck=36,
+    players=(4,),
+    default_players=4,
+    rules={
+        "open_declarations": Option(False, "bool", "declare in turn, seeing earlier declarations"),
+        "max_extra_deals": Option(4, "int", "tie-break deals at most after the four", 0, 16),
+    },
+    options={},
+    policies=("random", "heuristic", "calibrated"),
+    default_policy="calibrated",
+    unit="game of 4 deals (plus tie-breaks)",
+    parse_policy=parse_policy,
+    simulate_block=simulate_block,
+    frame=frame,
+    trace_game=trace_game,
+    analyze=analyze,
+    columns=k.COLUMNS,
+    extra={
+        "bench": [("random", "random", {}), ("heuristic+calibrated", "calibrated", {})],
+        "deals_per_game": 4,
+    },
+)

@@ -1,0 +1,384 @@
+"""Differenzler Jass (RULES.md section 2): rules, policies and batch driver.
+
+Four players, each alone, 36 cards dealt in packets of three; the dealer's
+last card fixes trump; everyone declares 0..157 and scores the penalty
+|declared - made|. A game is four deals plus tie-break deals.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from kernels import rng
+from kernels.bits import ONE, ZERO, bit, lowest, popcount
+from kernels.cards import ACE, JACK, KING, NINE, QUEEN, TEN, deck
+from kernels.jit import jit, parallel_jit
+from kernels.tricks import PLAIN, jass_points, strength, suit_cards, trick_winner, trumps_above
+
+PLAYERS = 4
+DEAL_POINTS = 157
+LAST_TRICK = 5
+
+# rule options (RULES.md names), then nothing else: the params layout
+P_OPEN_DECLARATIONS, P_MAX_EXTRA_DEALS = 0, 1
+
+# policies: column 0 = card play, column 1 = declaration
+PLAY_RANDOM, PLAY_HEURISTIC = 0, 1
+DECLARE_RANDOM, DECLARE_HEURISTIC, DECLARE_CALIBRATED = 0, 1, 2
+
+COLUMNS = (
+    "game", "deal", "seat", "dealer", "rel", "extra", "trump_card", "trump", "declared", "made",
+    "penalty", "tricks", "trumps", "trump_jack", "trump_nine", "aces", "tens", "kings",
+    "len_c", "len_d", "len_h", "len_s", "side", "play_policy", "declare_policy",
+    "total", "winner", "tied",
+)  # fmt: skip
+(
+    C_GAME, C_DEAL, C_SEAT, C_DEALER, C_REL, C_EXTRA, C_TRUMP_CARD, C_TRUMP, C_DECLARED, C_MADE,
+    C_PENALTY, C_TRICKS, C_TRUMPS, C_TRUMP_JACK, C_TRUMP_NINE, C_ACES, C_TENS, C_KINGS,
+    C_LEN_C, C_LEN_D, C_LEN_H, C_LEN_S, C_SIDE, C_PLAY_POLICY, C_DECLARE_POLICY,
+    C_TOTAL, C_WINNER, C_TIED,
+) = range(len(COLUMNS))  # fmt: skip
+
+EV_DEAL, EV_HAND, EV_PLAY, EV_DECLARE = 0, 1, 2, 10
+MAX_EVENTS_PER_DEAL = 1 + PLAYERS + PLAYERS + 36
+
+# calibration table: one declaration per feature cell (see calibration_cell)
+CAL_REL, CAL_TRUMPS, CAL_SIDE = 4, 6, 10
+CAL_CELLS = CAL_REL * CAL_TRUMPS * 2 * 2 * CAL_SIDE
+
+DECK = deck(36)
+
+
+def max_rows(players: int, params: np.ndarray) -> int:
+    return PLAYERS * (4 + int(params[P_MAX_EXTRA_DEALS]))
+
+
+def max_events(params: np.ndarray) -> int:
+    return (4 + int(params[P_MAX_EXTRA_DEALS])) * MAX_EVENTS_PER_DEAL
+
+
+# --------------------------------------------------------------------- rules
+
+
+@jit
+def legal_cards(hand, trick, n, trump):
+    """The cards ``hand`` may play onto a trick of ``n`` cards (RULES.md 2)."""
+    if n == 0:
+        return hand
+    led = trick[0] >> 4
+    trumps = suit_cards(hand, trump)
+    if led == trump:
+        if trumps == ZERO or trumps == bit(trump * 16 + JACK):
+            return hand  # no trump, or a lone trump J held back: anything
+        return trumps
+    follow = suit_cards(hand, led)
+    if follow == ZERO:
+        return hand  # void in the led suit: anything, a lower trump too
+    # follow suit, or overtrump every trump already in the trick
+    top = -1
+    for i in range(n):
+        c = trick[i]
+        if c >> 4 == trump and (top < 0 or strength(c, led, trump, PLAIN) > strength(top, led, trump, PLAIN)):
+            top = c
+    if top < 0:
+        return follow | trumps
+    return follow | (trumps & trumps_above(trump, top & 15))
+
+
+@jit
+def hand_features(hand, trump):
+    """(trumps, trump J, trump 9, aces, tens, kings, side points) of a hand."""
+    trumps = popcount(suit_cards(hand, trump))
+    jack = 1 if hand & bit(trump * 16 + JACK) else 0
+    nine = 1 if hand & bit(trump * 16 + NINE) else 0
+    aces = tens = kings = side = 0
+    for s in range(4):
+        if hand & bit(s * 16 + ACE):
+            aces += 1
+            side += 11
+        if hand & bit(s * 16 + TEN):
+            tens += 1
+            side += 10
+        if hand & bit(s * 16 + KING):
+            kings += 1
+            side += 4
+        if hand & bit(s * 16 + QUEEN):
+            side += 3
+    return trumps, jack, nine, aces, tens, kings, side
+
+
+@jit
+def calibration_cell(rel, hand, trump):
+    """Feature cell of a hand: seat relative to dealer, trumps, J, 9, side bin."""
+    trumps, jack, nine, aces, tens, kings, side = hand_features(hand, trump)
+    t = min(trumps, CAL_TRUMPS - 1)
+    b = min(side // 8, CAL_SIDE - 1)
+    return (((rel * CAL_TRUMPS + t) * 2 + jack) * 2 + nine) * CAL_SIDE + b
+
+
+@jit
+def heuristic_declaration(rel, hand, trump):
+    """A quick estimate of the card points a hand takes, 0..157."""
+    est = 0.0
+    ntr = popcount(suit_cards(hand, trump))
+    m = hand
+    while m != ZERO:
+        c = lowest(m)
+        m &= m - ONE
+        s, r = c >> 4, c & 15
+        if s == trump:
+            if r == JACK:
+                est += 30.0
+            elif r == NINE:
+                est += 24.0 if ntr >= 2 else 14.0
+            elif r == ACE:
+                est += 19.0
+            elif r == KING or r == QUEEN or r == TEN:
+                est += 12.0
+            else:
+                est += 6.0
+        else:
+            length = popcount(suit_cards(hand, s))
+            has_ace = hand & bit(s * 16 + ACE) != ZERO
+            if r == ACE:
+                est += 16.0
+            elif r == TEN:
+                est += 12.0 if has_ace else 4.0
+            elif r == KING:
+                est += 8.0 if has_ace or length >= 3 else 3.0
+            elif r == QUEEN:
+                est += 2.0
+    if ntr >= 3:
+        est += 4.0
+    d = int(est + 0.5)
+    return min(max(d, 0), DEAL_POINTS)
+
+
+# ------------------------------------------------------------------ policies
+
+
+@jit
+def _boss(card, hand, gone, trump):
+    """True when no unplayed card outside ``hand`` beats ``card`` in its suit."""
+    s = card >> 4
+    others = suit_cards(~(hand | gone), s)
+    m = others
+    while m != ZERO:
+        o = lowest(m)
+        m &= m - ONE
+        if strength(o, s, trump, PLAIN) > strength(card, s, trump, PLAIN):
+            return False
+    return True
+
+
+@jit
+def heuristic_card(hand, legal, trick, n, trump, need, gone, last):
+    """Play towards the declaration: win cheap tricks while short of it,
+    shed points and duck once it is reached (``need`` <= 0)."""
+    if n == 0:
+        best = -1
+        best_key = -1000
+        m = legal
+        while m != ZERO:
+            c = lowest(m)
+            m &= m - ONE
+            pts = jass_points(c, trump)
+            if need > 0:
+                # lead a sure winner with the most points, else a cheap low card
+                key = 100 + pts if _boss(c, hand, gone, trump) else -pts * 4 - strength(c, c >> 4, trump, PLAIN)
+            else:
+                key = -strength(c, c >> 4, trump, PLAIN) - pts * 4 - (50 if c >> 4 == trump else 0)
+            if key > best_key:
+                best_key = key
+                best = c
+        return best
+    led = trick[0] >> 4
+    top = -1
+    pot = 0
+    for i in range(n):
+        st = strength(trick[i], led, trump, PLAIN)
+        if st > top:
+            top = st
+        pot += jass_points(trick[i], trump)
+    best = -1
+    best_key = -100000
+    m = legal
+    while m != ZERO:
+        c = lowest(m)
+        m &= m - ONE
+        pts = jass_points(c, trump)
+        st = strength(c, led, trump, PLAIN)
+        wins = st > top
+        gain = pot + pts + (0 if last else 4 * (3 - n))
+        if need > 0 and gain < 2 * need:
+            # want the trick: the cheapest winner that holds; else throw the least
+            if wins and (last or _boss(c, hand, gone, trump) or st >= 100):
+                key = 1000 - pts * 4 - st
+            elif wins:
+                key = 500 - pts * 4 - st
+            else:
+                key = -pts * 4 - st
+        else:
+            # enough: duck with the most points, else win as cheaply as possible
+            key = (1000 + pts * 4 + st) if not wins else (-pts * 4 - st)
+        if key > best_key:
+            best_key = key
+            best = c
+    return best
+
+
+# ---------------------------------------------------------------- game play
+
+
+@jit
+def deal_hands(seed, index, k, dealer, hands):
+    """Deal ``k`` of game ``index``: packets of three from the seat after the
+    dealer; returns the trump card (the dealer's last card)."""
+    st = rng.stream(seed, index, k, rng.DEAL)
+    cards = DECK.copy()
+    rng.shuffle(st, cards)
+    for s in range(PLAYERS):
+        hands[s] = ZERO
+    pos = 0
+    for _ in range(3):
+        for j in range(PLAYERS):
+            seat = (dealer + 1 + j) % PLAYERS
+            for _c in range(3):
+                hands[seat] |= bit(cards[pos])
+                pos += 1
+    return cards[35]
+
+
+@jit
+def declare(policy, rel, hand, trump, play_st, table):
+    if policy == DECLARE_RANDOM:
+        return rng.below(play_st, DEAL_POINTS + 1)
+    if policy == DECLARE_CALIBRATED:
+        d = table[calibration_cell(rel, hand, trump)]
+        if d >= 0:
+            return d
+    return heuristic_declaration(rel, hand, trump)
+
+
+@jit
+def play_deal(seed, index, k, dealer, params, policies, table, play_st, rows, r0, events, ne):
+    """Play deal ``k``: writes four rows from ``rows[r0]``; returns the new
+    event count."""
+    hands = np.empty(PLAYERS, np.uint64)
+    trump_card = deal_hands(seed, index, k, dealer, hands)
+    trump = trump_card >> 4
+    leader = (dealer + 1) % PLAYERS
+    rec = events.shape[0] > 0
+    if rec:
+        events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_DEAL, k, dealer, leader
+        ne += 1
+        for s in range(PLAYERS):
+            events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_HAND, s, np.int64(hands[s]), 0
+            ne += 1
+    declared = np.zeros(PLAYERS, np.int64)
+    for j in range(PLAYERS):  # declaration order: from the seat after the dealer
+        s = (dealer + 1 + j) % PLAYERS
+        declared[s] = declare(policies[s, 1], (s - dealer) % PLAYERS, hands[s], trump, play_st, table)
+        if rec:
+            events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_DECLARE, s, declared[s], 0
+            ne += 1
+    for s in range(PLAYERS):
+        row = rows[r0 + s]
+        tr, jack, nine, aces, tens, kings, side = hand_features(hands[s], trump)
+        row[C_DEAL], row[C_SEAT], row[C_DEALER] = k, s, dealer
+        row[C_REL], row[C_EXTRA] = (s - dealer) % PLAYERS, 1 if k >= 4 else 0
+        row[C_TRUMP_CARD], row[C_TRUMP], row[C_DECLARED] = trump_card, trump, declared[s]
+        row[C_TRUMPS], row[C_TRUMP_JACK], row[C_TRUMP_NINE] = tr, jack, nine
+        row[C_ACES], row[C_TENS], row[C_KINGS], row[C_SIDE] = aces, tens, kings, side
+        row[C_LEN_C] = popcount(suit_cards(hands[s], 0))
+        row[C_LEN_D] = popcount(suit_cards(hands[s], 1))
+        row[C_LEN_H] = popcount(suit_cards(hands[s], 2))
+        row[C_LEN_S] = popcount(suit_cards(hands[s], 3))
+        row[C_PLAY_POLICY], row[C_DECLARE_POLICY] = policies[s, 0], policies[s, 1]
+    made = np.zeros(PLAYERS, np.int64)
+    tricks = np.zeros(PLAYERS, np.int64)
+    trick = np.empty(PLAYERS, np.int64)
+    gone = ZERO
+    for t in range(9):
+        for i in range(PLAYERS):
+            s = (leader + i) % PLAYERS
+            legal = legal_cards(hands[s], trick, i, trump)
+            if policies[s, 0] == PLAY_RANDOM:
+                c = (lowest(legal) if popcount(legal) == 1
+                     else _nth_card(legal, rng.below(play_st, popcount(legal))))
+            else:
+                c = heuristic_card(hands[s], legal, trick, i, trump, declared[s] - made[s], gone, i == 3)
+            if rec:
+                events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_PLAY, s, c, np.int64(legal)
+                ne += 1
+            trick[i] = c
+            hands[s] &= ~bit(c)
+            gone |= bit(c)
+        w = (leader + trick_winner(trick, PLAYERS, trump, PLAIN)) % PLAYERS
+        pts = LAST_TRICK if t == 8 else 0
+        for i in range(PLAYERS):
+            pts += jass_points(trick[i], trump)
+        made[w] += pts
+        tricks[w] += 1
+        leader = w
+    for s in range(PLAYERS):
+        rows[r0 + s, C_MADE] = made[s]
+        rows[r0 + s, C_PENALTY] = abs(declared[s] - made[s])
+        rows[r0 + s, C_TRICKS] = tricks[s]
+    return ne
+
+
+@jit(inline="always")
+def _nth_card(mask, k):
+    m = mask
+    for _ in range(k):
+        m &= m - ONE
+    return lowest(m)
+
+
+@jit
+def play_game(seed, index, players, params, policies, table, rows, events):
+    """Play game ``index`` of ``seed``: 4 deals, then tie-break deals while the
+    lowest total penalty is shared (at most ``max_extra_deals``).
+    Returns (rows written, events written)."""
+    setup = rng.stream(seed, index, 0, rng.SETUP)
+    play_st = rng.stream(seed, index, 0, rng.PLAY)
+    first = rng.below(setup, PLAYERS)
+    totals = np.zeros(PLAYERS, np.int64)
+    ne = 0
+    k = 0
+    limit = 4 + params[P_MAX_EXTRA_DEALS]
+    while True:
+        r0 = k * PLAYERS
+        ne = play_deal(seed, index, k, (first + k) % PLAYERS, params, policies, table, play_st, rows, r0, events, ne)
+        for s in range(PLAYERS):
+            rows[r0 + s, C_GAME] = index
+            totals[s] += rows[r0 + s, C_PENALTY]
+        k += 1
+        low = totals.min()
+        shared = 0
+        for s in range(PLAYERS):
+            if totals[s] == low:
+                shared += 1
+        if k >= 4 and (shared == 1 or k >= limit):
+            break
+    n = k * PLAYERS
+    for r in range(n):
+        s = rows[r, C_SEAT]
+        rows[r, C_TOTAL] = totals[s]
+        rows[r, C_WINNER] = 1 if totals[s] == low else 0
+        rows[r, C_TIED] = 1 if shared > 1 else 0
+    return n, ne
+
+
+@parallel_jit
+def simulate(seed, start, count, players, params, policies, table):
+    """Play games start..start+count-1; game j writes rows[j*m : j*m+nrows[j]]."""
+    m = PLAYERS * (4 + params[P_MAX_EXTRA_DEALS])
+    rows = np.empty((count * m, len(COLUMNS)), np.int32)  # only written rows are read
+    nrows = np.zeros(count, np.int64)
+    for j in prange(count):
+        events = np.zeros((0, 4), np.int64)
+        n, _ = play_game(seed, start + j, players, params, policies, table, rows[j * m:(j + 1) * m], events)
+        nrows[j] = n
+    return rows, nrows

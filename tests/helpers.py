@@ -1,0 +1,55 @@
+"""Small helpers shared by the tests."""
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from kernels.cards import code, parse
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+TRACE_FORMAT = SHARED / "tools" / "trace_format.py"
+
+
+def mask(codes) -> np.uint64:
+    m = 0
+    for c in codes:
+        m |= 1 << parse(c)
+    return np.uint64(m)
+
+
+def codes(m) -> set[str]:
+    m = int(m)
+    return {code(c) for c in range(64) if (m >> c) & 1}
+
+
+def trick_array(cards, size: int = 4) -> np.ndarray:
+    a = np.full(size, -1, dtype=np.int64)
+    for i, c in enumerate(cards):
+        a[i] = parse(c)
+    return a
+
+
+def random_split(deck: list[str], sizes: list[int], rnd: random.Random) -> list[list[str]]:
+    cards = deck[:]
+    rnd.shuffle(cards)
+    out, pos = [], 0
+    for n in sizes:
+        out.append(cards[pos:pos + n])
+        pos += n
+    return out
+
+
+def check_trace_form(path: Path) -> str:
+    """Run the shared form checker on a trace file; returns its output."""
+    if not TRACE_FORMAT.exists():
+        import pytest
+
+        pytest.skip(f"shared trace checker not found at {TRACE_FORMAT}")
+    done = subprocess.run([sys.executable, str(TRACE_FORMAT), str(path)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
