@@ -17,6 +17,13 @@ EPILOG = """examples:
 """
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: the message, then where to read more."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"cardmc: error: {message} (see '{self.prog} --help')\n")
+
+
 def positive_int(text: str) -> int:
     try:
         value = int(text.replace("_", ""))
@@ -61,7 +68,7 @@ def _run_args(p: argparse.ArgumentParser, games_default: int | None = None) -> N
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="cardmc",
         description="Monte Carlo analysis of Schieber, Differenzler, English Jazz and Norwegian Jazz.",
         epilog=EPILOG,
@@ -99,6 +106,8 @@ def build_parser() -> argparse.ArgumentParser:
     _game(p)
     p.add_argument("--games", type=positive_int, default=None, help="games per timed run")
     p.add_argument("--repeat", type=positive_int, default=3, help="timed runs per case; the best is kept")
+    p.add_argument("--players", type=positive_int, default=None, help="number of players (Norwegian Jazz: 3-7)")
+    p.add_argument("--cold", action="store_true", help="also time a compile from an empty cache (fresh process)")
 
     p = sub.add_parser("calibrate", help="refit Differenzler's calibrated declarations from simulations")
     p.add_argument("game", choices=["differenzler"], metavar="GAME")
@@ -121,6 +130,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return COMMANDS[args.command](args)
+    except BrokenPipeError:  # output piped into head and the like
+        sys.stderr.close()
+        return 0
     except UsageError as exc:
         print(f"cardmc: error: {exc}", file=sys.stderr)
         return 2
@@ -191,7 +203,11 @@ def cmd_trace(args) -> int:
 def cmd_bench(args) -> int:
     from analysis.bench import bench
 
-    bench(args.game, games=args.games, repeat=args.repeat)
+    from analysis.bench import cold_compile
+
+    if args.cold:
+        print(f"{args.game}: cold compile of the benchmarked kernels {cold_compile(args.game):.1f} s", flush=True)
+    bench(args.game, games=args.games, repeat=args.repeat, players=args.players)
     return 0
 
 

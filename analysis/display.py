@@ -14,16 +14,24 @@ def _digits(se: float) -> int:
 
 
 def readable(table: pd.DataFrame) -> pd.DataFrame:
-    """``estimate [ci_low, ci_high]`` columns rounded to the standard error."""
-    if not {"estimate", "ci_low", "ci_high"} <= set(table.columns):
-        return table
-    cells = []
-    for est, lo, hi, se in zip(table["estimate"], table["ci_low"], table["ci_high"], table.get("se", table["estimate"] * 0)):
-        d = _digits(se)
-        cells.append(f"{est:.{d}f} [{lo:.{d}f}, {hi:.{d}f}]")
-    keep = [c for c in table.columns if c not in ("estimate", "se", "ci_low", "ci_high")]
-    out = table[keep].copy()
-    out.insert(0, "estimate [95% CI]", cells)
+    """Each estimate with its interval in one column, ``x [low, high]``,
+    rounded to its standard error: ``estimate`` with ``ci_low``/``ci_high``
+    (and ``se``), and any ``X`` with ``X_ci_low``/``X_ci_high`` (``X_se``)."""
+    out = table.copy()
+    cols = list(table.columns)
+    for c in cols:
+        name = str(c)
+        lo, hi, se = ("ci_low", "ci_high", "se") if name == "estimate" else (
+            f"{name}_ci_low", f"{name}_ci_high", f"{name}_se")  # fmt: skip
+        if lo not in table.columns or hi not in table.columns:
+            continue
+        ses = table[se] if se in table.columns else (table[hi] - table[lo]) / 3.92
+        cells = [f"{e:.{_digits(s)}f} [{a:.{_digits(s)}f}, {b:.{_digits(s)}f}]" if pd.notna(e) else ""
+                 for e, a, b, s in zip(table[c], table[lo], table[hi], ses)]  # fmt: skip
+        label = "estimate [95% CI]" if name == "estimate" else f"{name} [95% CI]"
+        at = list(out.columns).index(c)
+        out = out.drop(columns=[x for x in (c, lo, hi, se) if x in out.columns])
+        out.insert(min(at, len(out.columns)), label, cells)
     return out
 
 

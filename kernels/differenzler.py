@@ -231,11 +231,16 @@ def heuristic_card(hand, legal, trick, n, trump, need, gone, last):
 
 
 @jit
-def deal_hands(seed, index, k, dealer, hands):
+def deal_hands(seed, index, k, dealer, hands, cards=None, st=None):
     """Deal ``k`` of game ``index``: packets of three from the seat after the
-    dealer; returns the trump card (the dealer's last card)."""
-    st = rng.stream(seed, index, k, rng.DEAL)
-    cards = DECK.copy()
+    dealer; returns the trump card (the dealer's last card). ``cards`` (36)
+    and ``st`` (1) are optional work arrays."""
+    if st is None:
+        st = np.empty(1, np.uint64)
+    if cards is None:
+        cards = np.empty(36, np.int64)
+    rng.restart(st, seed, index, k, rng.DEAL)
+    cards[:] = DECK
     rng.shuffle(st, cards)
     for s in range(PLAYERS):
         hands[s] = ZERO
@@ -261,11 +266,15 @@ def declare(policy, rel, hand, trump, play_st, table):
 
 
 @jit
-def play_deal(seed, index, k, dealer, params, policies, table, play_st, rows, r0, events, ne):
+def play_deal(seed, index, k, dealer, params, policies, table, play_st, rows, r0, events, ne, work, uwork):
     """Play deal ``k``: writes four rows from ``rows[r0]``; returns the new
-    event count."""
-    hands = np.empty(PLAYERS, np.uint64)
-    trump_card = deal_hands(seed, index, k, dealer, hands)
+    event count. ``work`` (int64, 64) and ``uwork`` (uint64, 8) are scratch."""
+    hands = uwork[0:PLAYERS]
+    declared = work[0:4]
+    made = work[4:8]
+    tricks = work[8:12]
+    trick = work[12:16]
+    trump_card = deal_hands(seed, index, k, dealer, hands, work[16:52], uwork[4:5])
     trump = trump_card >> 4
     leader = (dealer + 1) % PLAYERS
     rec = events.shape[0] > 0
@@ -275,7 +284,6 @@ def play_deal(seed, index, k, dealer, params, policies, table, play_st, rows, r0
         for s in range(PLAYERS):
             events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_HAND, s, np.int64(hands[s]), 0
             ne += 1
-    declared = np.zeros(PLAYERS, np.int64)
     for j in range(PLAYERS):  # declaration order: from the seat after the dealer
         s = (dealer + 1 + j) % PLAYERS
         declared[s] = declare(policies[s, 1], (s - dealer) % PLAYERS, hands[s], trump, play_st, table)
@@ -295,9 +303,8 @@ def play_deal(seed, index, k, dealer, params, policies, table, play_st, rows, r0
         row[C_LEN_H] = popcount(suit_cards(hands[s], 2))
         row[C_LEN_S] = popcount(suit_cards(hands[s], 3))
         row[C_PLAY_POLICY], row[C_DECLARE_POLICY] = policies[s, 0], policies[s, 1]
-    made = np.zeros(PLAYERS, np.int64)
-    tricks = np.zeros(PLAYERS, np.int64)
-    trick = np.empty(PLAYERS, np.int64)
+    made[:] = 0
+    tricks[:] = 0
     gone = ZERO
     for t in range(9):
         for i in range(PLAYERS):
@@ -337,20 +344,27 @@ def _nth_card(mask, k):
 
 
 @jit
-def play_game(seed, index, players, params, policies, table, rows, events):
+def play_game(seed, index, players, params, policies, table, rows, events, work=None, uwork=None):
     """Play game ``index`` of ``seed``: 4 deals, then tie-break deals while the
     lowest total penalty is shared (at most ``max_extra_deals``).
     Returns (rows written, events written)."""
-    setup = rng.stream(seed, index, 0, rng.SETUP)
-    play_st = rng.stream(seed, index, 0, rng.PLAY)
-    first = rng.below(setup, PLAYERS)
-    totals = np.zeros(PLAYERS, np.int64)
+    if work is None:
+        work = np.empty(64, np.int64)
+    if uwork is None:
+        uwork = np.empty(8, np.uint64)
+    play_st = uwork[5:6]
+    rng.restart(play_st, seed, index, 0, rng.SETUP)
+    first = rng.below(play_st, PLAYERS)
+    rng.restart(play_st, seed, index, 0, rng.PLAY)
+    totals = work[56:60]
+    totals[:] = 0
     ne = 0
     k = 0
     limit = 4 + params[P_MAX_EXTRA_DEALS]
     while True:
         r0 = k * PLAYERS
-        ne = play_deal(seed, index, k, (first + k) % PLAYERS, params, policies, table, play_st, rows, r0, events, ne)
+        ne = play_deal(seed, index, k, (first + k) % PLAYERS, params, policies, table, play_st, rows, r0, events, ne,
+                       work, uwork)
         for s in range(PLAYERS):
             rows[r0 + s, C_GAME] = index
             totals[s] += rows[r0 + s, C_PENALTY]
@@ -377,8 +391,14 @@ def simulate(seed, start, count, players, params, policies, table):
     m = PLAYERS * (4 + params[P_MAX_EXTRA_DEALS])
     rows = np.empty((count * m, len(COLUMNS)), np.int32)  # only written rows are read
     nrows = np.zeros(count, np.int64)
-    for j in prange(count):
+    chunks = min(count, 64)
+    for c in prange(chunks):
+        # each chunk owns its scratch arrays and a fixed range of games
+        work = np.empty(64, np.int64)
+        uwork = np.empty(8, np.uint64)
         events = np.zeros((0, 4), np.int64)
-        n, _ = play_game(seed, start + j, players, params, policies, table, rows[j * m:(j + 1) * m], events)
-        nrows[j] = n
+        for j in range(c * count // chunks, (c + 1) * count // chunks):
+            n, _ = play_game(seed, start + j, players, params, policies, table, rows[j * m:(j + 1) * m], events,
+                             work, uwork)
+            nrows[j] = n
     return rows, nrows

@@ -70,3 +70,10 @@ def shuffle(st, cards):
         t = cards[i]
         cards[i] = cards[j]
         cards[j] = t
+
+
+@jit(inline="always")
+def restart(st, seed, game, deal, purpose):
+    """Point the existing stream array ``st`` at (seed, game, deal, purpose)
+    without allocating (for hot loops)."""
+    st[0] = key(seed, game, deal, purpose)

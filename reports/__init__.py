@@ -1,0 +1,1 @@
+"""Charts (one function each, one style) and the report builder."""

@@ -1,0 +1,165 @@
+"""``cardmc report``: run the default studies and write a self-contained report.
+
+The report is built in a temporary folder beside the target and moved into
+place only when complete, so an interrupted run leaves no half-written
+``index.html``. An existing folder is replaced only if it is a previous
+cardmc report (it holds ``.cardmc-report``) or with ``force``.
+"""
+from __future__ import annotations
+
+import html
+import importlib
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from analysis.display import readable
+from analysis.registry import UsageError
+from reports.section import Section
+
+MARKER = ".cardmc-report"
+# (module, games in --quick, games by default): sized so the default report
+# takes about five minutes on two cores, compile included
+STUDIES = [
+    ("differenzler", 4_000, 150_000),
+    ("english_jazz", 2_000, 100_000),
+    ("norwegian_jazz", 1_000, 40_000),
+    ("schieber", 300, 10_000),
+]
+
+
+def available_studies() -> list[tuple[str, int, int]]:
+    out = []
+    for name, quick, full in STUDIES:
+        try:
+            importlib.import_module(f"reports.{name}")
+        except ModuleNotFoundError:
+            continue
+        out.append((name, quick, full))
+    return out
+
+
+def build_report(out="cardmc-report", games: int | None = None, seed: int = 1, quick: bool = False,
+                 force: bool = False, progress: bool = True) -> Path:  # fmt: skip
+    target = Path(out)
+    if target.exists() and not (target.is_dir() and (target / MARKER).exists()) and not force:
+        raise UsageError(f"{target} exists and is not a cardmc report; use --force to replace it")
+    parent = target.parent if str(target.parent) else Path(".")
+    if not parent.is_dir() or not os.access(parent, os.W_OK):
+        raise UsageError(f"cannot write the report into {parent}: not a writable folder")
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
+    try:
+        sections = []
+        studies = available_studies()
+        started = time.perf_counter()
+        for i, (name, quick_n, full_n) in enumerate(studies, 1):
+            n = games or (quick_n if quick else full_n)
+            if progress:
+                print(f"[{i}/{len(studies)}] {name}: {n:,} games, seed {seed}", file=sys.stderr, flush=True)
+            module = importlib.import_module(f"reports.{name}")
+            sections.append(module.study(tmp, games=n, seed=seed, progress=progress))
+        elapsed = time.perf_counter() - started
+        write_data(tmp, sections)
+        command = "cardmc report" + (" --quick" if quick else "") + (f" --games {games}" if games else "") + (
+            f" --seed {seed}")  # fmt: skip
+        (tmp / "report.md").write_text(markdown(sections, command, elapsed))
+        (tmp / "index.html").write_text(page(sections, command, elapsed))
+        from analysis import __version__
+
+        (tmp / MARKER).write_text(json.dumps({"version": __version__, "seed": seed, "quick": quick,
+                                              "games": games, "command": command}))  # fmt: skip
+        replace(tmp, target)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return target / "index.html"
+
+
+def replace(new: Path, target: Path) -> None:
+    """Move the finished report into place, then remove the old one."""
+    old = None
+    if target.exists():
+        old = target.with_name(f".{target.name}.old-{os.getpid()}")
+        os.replace(target, old)
+    os.replace(new, target)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True) if old.is_dir() else old.unlink()
+
+
+def write_data(folder: Path, sections: list[Section]) -> None:
+    data = folder / "data"
+    data.mkdir()
+    for s in sections:
+        for name, table in s.data.items():
+            table.to_csv(data / f"{name}.csv")
+        for name, frame in s.frames.items():
+            frame.to_parquet(data / f"{name}.parquet", index=False)
+
+
+def _md_table(table: pd.DataFrame) -> str:
+    t = readable(table).reset_index()
+    cols = [str(c) for c in t.columns]
+    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for row in t.itertuples(index=False):
+        lines.append("| " + " | ".join(_cell(v) for v in row) + " |")
+    return "\n".join(lines)
+
+
+def _cell(v) -> str:
+    if isinstance(v, float):
+        return f"{v:.4g}"
+    return str(v)
+
+
+def markdown(sections: list[Section], command: str, elapsed: float) -> str:
+    parts = ["# cardmc strategy report", "", f"Made by `{command}` in {elapsed:.0f} s. Every estimate is shown "
+             "as `estimate [95% CI]`; proportions use Wilson intervals.", ""]  # fmt: skip
+    for s in sections:
+        parts += [f"## {s.title}", "", f"**{s.question}**", "", s.answer, "", f"Sample: {s.sample}.", ""]
+        for name, caption, table in s.tables:
+            parts += [f"### {name.replace('_', ' ').capitalize()}", "", caption, "", _md_table(table), ""]
+        for name, caption, files in s.charts:
+            parts += [f"![{caption}]({files[0]})", "", f"*{caption}* ([SVG]({files[1]}))", ""]
+        parts += ["Reproduce:", "", "```bash", *s.commands, "```", ""]
+    return "\n".join(parts)
+
+
+CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:980px;margin:2em auto;padding:0 1em;
+color:#222;line-height:1.45} h1{font-size:1.8em} h2{border-bottom:2px solid #ddd;padding-bottom:.2em;margin-top:2em}
+table{border-collapse:collapse;font-size:.9em;margin:.6em 0} th,td{border:1px solid #ccc;padding:.25em .6em;
+text-align:right} th{background:#f4f4f4} .answer{font-size:1.1em;background:#eef5ff;padding:.6em 1em;
+border-left:4px solid #1f77b4} pre{background:#f6f6f6;padding:.6em;overflow-x:auto} img{max-width:100%}
+.caption{color:#555;font-size:.9em} nav li{margin:.2em 0}
+"""
+
+
+def page(sections: list[Section], command: str, elapsed: float) -> str:
+    esc = html.escape
+    toc = "".join(f'<li><a href="#{s.game}">{esc(s.title)}</a>: {esc(s.question)}</li>' for s in sections)
+    body = []
+    for s in sections:
+        body.append(f'<section id="{s.game}"><h2>{esc(s.title)}</h2><p><b>{esc(s.question)}</b></p>'
+                    f'<p class="answer">{esc(s.answer)}</p><p class="caption">Sample: {esc(s.sample)}.</p>')  # fmt: skip
+        for name, caption, table in s.tables:
+            body.append(f"<h3>{esc(name.replace('_', ' ').capitalize())}</h3><p class='caption'>{esc(caption)}</p>"
+                        + readable(table).to_html(float_format=lambda v: f"{v:.4g}", border=0))  # fmt: skip
+        for name, caption, files in s.charts:
+            body.append(f'<figure><img src="{files[0]}" alt="{esc(caption)}"><figcaption class="caption">'
+                        f'{esc(caption)} (<a href="{files[1]}">SVG</a>)</figcaption></figure>')  # fmt: skip
+        cmds = esc("\n".join(s.commands))
+        body.append(f"<p>Reproduce:</p><pre>{cmds}</pre></section>")
+    return (
+        "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>cardmc strategy report</title>"
+        f"<style>{CSS}</style></head><body><h1>cardmc strategy report</h1>"
+        f"<p>Made by <code>{esc(command)}</code> in {elapsed:.0f} s. Every estimate is shown as "
+        "<i>estimate [95% CI]</i>; proportions use Wilson intervals. The data behind every table and chart "
+        "is in <a href='data/'>data/</a>.</p>"
+        f"<nav><h2>Contents</h2><ol>{toc}</ol></nav>{''.join(body)}</body></html>"
+    )

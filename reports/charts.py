@@ -1,0 +1,97 @@
+"""One function per chart: ``plot_x(table, ax=None) -> Axes``.
+
+Every chart reads a table of the analyses (estimate, ci_low, ci_high, ...)
+and draws its uncertainty as error bars or bands; all share
+``cardmc.mplstyle``.
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg", force=False)
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+STYLE = str(Path(__file__).with_name("cardmc.mplstyle"))
+
+
+@contextmanager
+def styled():
+    with plt.style.context(STYLE):
+        yield
+
+
+def _axes(ax):
+    if ax is None:
+        _, ax = plt.subplots()
+    return ax
+
+
+def _yerr(t: pd.DataFrame) -> np.ndarray:
+    return np.vstack([t["estimate"] - t["ci_low"], t["ci_high"] - t["estimate"]])
+
+
+def plot_estimates(table: pd.DataFrame, ax=None, xlabel: str = "", ylabel: str = "", title: str = ""):
+    """Estimates with 95% CI error bars, one bar per row of ``table``."""
+    with styled():
+        ax = _axes(ax)
+        labels = [" ".join(map(str, i)) if isinstance(i, tuple) else str(i) for i in table.index]
+        x = np.arange(len(table))
+        ax.bar(x, table["estimate"], yerr=_yerr(table), color="C0", alpha=0.8, ecolor="black")
+        ax.set_xticks(x, labels, rotation=30 if max(map(len, labels), default=0) > 6 else 0, ha="right")
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel(ylabel)
+        ax.set_title(title)
+    return ax
+
+
+def plot_distribution(counts: pd.DataFrame, ax=None, by: str = "declaration", value: str = "penalty",
+                      xlabel: str = "", title: str = ""):  # fmt: skip
+    """Share of outcomes per value, one line per group, with Wilson 95% bands.
+
+    ``counts`` has columns ``by``, ``value``, ``share``, ``ci_low``, ``ci_high``."""
+    with styled():
+        ax = _axes(ax)
+        for i, (name, g) in enumerate(counts.groupby(by, observed=True, sort=False)):
+            g = g.sort_values(value)
+            ax.plot(g[value], g["share"], label=str(name), color=f"C{i}")
+            ax.fill_between(g[value], g["ci_low"], g["ci_high"], color=f"C{i}", alpha=0.25, linewidth=0)
+        ax.set_xlabel(xlabel or value)
+        ax.set_ylabel("share of hands")
+        ax.set_title(title)
+        ax.legend()
+    return ax
+
+
+def plot_calibration(table: pd.DataFrame, ax=None, title: str = "Declared vs made"):
+    """Mean made points per declared-points bin, with 95% CIs, per rule;
+    the diagonal is a perfectly calibrated declaration.
+
+    ``table`` has columns ``declaration``, ``declared`` (bin centre),
+    ``estimate``, ``ci_low``, ``ci_high``."""
+    with styled():
+        ax = _axes(ax)
+        top = float(max(table["declared"].max(), table["ci_high"].max())) + 5
+        ax.plot([0, top], [0, top], color="grey", linestyle="--", linewidth=1, label="made = declared")
+        for i, (name, g) in enumerate(table.groupby("declaration", observed=True, sort=False)):
+            ax.errorbar(g["declared"], g["estimate"], yerr=_yerr(g), marker="o", label=str(name), color=f"C{i}")
+        ax.set_xlabel("declared points (bin centre)")
+        ax.set_ylabel("points made (mean, 95% CI)")
+        ax.set_title(title)
+        ax.legend()
+    return ax
+
+
+def save(ax, folder, name: str) -> list[str]:
+    """Write the chart as PNG and SVG; returns the file names."""
+    fig = ax.figure
+    names = [f"{name}.png", f"{name}.svg"]
+    with styled():
+        for n in names:
+            fig.savefig(folder / n)
+    plt.close(fig)
+    return names

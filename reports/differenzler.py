@@ -1,0 +1,99 @@
+"""Differenzler study: how accurately can a player declare?"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from analysis import stats
+from analysis.api import simulate
+from reports import charts
+from reports.section import Section
+
+RULES = ("random", "heuristic", "calibrated")
+
+
+def study(folder, games: int, seed: int, progress: bool = False) -> Section:
+    runs = {}
+    for rule in RULES:
+        df = simulate("differenzler", games=games, seed=seed, policy=f"heuristic:{rule}", progress=progress)
+        runs[rule] = df[df["extra"] == 0].sort_values(["game", "deal", "seat"], kind="stable")
+    base = runs["heuristic"]["penalty"].to_numpy(float)
+    rows = []
+    for rule in RULES:
+        p = runs[rule]["penalty"].to_numpy(float)
+        m, d = stats.mean(p), stats.paired_difference(p, base)
+        rows.append({"declaration": rule, "estimate": m["estimate"], "se": m["se"], "ci_low": m["ci_low"],
+                     "ci_high": m["ci_high"], "n": m["n"], "minus_heuristic": d["estimate"],
+                     "minus_heuristic_se": d["se"], "minus_heuristic_ci_low": d["ci_low"],
+                     "minus_heuristic_ci_high": d["ci_high"]})  # fmt: skip
+    accuracy = pd.DataFrame(rows).set_index("declaration")
+
+    dist = []
+    for rule in RULES:
+        counts = np.bincount(np.minimum(runs[rule]["penalty"].to_numpy() // 5, 20), minlength=21)
+        lo, hi = stats.wilson(counts, counts.sum())
+        dist.append(pd.DataFrame({"declaration": rule, "penalty": np.arange(21) * 5, "n": counts,
+                                  "share": counts / counts.sum(), "ci_low": lo, "ci_high": hi}))  # fmt: skip
+    distribution = pd.concat(dist, ignore_index=True)
+
+    cal = []
+    for rule in ("heuristic", "calibrated"):
+        r = runs[rule]
+        b = (r["declared"] // 10) * 10 + 5
+        t = stats.grouped_mean(r.assign(declared_bin=b), ["declared_bin"], "made")
+        t = t[t["n"] >= 30].reset_index().rename(columns={"declared_bin": "declared"})
+        cal.append(t.assign(declaration=rule))
+    calibration = pd.concat(cal, ignore_index=True)
+
+    c = runs["calibrated"]
+    guide = (
+        c.assign(aces_=c["aces"].clip(upper=3), trumps_=c["trumps"].clip(upper=5))
+        .groupby(["trumps_", "trump_jack", "aces_"], observed=True)["made"]
+        .agg(median="median", q25=lambda x: x.quantile(0.25), q75=lambda x: x.quantile(0.75), n="size")
+        .reset_index()
+        .rename(columns={"trumps_": "trumps (5 = 5+)", "aces_": "aces (3 = 3+)"})
+    )
+    guide = guide[guide["n"] >= 50]
+    se = stats.mean(runs["calibrated"]["penalty"])["se"]
+    guide_show = guide.pivot_table(index=["trumps (5 = 5+)", "trump_jack"], columns="aces (3 = 3+)",
+                                   values="median").round(0)  # fmt: skip
+
+    files = []
+    ax = charts.plot_distribution(distribution, by="declaration", value="penalty",
+                                  xlabel="penalty |declared - made| (bins of 5 points)",
+                                  title="Penalty per hand by declaration rule")  # fmt: skip
+    files.append(("penalty_distribution", "Share of hands by penalty, with 95% Wilson bands.",
+                  charts.save(ax, folder, "differenzler_penalty_distribution")))  # fmt: skip
+    ax = charts.plot_calibration(calibration)
+    files.append(("calibration", "Points made against points declared (bins of 10), with 95% CIs.",
+                  charts.save(ax, folder, "differenzler_calibration")))  # fmt: skip
+
+    cal_row = accuracy.loc["calibrated"]
+    answer = (
+        f"Declaring by the calibrated rule, a player misses by {cal_row['estimate']:.1f} points a hand on "
+        f"average (95% CI {cal_row['ci_low']:.1f}-{cal_row['ci_high']:.1f}), against "
+        f"{accuracy.loc['heuristic', 'estimate']:.1f} for the heuristic formula and "
+        f"{accuracy.loc['random', 'estimate']:.1f} for random declarations, on the same deals."
+    )
+    del se
+    return Section(
+        game="differenzler",
+        title="Differenzler Jass",
+        question="How accurately can a player declare, and which declaration rule is best?",
+        answer=answer,
+        tables=[
+            ("accuracy", "Mean penalty per hand by declaration rule (all four players use it; heuristic play), "
+             "and the paired difference against the heuristic rule on the same deals.", accuracy),
+            ("declaration_guide", "What a good declaration looks like: median points made (the best declaration) "
+             "by trumps held, trump J and aces, under calibrated play.", guide_show),
+        ],  # fmt: skip
+        charts=files,
+        data={"differenzler_accuracy": accuracy, "differenzler_penalty_distribution": distribution,
+              "differenzler_calibration": calibration, "differenzler_declaration_guide": guide},  # fmt: skip
+        frames={"differenzler_calibrated_games": runs["calibrated"]},
+        commands=[f"cardmc simulate differenzler --games {games} --seed {seed} --policy heuristic:{r} "
+                  f"--out differenzler_{r}.parquet" for r in RULES]  # fmt: skip
+        + [f'python -c "from analysis.differenzler import compare_declarations; '
+           f'print(compare_declarations(games={games}, seed={seed}))"'],  # fmt: skip
+        sample=f"{games:,} games of four deals ({4 * 4 * games:,} hands per rule), seed {seed}",
+    )

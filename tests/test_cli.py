@@ -1,0 +1,95 @@
+"""The cardmc command line: round trips and bad input (one line, exit 2, no file)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pandas as pd
+import pytest
+
+from analysis.cli import main
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "analysis.cli", *args], capture_output=True, text=True)
+
+
+def test_simulate_then_analyze(tmp_path, capsys):
+    out = tmp_path / "diff.parquet"
+    assert main(["simulate", "differenzler", "--games", "2000", "--seed", "1", "--out", str(out), "--no-progress"]) == 0
+    df = pd.read_parquet(out)
+    assert df["game"].nunique() == 2000 and df["deal"].min() == 0
+    assert main(["analyze", "differenzler", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "2000 games, seed 1" in printed and "penalty_by_policy" in printed
+    tables = tmp_path / "diff-analysis"
+    penalty = pd.read_csv(tables / "penalty_by_policy.csv")
+    assert {"estimate", "ci_low", "ci_high", "n"} <= set(penalty.columns)
+
+
+def test_simulate_csv_and_trace(tmp_path):
+    out = tmp_path / "d.csv"
+    assert main(["simulate", "differenzler", "--games", "50", "--out", str(out), "--no-progress",
+                 "--policy", "random", "--set", "max_extra_deals=1"]) == 0  # fmt: skip
+    assert pd.read_csv(out)["game"].nunique() == 50
+    trace = tmp_path / "t.jsonl"
+    assert main(["trace", "differenzler", "--games", "3", "--seed", "4", "--policy", "heuristic",
+                 "--out", str(trace)]) == 0  # fmt: skip
+    lines = [json.loads(x) for x in trace.read_text().splitlines()]
+    assert [x["index"] for x in lines] == [0, 1, 2] and lines[0]["seed"] == 4
+
+
+@pytest.mark.parametrize(
+    "args,named",
+    [
+        (["simulate", "whist", "--games", "10"], "whist"),
+        (["simulate", "differenzler", "--games", "0"], "'0'"),
+        (["simulate", "differenzler", "--games", "ten"], "'ten'"),
+        (["simulate", "differenzler", "--games", "5", "--policy", "clever"], "clever"),
+        (["simulate", "differenzler", "--games", "5", "--set", "bogus=1"], "bogus"),
+        (["simulate", "differenzler", "--games", "5", "--set", "max_extra_deals=-3"], "-3"),
+        (["simulate", "differenzler", "--games", "5", "--set", "open_declarations=maybe"], "maybe"),
+        (["simulate", "differenzler", "--games", "5", "--seed", "-1"], "-1"),
+        (["simulate", "differenzler", "--games", "5", "--out", "/nonexistent/dir/x.parquet"], "/nonexistent/dir"),
+        (["simulate", "differenzler", "--games", "5", "--out", "x.txt"], "x.txt"),
+        (["trace", "differenzler", "--policy", "bogus"], "bogus"),
+        (["analyze", "differenzler", "missing.parquet"], "missing.parquet"),
+    ],
+)
+def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, args, named):
+    if "--out" not in args and args[0] in ("simulate", "trace"):
+        args = args + ["--out", str(tmp_path / "out.parquet")]
+    before = set(tmp_path.iterdir())
+    done = subprocess.run([sys.executable, "-m", "analysis.cli", *args], capture_output=True, text=True,
+                          cwd=tmp_path)  # fmt: skip
+    assert done.returncode == 2, done.stderr
+    assert named in done.stderr
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert set(tmp_path.iterdir()) == before
+
+
+def test_existing_output_needs_force(tmp_path):
+    out = tmp_path / "d.parquet"
+    out.write_text("keep me")
+    done = run("simulate", "differenzler", "--games", "5", "--out", str(out), "--no-progress")
+    assert done.returncode == 2 and "already exists" in done.stderr
+    assert out.read_text() == "keep me"
+    done = run("simulate", "differenzler", "--games", "5", "--out", str(out), "--no-progress", "--force")
+    assert done.returncode == 0 and pd.read_parquet(out)["game"].nunique() == 5
+
+
+def test_analyze_refuses_another_games_file(tmp_path):
+    out = tmp_path / "x.parquet"
+    pd.DataFrame({"a": [1, 2]}).to_parquet(out)
+    done = run("analyze", "differenzler", str(out))
+    assert done.returncode == 2 and "not differenzler results" in done.stderr
+
+
+def test_help_explains_every_command():
+    done = run("--help")
+    for command in ("simulate", "analyze", "trace", "bench", "calibrate", "report"):
+        assert command in done.stdout
+    done = run("simulate", "--help")
+    assert "--set NAME=VALUE" in done.stdout and "--games" in done.stdout
