@@ -13,7 +13,7 @@ from kernels import rng
 from kernels.bits import ONE, ZERO, bit, lowest, popcount
 from kernels.cards import ACE, JACK, KING, NINE, QUEEN, TEN, deck
 from kernels.jit import jit, parallel_jit
-from kernels.tricks import PLAIN, jass_points, strength, suit_cards, trick_winner, trumps_above
+from kernels.tricks import PLAIN, TRUMP_BASE, TRUMP_STRENGTH, jass_points, strength, suit_cards, trumps_above
 
 PLAYERS = 4
 DEAL_POINTS = 157
@@ -60,12 +60,12 @@ def max_events(params: np.ndarray) -> int:
 # --------------------------------------------------------------------- rules
 
 
-@jit
-def legal_cards(hand, trick, n, trump):
-    """The cards ``hand`` may play onto a trick of ``n`` cards (RULES.md 2)."""
+@jit(inline="always")
+def legal_cards(hand, n, led, trump, top_trump):
+    """The cards ``hand`` may play onto a trick of ``n`` cards led in suit
+    ``led`` whose highest trump has rank ``top_trump`` (-1: none) (RULES.md 2)."""
     if n == 0:
         return hand
-    led = trick[0] >> 4
     trumps = suit_cards(hand, trump)
     if led == trump:
         if trumps == ZERO or trumps == bit(trump * 16 + JACK):
@@ -74,15 +74,21 @@ def legal_cards(hand, trick, n, trump):
     follow = suit_cards(hand, led)
     if follow == ZERO:
         return hand  # void in the led suit: anything, a lower trump too
-    # follow suit, or overtrump every trump already in the trick
+    if top_trump < 0:
+        return follow | trumps  # follow suit or trump
+    return follow | (trumps & trumps_above(trump, top_trump))  # or overtrump only
+
+
+@jit
+def legal_for_trick(hand, trick, n, trump):
+    """``legal_cards`` for a trick given as an array of its cards."""
+    led = trick[0] >> 4 if n > 0 else -1
     top = -1
     for i in range(n):
         c = trick[i]
-        if c >> 4 == trump and (top < 0 or strength(c, led, trump, PLAIN) > strength(top, led, trump, PLAIN)):
-            top = c
-    if top < 0:
-        return follow | trumps
-    return follow | (trumps & trumps_above(trump, top & 15))
+        if c >> 4 == trump and (top < 0 or TRUMP_STRENGTH[c & 15] > TRUMP_STRENGTH[top]):
+            top = c & 15
+    return legal_cards(hand, n, led, trump, top)
 
 
 @jit
@@ -172,34 +178,10 @@ def _boss(card, hand, gone, trump):
 
 
 @jit
-def heuristic_card(hand, legal, trick, n, trump, need, gone, last):
+def heuristic_card(hand, legal, n, led, top, pot, trump, need, gone):
     """Play towards the declaration: win cheap tricks while short of it,
-    shed points and duck once it is reached (``need`` <= 0)."""
-    if n == 0:
-        best = -1
-        best_key = -1000
-        m = legal
-        while m != ZERO:
-            c = lowest(m)
-            m &= m - ONE
-            pts = jass_points(c, trump)
-            if need > 0:
-                # lead a sure winner with the most points, else a cheap low card
-                key = 100 + pts if _boss(c, hand, gone, trump) else -pts * 4 - strength(c, c >> 4, trump, PLAIN)
-            else:
-                key = -strength(c, c >> 4, trump, PLAIN) - pts * 4 - (50 if c >> 4 == trump else 0)
-            if key > best_key:
-                best_key = key
-                best = c
-        return best
-    led = trick[0] >> 4
-    top = -1
-    pot = 0
-    for i in range(n):
-        st = strength(trick[i], led, trump, PLAIN)
-        if st > top:
-            top = st
-        pot += jass_points(trick[i], trump)
+    shed points and duck once it is reached (``need`` <= 0). ``top`` is the
+    strength of the card winning the trick so far, ``pot`` its points."""
     best = -1
     best_key = -100000
     m = legal
@@ -207,20 +189,29 @@ def heuristic_card(hand, legal, trick, n, trump, need, gone, last):
         c = lowest(m)
         m &= m - ONE
         pts = jass_points(c, trump)
-        st = strength(c, led, trump, PLAIN)
-        wins = st > top
-        gain = pot + pts + (0 if last else 4 * (3 - n))
-        if need > 0 and gain < 2 * need:
-            # want the trick: the cheapest winner that holds; else throw the least
-            if wins and (last or _boss(c, hand, gone, trump) or st >= 100):
-                key = 1000 - pts * 4 - st
-            elif wins:
-                key = 500 - pts * 4 - st
+        if n == 0:
+            own = strength(c, c >> 4, trump, PLAIN)
+            if need > 0:
+                # lead a sure winner with the most points, else a cheap low card
+                key = 100 + pts if _boss(c, hand, gone, trump) else -pts * 4 - own
             else:
-                key = -pts * 4 - st
+                key = -own - pts * 4 - (50 if c >> 4 == trump else 0)
         else:
-            # enough: duck with the most points, else win as cheaply as possible
-            key = (1000 + pts * 4 + st) if not wins else (-pts * 4 - st)
+            st = strength(c, led, trump, PLAIN)
+            wins = st > top
+            gain = pot + pts + 4 * (3 - n)
+            if need > 0 and gain < 2 * need:
+                # want the trick: the cheapest winner that holds; else throw the least
+                if wins and (n == 3 or st >= TRUMP_BASE or _boss(c, hand, gone, trump)):
+                    key = 1000 - pts * 4 - st
+                elif wins:
+                    key = 500 - pts * 4 - st
+                else:
+                    key = -pts * 4 - st
+            elif not wins:
+                key = 1000 + pts * 4 + st  # enough: duck with the most points
+            else:
+                key = -pts * 4 - st  # or win as cheaply as possible
         if key > best_key:
             best_key = key
             best = c
@@ -273,7 +264,6 @@ def play_deal(seed, index, k, dealer, params, policies, table, play_st, rows, r0
     declared = work[0:4]
     made = work[4:8]
     tricks = work[8:12]
-    trick = work[12:16]
     trump_card = deal_hands(seed, index, k, dealer, hands, work[16:52], uwork[4:5])
     trump = trump_card >> 4
     leader = (dealer + 1) % PLAYERS
@@ -307,27 +297,36 @@ def play_deal(seed, index, k, dealer, params, policies, table, play_st, rows, r0
     tricks[:] = 0
     gone = ZERO
     for t in range(9):
+        led = -1
+        top = -1  # strength of the card winning so far
+        top_trump = -1  # rank of the highest trump in the trick
+        winner = leader
+        pot = LAST_TRICK if t == 8 else 0
+        s = leader
         for i in range(PLAYERS):
-            s = (leader + i) % PLAYERS
-            legal = legal_cards(hands[s], trick, i, trump)
+            legal = legal_cards(hands[s], i, led, trump, top_trump)
             if policies[s, 0] == PLAY_RANDOM:
-                c = (lowest(legal) if popcount(legal) == 1
-                     else _nth_card(legal, rng.below(play_st, popcount(legal))))
+                c = _nth_card(legal, rng.below(play_st, popcount(legal)))
             else:
-                c = heuristic_card(hands[s], legal, trick, i, trump, declared[s] - made[s], gone, i == 3)
+                c = heuristic_card(hands[s], legal, i, led, top, pot, trump, declared[s] - made[s], gone)
             if rec:
                 events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_PLAY, s, c, np.int64(legal)
                 ne += 1
-            trick[i] = c
+            if i == 0:
+                led = c >> 4
+            st = strength(c, led, trump, PLAIN)
+            if st > top:
+                top = st
+                winner = s
+            if c >> 4 == trump and (top_trump < 0 or TRUMP_STRENGTH[c & 15] > TRUMP_STRENGTH[top_trump]):
+                top_trump = c & 15
+            pot += jass_points(c, trump)
             hands[s] &= ~bit(c)
             gone |= bit(c)
-        w = (leader + trick_winner(trick, PLAYERS, trump, PLAIN)) % PLAYERS
-        pts = LAST_TRICK if t == 8 else 0
-        for i in range(PLAYERS):
-            pts += jass_points(trick[i], trump)
-        made[w] += pts
-        tricks[w] += 1
-        leader = w
+            s = s + 1 if s < PLAYERS - 1 else 0
+        made[winner] += pot
+        tricks[winner] += 1
+        leader = winner
     for s in range(PLAYERS):
         rows[r0 + s, C_MADE] = made[s]
         rows[r0 + s, C_PENALTY] = abs(declared[s] - made[s])

@@ -40,7 +40,7 @@ POSITIONS = [
 @pytest.mark.parametrize("hand,trick,trump,want", POSITIONS)
 def test_legal_hand_built(hand, trick, trump, want):
     hand_codes = hand.split()
-    got = codes(k.legal_cards(mask(hand_codes), trick_array(trick), len(trick), "CDHS".index(trump)))
+    got = codes(k.legal_for_trick(mask(hand_codes), trick_array(trick), len(trick), "CDHS".index(trump)))
     assert got == set(want.split())
     assert ref.legal(set(hand_codes), trick, trump) == set(want.split())
 
@@ -82,7 +82,7 @@ def test_legal_and_winner_on_random_positions():
             trick = list(dict.fromkeys(trick))
             hand = [c for c in hand if c not in trick]
             n = len(trick)
-        got = codes(k.legal_cards(mask(hand), trick_array(trick), n, trump))
+        got = codes(k.legal_for_trick(mask(hand), trick_array(trick), n, trump))
         assert got == ref.legal(set(hand), trick, "CDHS"[trump]), (hand, trick, trump)
         full = trick + hand[: 4 - n] if len(hand) >= 4 - n else None
         if full and len(full) == 4:
