@@ -1,0 +1,631 @@
+"""Schieber Jass (RULES.md section 1): rules, policies, whole matches, batch driver.
+
+Seats 0..3 in playing order, team = seat & 1 (partners opposite). Contract
+codes: 0..3 trump C D H S (the suit code), 4 Obenabe, 5 Undenufe. A simulated
+game is a whole match to ``target`` with live counting, so it may stop in
+the middle of a deal. Weis live in ``kernels.schieber_weis``; the policies
+(``random``, ``heuristic``) further down this module.
+
+``params`` = [target, contract, forehand_push]: the rule option, then the
+simulation options (contract -1 = chosen, else fixed; forehand_push
+0 = as the policy says, 1 = always push, 2 = never push).
+``policies[seat, 0]``: 0 random, 1 heuristic.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from kernels import rng
+from kernels.bits import ONE, ZERO, lowest, nth, popcount
+from kernels.cards import ACE, EIGHT, FULL36, HEARTS, JACK, KING, NINE, QUEEN, SEVEN, SIX, deck
+from kernels.jit import jit, parallel_jit
+from kernels.schieber_weis import OBENABE, UNDENUFE, combinations, declare, weis_winner
+from kernels.tricks import (JASS_PLAIN, JASS_TRUMP, NO_TRUMP, PLAIN, REVERSED, SUIT16, TRUMP_STRENGTH,
+                            strength, trumps_above)
+
+CONTRACT_NAMES = ("C", "D", "H", "S", "obenabe", "undenufe")
+MULTIPLIER = np.array([1, 2, 1, 2, 3, 4], dtype=np.int64)  # C D H S obenabe undenufe
+PUSH = -1
+DECK = deck(36)
+SEVEN_OF_ROSES = HEARTS * 16 + SEVEN
+
+COLUMNS = (
+    "game", "deal", "seat", "team", "forehand", "chooser", "pushed", "contract", "multiplier",
+    "weis", "weis_kinds", "weis_scored", "stoeck", "card_points", "score", "tricks",
+    "trumps", "trump_jack", "trump_nine", "aces", "tens", "sixes", "longest",
+    "best_contract", "best_value",
+    "winner", "total0", "total1", "schneider", "deals", "match_end",
+)
+(C_GAME, C_DEAL, C_SEAT, C_TEAM, C_FOREHAND, C_CHOOSER, C_PUSHED, C_CONTRACT, C_MULTIPLIER,
+ C_WEIS, C_WEIS_KINDS, C_WEIS_SCORED, C_STOECK, C_CARD_POINTS, C_SCORE, C_TRICKS,
+ C_TRUMPS, C_TRUMP_JACK, C_TRUMP_NINE, C_ACES, C_TENS, C_SIXES, C_LONGEST,
+ C_BEST_CONTRACT, C_BEST_VALUE,
+ C_WINNER, C_TOTAL0, C_TOTAL1, C_SCHNEIDER, C_DEALS, C_MATCH_END) = range(len(COLUMNS))
+NCOL = len(COLUMNS)
+
+# trace events (int64 rows kind, a, b, c); 0-2 as in ARCHITECTURE.md
+EV_DEAL, EV_HAND, EV_PLAY = 0, 1, 2
+EV_CONTRACT = 10  # chooser, pushed, contract
+EV_WEIS = 11  # seat, points, card mask
+EV_WEIS_TEAM = 12  # team credited with Weis or -1
+EV_STOECK = 13  # seat dealt trump K and Q or -1
+EV_DEAL_END = 14  # score team 0, score team 1, match ended
+EV_CARD_POINTS = 15  # card points team 0, team 1
+EVENTS_PER_DEAL = 64
+
+
+@jit
+def max_deals(target):
+    """Deals a match can last: every complete deal credits at least 157 points."""
+    return (2 * target - 2) // 157 + 1
+
+
+def max_rows(players: int, params: np.ndarray) -> int:
+    return 4 * int(max_deals(int(params[0])))
+
+
+@jit(inline="always")
+def trump_of(contract):
+    return contract if contract < 4 else NO_TRUMP
+
+
+@jit(inline="always")
+def order_of(contract):
+    return REVERSED if contract == UNDENUFE else PLAIN
+
+
+@jit
+def legal_cards(hand, led, contract, top_trump):
+    """Cards ``hand`` may play on a trick led in ``led`` (-1: ``hand`` leads).
+
+    ``top_trump`` is the rank of the highest trump in the trick (-1: none).
+    """
+    if led < 0:
+        return hand
+    follow = hand & (SUIT16 << np.uint64(16 * led))
+    if contract >= OBENABE:
+        return follow if follow != ZERO else hand
+    tmask = SUIT16 << np.uint64(16 * contract)
+    trumps = hand & tmask
+    if led == contract:
+        if trumps == ZERO or trumps == ONE << np.uint64(16 * contract + JACK):
+            return hand
+        return trumps
+    allowed = trumps if top_trump < 0 else trumps & trumps_above(contract, top_trump)
+    if follow != ZERO:
+        return follow | allowed
+    others = hand & ~tmask
+    if others == ZERO:
+        return hand
+    return others | allowed
+
+
+@jit
+def trick_winner_pos(trick, contract):
+    """Position (0..3) of the card that wins a full trick under ``contract``."""
+    led = trick[0] >> 4
+    trump, order = trump_of(contract), order_of(contract)
+    best, top = 0, strength(trick[0], led, trump, order)
+    for i in range(1, 4):
+        s = strength(trick[i], led, trump, order)
+        if s > top:
+            top, best = s, i
+    return best
+
+
+@jit
+def deal_hands(seed, index, k, start, cards, hands, st):
+    """Deal k of game ``index``: shuffle, then packets of three from seat ``start`` on.
+
+    ``st`` is a one-element stream state array, reused (set to the deal's key here).
+    """
+    st[0] = rng.key(seed, index, k, rng.DEAL)
+    cards[:] = DECK
+    rng.shuffle(st, cards)
+    for s in range(4):
+        hands[s] = ZERO
+    for i in range(36):
+        hands[(start + i // 3) & 3] |= ONE << np.uint64(cards[i])
+
+
+@jit(inline="always")
+def _event(events, n, kind, a, b, c):
+    if events.shape[0] > 0:
+        events[n, 0] = kind
+        events[n, 1] = a
+        events[n, 2] = b
+        events[n, 3] = c
+        return n + 1
+    return n
+
+
+@jit
+def _suit_len(hand, s):
+    return popcount(hand & (SUIT16 << np.uint64(16 * s)))
+
+
+@jit
+def _hand_features(rows, r, hand, contract):
+    """Trumps (J, 9) under ``contract``, aces, tens, sixes, longest suit."""
+    aces = tens = sixes = longest = 0
+    for s in range(4):
+        base = 16 * s
+        aces += int(hand >> np.uint64(base + 12) & ONE)
+        tens += int(hand >> np.uint64(base + 8) & ONE)
+        sixes += int(hand >> np.uint64(base + 4) & ONE)
+        n = _suit_len(hand, s)
+        if n > longest:
+            longest = n
+    if contract < 4:
+        rows[r, C_TRUMPS] = _suit_len(hand, contract)
+        rows[r, C_TRUMP_JACK] = int(hand >> np.uint64(16 * contract + JACK) & ONE)
+        rows[r, C_TRUMP_NINE] = int(hand >> np.uint64(16 * contract + NINE) & ONE)
+    else:
+        rows[r, C_TRUMPS] = 0
+        rows[r, C_TRUMP_JACK] = 0
+        rows[r, C_TRUMP_NINE] = 0
+    rows[r, C_ACES] = aces
+    rows[r, C_TENS] = tens
+    rows[r, C_SIXES] = sixes
+    rows[r, C_LONGEST] = longest
+
+
+# ---------------------------------------------------------------- policies
+RANDOM, HEURISTIC = 0, 1
+POLICY_NAMES = ("random", "heuristic")
+
+
+def _tables():
+    points = np.zeros((6, 64), dtype=np.int64)
+    stronger = np.zeros((6, 64), dtype=np.uint64)
+    for c in range(6):
+        for card in DECK:
+            s, r = card >> 4, card & 15
+            if c < 4:
+                points[c, card] = JASS_TRUMP[r] if s == c else JASS_PLAIN[r]
+            else:
+                points[c, card] = 8 if r == EIGHT else JASS_PLAIN[r]
+            m = 0
+            for q in range(SIX, ACE + 1):
+                if c < 4 and s == c:
+                    better = TRUMP_STRENGTH[q] > TRUMP_STRENGTH[r]
+                elif c == UNDENUFE:
+                    better = q < r
+                else:
+                    better = q > r
+                if better:
+                    m |= 1 << (16 * s + q)
+            stronger[c, card] = m
+    return points, stronger
+
+
+POINTS, STRONGER = _tables()  # card points and the same-suit cards that beat a card, per contract
+FULL = np.uint64(FULL36)
+
+# contract evaluation: estimated card points of the chooser's team = weights . features
+NFEAT = 10
+EVAL_WEIGHTS = np.array([  # analysis.schieber.fit_evaluation(3, 1500, contract), rounded
+    # trump: 1, trumps, J, 9, A, K+Q, side aces, side tens, side kings, voids
+    [39.0, 9.0, 20.5, 13.5, 7.5, 2.0, 3.5, 0.0, 3.0, 2.5],
+    # obenabe: 1, aces, kings, queens, jacks, tens, sure tricks, long, weak suits, 0
+    [66.5, 3.0, 4.5, 2.5, 1.0, 0.0, 6.5, 7.0, -3.5, 0.0],
+    # undenufe: 1, sixes, sevens, eights, nines, 0, sure tricks (from the 6 up), long, weak suits, 0
+    [61.5, -5.0, 7.0, 6.5, 1.5, 0.0, 12.5, 11.5, -4.0, 0.0],
+])
+WEIS_SHARE = 0.5  # part of the own Weis counted in a contract's value
+PUSH_BELOW = 60  # the forehand pushes when no contract is worth at least this (see push_value)
+
+
+def _suit_features(p: int, mode: int) -> list[float]:
+    """Features one 9-bit suit adds: mode 0 the trump suit, 1 a side suit, 2 Obenabe, 3 Undenufe."""
+    f = [0.0] * NFEAT
+    n = bin(p).count("1")
+    if mode == 0:
+        f[1:6] = [n, p >> 5 & 1, p >> 3 & 1, p >> 8 & 1, (p >> 7 & 1) + (p >> 6 & 1)]
+        return f
+    if mode == 1:
+        f[6:10] = [p >> 8 & 1, p >> 4 & 1, p >> 7 & 1, 1 if p == 0 else 0]
+        return f
+    if mode == 3:  # mirror: the 6 becomes the top
+        p = sum((p >> b & 1) << (8 - b) for b in range(9))
+    sure = 0
+    while sure < 9 and p >> (8 - sure) & 1:
+        sure += 1
+    f[1:9] = [p >> 8 & 1, p >> 7 & 1, p >> 6 & 1, p >> 5 & 1, (p >> 4 & 1) if mode == 2 else 0,
+              sure, n - 3 if sure > 0 and n > 3 else 0, 1 if sure == 0 and n > 0 else 0]
+    return f
+
+
+SUIT_FEATURES = np.array([[_suit_features(p, mode) for p in range(512)] for mode in range(4)])
+# the same weighted: a contract's estimate is a sum of four table entries
+SUIT_VALUE = np.stack([SUIT_FEATURES[m] @ EVAL_WEIGHTS[(0, 0, 1, 2)[m]] for m in range(4)])
+
+
+@jit
+def contract_features(hand, contract, f):
+    """Hand features the heuristic weighs for ``contract`` (f: float array of NFEAT)."""
+    for i in range(NFEAT):
+        f[i] = 0.0
+    f[0] = 1.0
+    for s in range(4):
+        p = int(hand >> np.uint64(16 * s + 4)) & 0x1FF
+        mode = (0 if s == contract else 1) if contract < 4 else contract - 2
+        for i in range(1, NFEAT):
+            f[i] += SUIT_FEATURES[mode, p, i]
+
+
+@jit
+def contract_values(hand, weis_total, values):
+    """Fill ``values`` (6) with each contract's worth for the hand; return the best contract."""
+    p0 = int(hand >> np.uint64(4)) & 0x1FF
+    p1 = int(hand >> np.uint64(20)) & 0x1FF
+    p2 = int(hand >> np.uint64(36)) & 0x1FF
+    p3 = int(hand >> np.uint64(52)) & 0x1FF
+    side = SUIT_VALUE[1, p0] + SUIT_VALUE[1, p1] + SUIT_VALUE[1, p2] + SUIT_VALUE[1, p3]
+    extra = WEIS_SHARE * weis_total - 78.5
+    best = 0
+    for c in range(6):
+        if c < 4:
+            p = p0 if c == 0 else p1 if c == 1 else p2 if c == 2 else p3
+            e = EVAL_WEIGHTS[0, 0] + SUIT_VALUE[0, p] + side - SUIT_VALUE[1, p]
+        else:
+            m = c - 2
+            e = (EVAL_WEIGHTS[c - 3, 0] + SUIT_VALUE[m, p0] + SUIT_VALUE[m, p1]
+                 + SUIT_VALUE[m, p2] + SUIT_VALUE[m, p3])
+        values[c] = int(MULTIPLIER[c] * (e + extra))
+        if values[c] > values[best]:
+            best = c
+    return best
+
+
+@jit
+def heuristic_contract(hand, weis_total, may_push, values):
+    best = contract_values(hand, weis_total, values)
+    if may_push and values[best] < PUSH_BELOW:
+        return PUSH
+    return best
+
+
+@jit(inline="always")
+def _within(card, contract):
+    """Strength of a card within its own suit (trumps 100 and up)."""
+    return strength(card, card >> 4, trump_of(contract), order_of(contract))
+
+
+@jit
+def _discard(legal, unseen, contract, tmask):
+    """The cheapest card to give away: few points, low, no trump, no master."""
+    best, best_v = -1, 1 << 30
+    m = legal
+    while m != ZERO:
+        c = lowest(m)
+        m &= m - ONE
+        v = POINTS[contract, c] * 8 + _within(c, contract)
+        if (ONE << np.uint64(c)) & tmask != ZERO:
+            v += 200
+        if STRONGER[contract, c] & unseen == ZERO:
+            v += 40
+        if v < best_v:
+            best, best_v = c, v
+    return best
+
+
+@jit
+def heuristic_card(hand, legal, played, trick, pos, win_pos, win_str, trick_pts, contract, chose):
+    """Partner-aware card play: draw trumps when strong, cash masters, give points to a winning
+    partner, never overtake it, win cheaply, keep the trump J, discard from the weakest suit."""
+    if legal & (legal - ONE) == ZERO:
+        return lowest(legal)
+    trump, order = trump_of(contract), order_of(contract)
+    tmask = SUIT16 << np.uint64(16 * trump) if trump >= 0 else ZERO
+    unseen = FULL & ~played & ~hand
+    if pos == 0:
+        if trump >= 0 and chose and hand & tmask != ZERO and unseen & tmask != ZERO:
+            top, top_s = -1, -1
+            m = hand & tmask
+            while m != ZERO:
+                c = lowest(m)
+                m &= m - ONE
+                if TRUMP_STRENGTH[c & 15] > top_s:
+                    top, top_s = c, TRUMP_STRENGTH[c & 15]
+            if STRONGER[contract, top] & unseen == ZERO:
+                return top
+        best, best_v = -1, -1
+        m = hand & ~tmask
+        while m != ZERO:
+            c = lowest(m)
+            m &= m - ONE
+            if STRONGER[contract, c] & unseen == ZERO and POINTS[contract, c] > best_v:
+                best, best_v = c, POINTS[contract, c]
+        if best >= 0:
+            return best
+        m = hand & ~tmask
+        if m == ZERO:
+            m = hand
+        best_v = 1 << 30
+        while m != ZERO:
+            c = lowest(m)
+            m &= m - ONE
+            v = POINTS[contract, c] * 8 + _within(c, contract) - 2 * _suit_len(hand, c >> 4)
+            if v < best_v:
+                best, best_v = c, v
+        return best
+    led = trick[0] >> 4
+    if win_pos == pos - 2:  # partner wins the trick so far
+        wc = trick[win_pos]
+        safe = pos == 3 or (STRONGER[contract, wc] & unseen == ZERO and
+                            (trump < 0 or wc >> 4 == trump or unseen & tmask == ZERO))
+        if safe:
+            best, best_v = -1, -(1 << 30)
+            m = legal
+            while m != ZERO:
+                c = lowest(m)
+                m &= m - ONE
+                if strength(c, led, trump, order) > win_str:
+                    continue
+                v = POINTS[contract, c] * 4
+                if c >> 4 == trump:
+                    v -= 60
+                if c >> 4 != led and STRONGER[contract, c] & unseen == ZERO:
+                    v -= 40
+                if v > best_v:
+                    best, best_v = c, v
+            if best >= 0:
+                return best
+        return _discard(legal, unseen, contract, tmask)
+    cand, cand_s = -1, 1 << 30
+    m = legal
+    while m != ZERO:
+        c = lowest(m)
+        m &= m - ONE
+        s = strength(c, led, trump, order)
+        if s > win_str and s < cand_s:
+            cand, cand_s = c, s
+    if cand >= 0:
+        if cand >> 4 != trump or led == trump:
+            if pos == 3:
+                return cand
+            if STRONGER[contract, cand] & unseen == ZERO and (
+                    trump < 0 or led == trump or unseen & tmask == ZERO):
+                return cand
+        else:
+            r = cand & 15
+            if trick_pts >= 10 or (pos == 3 and trick_pts > 0 and r != JACK and r != NINE):
+                return cand
+    return _discard(legal, unseen, contract, tmask)
+
+
+@jit
+def _contract_decision(policy, st, hand, weis_total, may_push, values):
+    """A contract 0..5, or PUSH (only when ``may_push``)."""
+    if policy == RANDOM:
+        r = rng.below(st, 7 if may_push else 6)
+        return PUSH if r == 6 else r
+    return heuristic_contract(hand, weis_total, may_push, values)
+
+
+# what ``play_deal`` reports in its ``out`` array
+O_SCORE, O_CARD_POINTS, O_TRICKS, O_WEIS_TEAM, O_STOECK, O_WINNER = 0, 2, 4, 8, 9, 10
+OUT_SIZE = 11
+
+
+@jit
+def play_deal(hands, forehand, chooser, contract, totals, target, policies, st, weis, kinds, out, work, masks,
+              events, nev):
+    """Play one deal with live counting from the match score ``totals`` (updated).
+
+    ``hands`` are the dealt hands (cards are removed as played). Fills ``weis``
+    and ``kinds`` (declared points and kinds per seat) and ``out``: score and
+    card points per team, tricks per seat, the team credited with Weis, the
+    Stöck seat, the match winner (-1 while the match goes on). ``work``
+    (int64, 12) and ``masks`` (uint64, 4) are scratch space. Returns the
+    event count.
+    """
+    m = MULTIPLIER[contract]
+    trump, order = trump_of(contract), order_of(contract)
+    keys = work[0:4]
+    points = work[4:8]
+    trick = work[8:12]
+    for i in range(OUT_SIZE):
+        out[i] = 0
+    for s in range(4):
+        claim, total, key, kind = declare(hands[s], contract)
+        weis[s], keys[s], kinds[s] = total, key, kind
+        if events.shape[0] > 0:
+            n = combinations(hands[s], claim, masks, points)
+            for i in range(n):
+                nev = _event(events, nev, EV_WEIS, s, points[i], np.int64(masks[i]))
+    weis_seat = weis_winner(keys, forehand)
+    stoeck_seat = -1
+    kq = ZERO
+    if trump >= 0:
+        kq = (ONE << np.uint64(16 * trump + KING)) | (ONE << np.uint64(16 * trump + QUEEN))
+        for s in range(4):
+            if hands[s] & kq == kq:
+                stoeck_seat = s
+    nev = _event(events, nev, EV_STOECK, stoeck_seat, 0, 0)
+    winner = -1
+    stoeck_done = False
+    weis_team = -1
+    # before the first card: Stöck only if it wins the match, then Weis
+    if stoeck_seat >= 0 and totals[stoeck_seat & 1] + 20 * m >= target:
+        totals[stoeck_seat & 1] += 20 * m
+        out[O_SCORE + (stoeck_seat & 1)] += 20 * m
+        stoeck_done = True
+        winner = stoeck_seat & 1
+    if winner < 0 and weis_seat >= 0:
+        weis_team = weis_seat & 1
+        gain = (weis[weis_seat] + weis[weis_seat ^ 2]) * m
+        totals[weis_team] += gain
+        out[O_SCORE + weis_team] += gain
+        if totals[weis_team] >= target:
+            winner = weis_team
+    nev = _event(events, nev, EV_WEIS_TEAM, weis_team, 0, 0)
+    leader = forehand
+    played = ZERO
+    for t in range(9):
+        if winner >= 0:
+            break
+        led = -1
+        top_trump = -1
+        win_pos = 0
+        win_str = -1
+        trick_pts = 0
+        for pos in range(4):
+            seat = (leader + pos) & 3
+            legal = legal_cards(hands[seat], led, contract, top_trump)
+            if policies[seat, 0] == RANDOM:
+                card = nth(legal, rng.below(st, popcount(legal)))
+            else:
+                card = heuristic_card(hands[seat], legal, played, trick, pos, win_pos, win_str,
+                                      trick_pts, contract, (seat & 1) == (chooser & 1))
+            nev = _event(events, nev, EV_PLAY, seat, card, np.int64(legal))
+            b = ONE << np.uint64(card)
+            hands[seat] ^= b
+            played |= b
+            trick[pos] = card
+            if pos == 0:
+                led = card >> 4
+            s_ = strength(card, led, trump, order)
+            if s_ > win_str:
+                win_str, win_pos = s_, pos
+            if card >> 4 == trump and (top_trump < 0 or
+                                        TRUMP_STRENGTH[card & 15] > TRUMP_STRENGTH[top_trump]):
+                top_trump = card & 15
+            trick_pts += POINTS[contract, card]
+            # Stöck the moment its second card is played
+            if seat == stoeck_seat and not stoeck_done and b & kq != ZERO and hands[seat] & kq == ZERO:
+                stoeck_done = True
+                totals[seat & 1] += 20 * m
+                out[O_SCORE + (seat & 1)] += 20 * m
+                if totals[seat & 1] >= target:
+                    winner = seat & 1
+                    break
+        if winner >= 0:
+            break
+        w = (leader + win_pos) & 3
+        out[O_TRICKS + w] += 1
+        pts = trick_pts
+        if t == 8:
+            pts += 5
+            if out[O_TRICKS + w] + out[O_TRICKS + (w ^ 2)] == 9:
+                pts += 100
+        out[O_CARD_POINTS + (w & 1)] += pts
+        totals[w & 1] += pts * m
+        out[O_SCORE + (w & 1)] += pts * m
+        if totals[w & 1] >= target:
+            winner = w & 1
+        leader = w
+    out[O_WEIS_TEAM] = weis_team
+    out[O_STOECK] = stoeck_seat
+    out[O_WINNER] = winner
+    nev = _event(events, nev, EV_CARD_POINTS, out[O_CARD_POINTS], out[O_CARD_POINTS + 1], 0)
+    nev = _event(events, nev, EV_DEAL_END, out[O_SCORE], out[O_SCORE + 1], 1 if winner >= 0 else 0)
+    return nev
+
+
+@jit
+def choose_contract(forehand, hands, weis, policies, st, fixed, push_mode, values):
+    """(chooser, pushed, contract): the forehand chooses or pushes; the partner must choose."""
+    partner = (forehand + 2) & 3
+    pushed = push_mode == 1
+    if fixed >= 0:
+        return partner if pushed else forehand, pushed, fixed
+    c = 0
+    if push_mode == 0:
+        c = _contract_decision(policies[forehand, 0], st, hands[forehand], weis[forehand], True, values)
+        pushed = c == PUSH
+    elif push_mode == 2:
+        c = _contract_decision(policies[forehand, 0], st, hands[forehand], weis[forehand], False, values)
+    if pushed:
+        c = _contract_decision(policies[partner, 0], st, hands[partner], weis[partner], False, values)
+    return partner if pushed else forehand, pushed, c
+
+
+@jit
+def play_game(seed, index, players, params, policies, rows, events):
+    """Play match ``index`` of ``seed`` to the target; write its rows (and events)."""
+    target, fixed, push_mode = params[0], params[1], params[2]
+    st = rng.stream(seed, index, 0, rng.PLAY)
+    st_deal = np.empty(1, np.uint64)
+    cards = np.empty(36, np.int64)
+    hands = np.zeros(4, np.uint64)
+    dealt = np.zeros(4, np.uint64)
+    totals = np.zeros(2, np.int64)
+    weis = np.zeros(4, np.int64)
+    kinds = np.zeros(4, np.int64)
+    values = np.zeros(6, np.int64)
+    out = np.zeros(OUT_SIZE, np.int64)
+    work = np.zeros(12, np.int64)
+    masks = np.zeros(4, np.uint64)
+    nrows = nev = 0
+    forehand = 0
+    winner = -1
+    k = 0
+    while winner < 0:
+        deal_hands(seed, index, k, 0 if k == 0 else forehand, cards, hands, st_deal)
+        if k == 0:
+            for s in range(4):
+                if hands[s] >> np.uint64(SEVEN_OF_ROSES) & ONE:
+                    forehand = s
+        nev = _event(events, nev, EV_DEAL, k, -1 if k == 0 else (forehand + 3) & 3, forehand)
+        for s in range(4):
+            dealt[s] = hands[s]
+            nev = _event(events, nev, EV_HAND, s, np.int64(hands[s]), 0)
+            weis[s] = declare(hands[s], OBENABE)[1]  # the total does not depend on the contract
+        chooser, pushed, contract = choose_contract(forehand, hands, weis, policies, st, fixed, push_mode,
+                                                    values)
+        nev = _event(events, nev, EV_CONTRACT, chooser, 1 if pushed else 0, contract)
+        nev = play_deal(hands, forehand, chooser, contract, totals, target, policies, st, weis, kinds, out,
+                        work, masks, events, nev)
+        winner = out[O_WINNER]
+        if rows.shape[0] > 0:
+            for s in range(4):
+                r = nrows + s
+                team = s & 1
+                rows[r, C_GAME] = index
+                rows[r, C_DEAL] = k
+                rows[r, C_SEAT] = s
+                rows[r, C_TEAM] = team
+                rows[r, C_FOREHAND] = forehand
+                rows[r, C_CHOOSER] = chooser
+                rows[r, C_PUSHED] = 1 if pushed else 0
+                rows[r, C_CONTRACT] = contract
+                rows[r, C_MULTIPLIER] = MULTIPLIER[contract]
+                rows[r, C_WEIS] = weis[s]
+                rows[r, C_WEIS_KINDS] = kinds[s]
+                rows[r, C_WEIS_SCORED] = 1 if out[O_WEIS_TEAM] == team else 0
+                rows[r, C_STOECK] = 1 if out[O_STOECK] == s else 0
+                rows[r, C_CARD_POINTS] = out[O_CARD_POINTS + team]
+                rows[r, C_SCORE] = out[O_SCORE + team]
+                rows[r, C_TRICKS] = out[O_TRICKS + s]
+                _hand_features(rows, r, dealt[s], contract)
+                best = contract_values(dealt[s], weis[s], values)
+                rows[r, C_BEST_CONTRACT] = best
+                rows[r, C_BEST_VALUE] = values[best]
+            nrows += 4
+        k += 1
+        forehand = (forehand + 1) & 3
+    schneider = 1 if 2 * totals[1 - winner] < target else 0
+    for r in range(nrows):
+        rows[r, C_WINNER] = winner
+        rows[r, C_TOTAL0] = totals[0]
+        rows[r, C_TOTAL1] = totals[1]
+        rows[r, C_SCHNEIDER] = schneider
+        rows[r, C_DEALS] = k
+        rows[r, C_MATCH_END] = 1 if rows[r, C_DEAL] == k - 1 else 0
+    return nrows, nev
+
+
+@parallel_jit
+def simulate(seed, start, count, players, params, policies):
+    """Matches start..start+count-1: rows (count * max_rows, NCOL) and rows per match."""
+    per = 4 * max_deals(params[0])
+    rows = np.empty((count * per, NCOL), np.int32)
+    nrows = np.zeros(count, np.int64)
+    for j in prange(count):
+        events = np.zeros((0, 4), np.int64)
+        n, _ = play_game(seed, start + j, players, params, policies, rows[j * per:(j + 1) * per], events)
+        nrows[j] = n
+    return rows, nrows

@@ -1,0 +1,232 @@
+"""Schieber Weis: declarations of one hand and the comparison between players.
+
+A suit of a 36-card hand is a 9-bit *pattern* (bit i = rank index i + 4, so
+bit 0 is the 6 and bit 8 the A). Sequences are maximal runs of a pattern
+(3 = 20, 4 = 50, 5+ = 100); four of a kind of A, K, Q or T = 100, of J = 200.
+A declaration chooses which four-of-a-kinds to claim (their cards leave the
+runs) to maximise the total, ties going to the stronger best combination.
+
+Combinations compare by one integer *key* (larger is stronger), built from
+RULES.md's steps (1) points, (2) type (four of a kind beats a sequence),
+(3) length, (4) rank (lower wins in Undenufe), (5) trump sequence; step (6),
+the earlier player in the first trick, is applied by ``weis_winner``.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from kernels.bits import ONE, ZERO, lowest
+from kernels.jit import jit
+
+OBENABE, UNDENUFE = 4, 5  # contract codes; 0..3 are the trump suits C D H S
+
+PATTERN = np.uint64(0x1FF)
+QUARTET_RANKS = 0x1F0  # pattern bits of T J Q K A: the four-of-a-kinds that count
+JACK_BIT = 5  # pattern bit of the J
+
+# kinds: bit 0 three-run, 1 four-run, 2 five-plus-run, 3 + (rank bit - 4) quartet T J Q K A
+KIND_RUN3, KIND_RUN4, KIND_RUN5 = 1, 2, 4
+KIND_NAMES = ("run3", "run4", "run5", "quartet_T", "quartet_J", "quartet_Q", "quartet_K", "quartet_A")
+
+
+def run_points(length: int) -> int:
+    return 100 if length >= 5 else 50 if length == 4 else 20 if length == 3 else 0
+
+
+def combination_key(points, quartet, length, rank_key, trump):
+    """Comparison key of one combination (steps 1-5 of RULES.md)."""
+    return (((points * 2 + quartet) * 16 + length) * 16 + rank_key) * 2 + trump
+
+
+def _runs(pattern: int) -> list[tuple[int, int]]:
+    """Maximal runs of a pattern as (lowest bit, length), length >= 1."""
+    out, i = [], 0
+    while i < 9:
+        if pattern >> i & 1:
+            j = i
+            while j < 9 and pattern >> j & 1:
+                j += 1
+            out.append((i, j - i))
+            i = j
+        else:
+            i += 1
+    return out
+
+
+RUN_VALUE = np.zeros(512, dtype=np.int64)
+RUN_KINDS = np.zeros(512, dtype=np.int64)
+RUN_BEST = np.zeros((2, 512), dtype=np.int64)  # [reversed?, pattern] best run key, trump bit 0
+for _p in range(512):
+    for _lo, _n in _runs(_p):
+        if _n < 3:
+            continue
+        _pts = run_points(_n)
+        RUN_VALUE[_p] += _pts
+        RUN_KINDS[_p] |= KIND_RUN5 if _n >= 5 else KIND_RUN4 if _n == 4 else KIND_RUN3
+        _top = _lo + _n - 1 + 4  # rank index of the top card
+        RUN_BEST[0, _p] = max(RUN_BEST[0, _p], combination_key(_pts, 0, _n, _top, 0))
+        RUN_BEST[1, _p] = max(RUN_BEST[1, _p], combination_key(_pts, 0, _n, 15 - _top, 0))
+
+
+@jit(inline="always")
+def _quartet_points(b):
+    return 200 if b == JACK_BIT else 100
+
+
+@jit(inline="always")
+def _quartet_key(b, contract):
+    rank = b + 4
+    rk = 15 - rank if contract == UNDENUFE else rank
+    return (((_quartet_points(b) * 2 + 1) * 16 + 4) * 16 + rk) * 2
+
+
+@jit
+def _option(p0, p1, p2, p3, claimed, contract):
+    """(total, best key, kinds) of the declaration claiming the quartet bits ``claimed``."""
+    rev = 1 if contract == UNDENUFE else 0
+    total = 0
+    best = 0
+    kinds = 0
+    q = claimed
+    while q != 0:
+        b = lowest(np.uint64(q))
+        total += _quartet_points(b)
+        k = _quartet_key(b, contract)
+        if k > best:
+            best = k
+        kinds |= 1 << (b - 1)  # bit 3 + (b - 4)
+        q &= q - 1
+    for s in range(4):
+        p = p0 if s == 0 else p1 if s == 1 else p2 if s == 2 else p3
+        p &= ~claimed
+        total += RUN_VALUE[p]
+        kinds |= RUN_KINDS[p]
+        k = RUN_BEST[rev, p]
+        if k > 0:
+            if s == contract:
+                k += 1
+            if k > best:
+                best = k
+    return total, best, kinds
+
+
+@jit
+def declare(hand, contract):
+    """The Weis declaration of ``hand``: (claimed quartet bits, total, best key, kinds).
+
+    ``best key`` is 0 when nothing is declared. The claimed bits say which
+    four-of-a-kinds are declared (pattern bits 4..8 = T J Q K A).
+    """
+    p0 = int(hand >> np.uint64(4) & PATTERN)
+    p1 = int(hand >> np.uint64(20) & PATTERN)
+    p2 = int(hand >> np.uint64(36) & PATTERN)
+    p3 = int(hand >> np.uint64(52) & PATTERN)
+    quartets = p0 & p1 & p2 & p3 & QUARTET_RANKS
+    best_claim, best_total, best_key, best_kinds = 0, -1, 0, 0
+    sub = quartets
+    while True:
+        total, key, kinds = _option(p0, p1, p2, p3, sub, contract)
+        if total > best_total or (total == best_total and key > best_key):
+            best_claim, best_total, best_key, best_kinds = sub, total, key, kinds
+        if sub == 0:
+            break
+        sub = (sub - 1) & quartets
+    return best_claim, best_total, best_key, best_kinds
+
+
+@jit
+def combinations(hand, claimed, masks, points):
+    """Write the declared combinations (card masks, points) of ``hand``; return their count."""
+    n = 0
+    q = claimed
+    while q != 0:
+        b = lowest(np.uint64(q))
+        m = ZERO
+        for s in range(4):
+            m |= ONE << np.uint64(16 * s + b + 4)
+        masks[n] = m
+        points[n] = _quartet_points(b)
+        n += 1
+        q &= q - 1
+    for s in range(4):
+        p = int(hand >> np.uint64(16 * s + 4) & PATTERN) & ~claimed
+        i = 0
+        while i < 9:
+            if p >> i & 1:
+                j = i
+                while j < 9 and p >> j & 1:
+                    j += 1
+                if j - i >= 3:
+                    m = ZERO
+                    for r in range(i, j):
+                        m |= ONE << np.uint64(16 * s + r + 4)
+                    masks[n] = m
+                    points[n] = 100 if j - i >= 5 else 50 if j - i == 4 else 20
+                    n += 1
+                i = j
+            else:
+                i += 1
+    return n
+
+
+@jit
+def weis_winner(keys, forehand):
+    """Seat holding the strongest combination (earlier player wins ties), -1 if none."""
+    best, seat = 0, -1
+    for pos in range(4):
+        s = (forehand + pos) & 3
+        if keys[s] > best:
+            best = keys[s]
+            seat = s
+    return seat
+
+
+@jit
+def declaration_counts():
+    """Exact number of 9-card hands per declared kinds (256) and the sum of declared totals.
+
+    Every hand is four 9-bit suit patterns; a declaration does not change when
+    the suits are permuted, so each multiset of patterns p0 <= p1 <= p2 <= p3
+    is declared once and counted 4! / (repeats) times (C(36, 9) hands in all).
+    """
+    by_size = np.zeros((10, 512), np.int64)
+    n_size = np.zeros(10, np.int64)
+    pc = np.zeros(512, np.int64)
+    for p in range(512):
+        c = 0
+        for b in range(9):
+            c += p >> b & 1
+        pc[p] = c
+        by_size[c, n_size[c]] = p
+        n_size[c] += 1
+    counts = np.zeros(256, np.int64)
+    points = 0
+    for p0 in range(512):
+        for p1 in range(p0, 512):
+            if pc[p0] + pc[p1] > 9:
+                continue
+            for p2 in range(p1, 512):
+                rest = 9 - pc[p0] - pc[p1] - pc[p2]
+                if rest < 0:
+                    continue
+                for i in range(n_size[rest]):
+                    p3 = by_size[rest, i]
+                    if p3 < p2:
+                        continue
+                    hand = (np.uint64(p0) << np.uint64(4)) | (np.uint64(p1) << np.uint64(20)) | \
+                        (np.uint64(p2) << np.uint64(36)) | (np.uint64(p3) << np.uint64(52))
+                    _, total, _, kinds = declare(hand, OBENABE)
+                    # distinct orderings of the multiset {p0, p1, p2, p3}
+                    if p0 == p1 == p2 == p3:
+                        w = 1
+                    elif p0 == p1 == p2 or p1 == p2 == p3:
+                        w = 4
+                    elif p0 == p1 and p2 == p3:
+                        w = 6
+                    elif p0 == p1 or p1 == p2 or p2 == p3:
+                        w = 12
+                    else:
+                        w = 24
+                    counts[kinds] += w
+                    points += w * total
+    return counts, points
