@@ -1,0 +1,385 @@
+"""Norwegian Jazz at the Python edge: spec, frames, traces and analyses.
+
+The headline question (RULES.md section 4): what the sixth deal, sevens,
+does to the game: how often it changes the winner and the ranking after
+five deals, its score distribution by seat and player count, and the same
+with the 80-point "sjueren" bonus and with sevens played out, compared on
+the same deals (``sixth_deal_study``). ``heuristic_edge`` measures how much
+better the heuristic player scores than a random one on the same deals.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+import numpy as np
+import pandas as pd
+
+from analysis import stats
+from analysis.registry import GameSpec, Option, UsageError
+from kernels import norwegian_jazz as k
+from kernels.cards import code
+
+PLAY = {name: i for i, name in enumerate(k.POLICY_NAMES)}
+VARIANTS = {
+    "default": {},
+    "bonus80": {"first_out_bonus": 80},
+    "play_out": {"play_out": True},
+}
+BLOCK = 20_000
+_CODE_OF_BIT = {1 << c: code(c) for s in range(4) for c in range(16 * s, 16 * s + 13)}
+
+
+def _codes(m: int) -> list[str]:
+    """Card codes of a mask, lowest card first."""
+    m = int(m)
+    out = []
+    while m:
+        low = m & -m
+        out.append(_CODE_OF_BIT[low])
+        m ^= low
+    return out
+
+
+def parse_policy(text: str, players: int = 4) -> np.ndarray:
+    """Per-seat play policy codes from ``"heuristic"`` or a comma list, one name per seat."""
+    if not isinstance(text, str) or not text.strip():
+        raise UsageError(f"policy must be a name such as 'heuristic', not {text!r}")
+    if players not in k.PLAYERS:
+        raise UsageError(f"norwegian_jazz is played by 3 to 7 players, not {players!r}")
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) == 1:
+        parts = parts * players
+    if len(parts) != players:
+        raise UsageError(f"policy {text!r} names {len(parts)} seats; this game has {players} players")
+    out = np.zeros((players, 1), dtype=np.int64)
+    for s, part in enumerate(parts):
+        if part not in PLAY:
+            raise UsageError(f"unknown policy {part!r}; policies: {', '.join(PLAY)}")
+        out[s, 0] = PLAY[part]
+    return out
+
+
+def simulate_block(seed: int, start: int, count: int, players: int, params: np.ndarray,
+                   policies: np.ndarray) -> np.ndarray:
+    """Rows of games start..start+count-1 (six deals each, compacted)."""
+    seed, start = _check_seed(seed), _check_seed(start, "start")
+    count = _check_games(count, "count")
+    players = SPEC.check_players(players)
+    params = np.asarray(params, np.int64)
+    if params.shape != (len(SPEC.rules) + len(SPEC.options),):
+        raise UsageError(f"params should hold {len(SPEC.rules) + len(SPEC.options)} numbers, not {params!r}")
+    policies = np.asarray(policies, np.int64)
+    if policies.shape != (players, 1) or not np.isin(policies, list(PLAY.values())).all():
+        raise UsageError(f"policies should be a ({players}, 1) array of policy codes, not {policies!r}")
+    rows, nrows = k.simulate(seed, start, count, players, params, policies)
+    m = k.max_rows(players, params)
+    if (nrows == m).all():  # every game writes six deals: nothing to compact
+        return rows
+    keep = np.arange(m)[None, :] < nrows[:, None]
+    return rows[keep.ravel()]
+
+
+_DTYPES = {c: "int8" for c in k.COLUMNS}
+_DTYPES.update({"game": "int64", "turns": "int16", "score": "int16", "total5": "int16", "total": "int16",
+                "passes": "int16"})  # fmt: skip
+
+
+def frame(rows: np.ndarray) -> pd.DataFrame:
+    """The kernel's rows as a DataFrame with small int dtypes; ``policy`` as a categorical."""
+    rows = np.asarray(rows)
+    if rows.ndim != 2 or rows.shape[1] != len(k.COLUMNS):
+        raise UsageError(f"rows should have {len(k.COLUMNS)} columns, not shape {rows.shape}")
+    df = pd.DataFrame(rows, columns=list(k.COLUMNS)).astype(_DTYPES)
+    df["policy"] = pd.Categorical.from_codes(rows[:, k.C_POLICY].astype(np.int8), categories=list(PLAY))
+    return df
+
+
+def _check_games(games: object, name: str = "games") -> int:
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
+        raise UsageError(f"{name} must be a positive whole number, not {games!r}")
+    return int(games)
+
+
+def _check_seed(seed: object, name: str = "seed") -> int:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
+        raise UsageError(f"{name} must be a whole number in 0..2**63-1, not {seed!r}")
+    return int(seed)
+
+
+def _settings(settings: dict | None) -> dict:
+    return SPEC.settings(settings or {})
+
+
+def trace_game(seed: int, index: int, players: int, settings: dict, policy: str) -> dict:
+    """One TRACE.md line: game ``index`` of ``seed`` as the kernel plays it."""
+    players = SPEC.check_players(players)
+    seed, index = _check_seed(seed), _check_seed(index, "index")
+    full = _settings(settings)
+    params = SPEC.params(full)
+    policies = parse_policy(policy, players)
+    rows, events = k.trace_game(seed, index, players, params, policies)
+    deals: list[dict] = []
+    for ev in events:
+        kind, a, b, c = (int(x) for x in ev)
+        if kind == k.EV_DEAL:
+            r = rows[rows[:, k.C_DEAL] == a + 1]
+            r = r[np.argsort(r[:, k.C_SEAT])]
+            deal = {"number": a + 1, "dealer": b, "leader": c, "hands": [None] * players, "plays": [],
+                    "score": r[:, k.C_SCORE].tolist()}  # fmt: skip
+            if a < 5:
+                deal["tricks"] = r[:, k.C_TRICKS].tolist()
+                deal["taken"] = r[:, k.C_TAKEN].tolist()
+            else:
+                deal["passes"] = r[:, k.C_PASSES].tolist()
+                first = np.flatnonzero(r[:, k.C_FIRST_OUT])
+                deal["first_out"] = int(first[0]) if first.size else None
+                deal["out_order"] = r[:, k.C_OUT_ORDER].tolist()
+            deals.append(deal)
+        elif kind == k.EV_HAND:
+            deals[-1]["hands"][a] = _codes(b)
+        elif kind == k.EV_PLAY:
+            if b < 0:
+                deals[-1]["plays"].append({"seat": a, "legal": [], "card": None})
+            else:
+                deals[-1]["plays"].append({"seat": a, "legal": _codes(c), "card": code(b)})
+    last = rows[rows[:, k.C_DEAL] == 6]
+    last = last[np.argsort(last[:, k.C_SEAT])]
+    return {
+        "game": "norwegian_jazz", "seed": int(seed), "index": int(index), "players": players,
+        "rules": SPEC.rule_settings(full), "policy": policy, "deals": deals,
+        "totals": last[:, k.C_TOTAL].tolist(),
+        "winners": [int(s) for s in np.flatnonzero(last[:, k.C_WINNER])],
+        "totals5": last[:, k.C_TOTAL5].tolist(),
+    }  # fmt: skip
+
+
+# ------------------------------------------------------------- per-game view
+
+
+def kendall_tau_b(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Kendall's tau-b between the rows of ``a`` and ``b`` (games x seats);
+    NaN where either ranking is all ties."""
+    a = np.asarray(a, float)
+    b = np.asarray(b, float)
+    if a.ndim != 2 or a.shape != b.shape:
+        raise UsageError(f"kendall_tau_b needs two (games, seats) arrays of one shape: {a.shape}, {b.shape}")
+    i, j = np.triu_indices(a.shape[1], 1)
+    sa = np.sign(a[:, i] - a[:, j])
+    sb = np.sign(b[:, i] - b[:, j])
+    concord = (sa * sb).sum(axis=1)
+    pairs_a = np.abs(sa).sum(axis=1)
+    pairs_b = np.abs(sb).sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return concord / np.sqrt(pairs_a * pairs_b)
+
+
+def game_outcomes(totals5: np.ndarray, totals: np.ndarray) -> pd.DataFrame:
+    """Per game (rows of games x seats): did the sixth deal change the winners?
+
+    ``changed``: the set of seats with the best total differs from the set
+    after five deals; ``overtaken``: no seat that led after five deals wins;
+    ``tau``: Kendall tau-b between the five-deal and six-deal totals.
+    """
+    totals5, totals = np.asarray(totals5), np.asarray(totals)
+    if totals5.ndim != 2 or totals5.shape != totals.shape:
+        raise UsageError(f"totals need (games, seats) arrays of one shape: {totals5.shape}, {totals.shape}")
+    lead5 = totals5 == totals5.max(axis=1, keepdims=True)
+    win = totals == totals.max(axis=1, keepdims=True)
+    return pd.DataFrame({
+        "changed": (lead5 != win).any(axis=1),
+        "overtaken": ~(lead5 & win).any(axis=1),
+        "shared5": lead5.sum(axis=1) > 1,
+        "shared": win.sum(axis=1) > 1,
+        "tau": kendall_tau_b(totals5, totals),
+    })  # fmt: skip
+
+
+def _per_game(df: pd.DataFrame) -> pd.DataFrame:
+    last = df[df["deal"] == 6].sort_values(["players", "game", "seat"])
+    parts = []
+    for n, g in last.groupby("players", observed=True):
+        t5 = g["total5"].to_numpy(np.int64).reshape(-1, n)
+        t6 = g["total"].to_numpy(np.int64).reshape(-1, n)
+        out = game_outcomes(t5, t6)
+        out.insert(0, "players", int(n))
+        parts.append(out)
+    return pd.concat(parts, ignore_index=True)
+
+
+def _tau_summary(games: pd.DataFrame, by: list[str]) -> pd.DataFrame:
+    ok = games.dropna(subset=["tau"])
+    return stats.grouped_mean(ok, by, "tau")
+
+
+def analyze(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The sixth deal's effect and every deal's score distribution, with 95% CIs."""
+    missing = sorted(set(k.COLUMNS) - set(df.columns))
+    if missing:
+        raise UsageError(f"these rows are not norwegian_jazz results (missing columns {missing[:5]})")
+    if df.empty:
+        raise UsageError("no rows to analyze")
+    out: dict[str, pd.DataFrame] = {}
+    games = _per_game(df)
+    for flag in ("changed", "overtaken", "shared5", "shared"):
+        out[f"sixth_deal_{flag}"] = stats.grouped_proportion(games, ["players"], flag)
+    out["rank_correlation"] = _tau_summary(games, ["players"])
+    out["deal_score"] = stats.grouped_mean(df, ["players", "deal"], "score")
+    out["deal_score_by_seat"] = stats.grouped_mean(df, ["players", "deal", "rel_seat"], "score")
+    # seat effect: a seat's score minus the mean of its table in the same deal (paired within the deal)
+    table_mean = df.groupby(["players", "game", "deal"], observed=True)["score"].transform("mean")
+    out["seat_effect"] = stats.grouped_mean(df.assign(effect=df["score"] - table_mean),
+                                            ["players", "deal", "rel_seat"], "effect")  # fmt: skip
+    out["deal_score_quantiles"] = (
+        df.groupby(["players", "deal"], observed=True)["score"].apply(stats.quantiles).unstack()
+    )
+    out["penalty_units"] = stats.grouped_mean(df[df["deal"] <= 5], ["players", "deal"], "taken")
+    six = df[df["deal"] == 6]
+    out["sevens_by_cards"] = stats.grouped_mean(six, ["players", "cards_dealt"], "score")
+    out["sevens_passes_by_seat"] = stats.grouped_mean(six, ["players", "rel_seat"], "passes")
+    out["first_out_by_seat"] = stats.grouped_proportion(six.assign(out=six["first_out"] == 1),
+                                                        ["players", "rel_seat"], "out")  # fmt: skip
+    first = df[df["deal"] == 1]
+    out["wins_by_seat"] = stats.grouped_proportion(first.assign(win=first["winner"] == 1),
+                                                   ["players", "rel_seat"], "win")  # fmt: skip
+    out["total_by_seat"] = stats.grouped_mean(first, ["players", "rel_seat"], "total")
+    out["games"] = games.groupby("players").size().rename("games").to_frame()
+    return out
+
+
+# ------------------------------------------------------------ paired studies
+
+
+
+
+def _run(seed: int, games: int, players: int, policies: np.ndarray, settings: dict):
+    """Scores of every game, shape (games, 6 deals, seats), and the seat after
+    the sixth deal's dealer of each seat, shape (games, seats); in blocks."""
+    params = SPEC.params(_settings(settings))
+    out = np.empty((games, k.DEALS, players), np.int64)
+    rel = np.empty((games, players), np.int64)
+    for first in range(0, games, BLOCK):
+        count = min(BLOCK, games - first)
+        rows = simulate_block(seed, first, count, players, params, policies)
+        out[first:first + count] = rows[:, k.C_SCORE].reshape(count, k.DEALS, players)
+        rel[first:first + count] = rows[:, k.C_REL_SEAT].reshape(count, k.DEALS, players)[:, 5]
+    return out, rel
+
+
+def sixth_deal_study(
+    seed: int, games: int, players_list: Iterable[int] = (3, 4, 5, 6, 7), policy: str = "heuristic"
+) -> dict[str, pd.DataFrame]:
+    """Replay the same games with default sevens, the 80-point bonus and sevens
+    played out; per player count: how often the sixth deal changes the winner,
+    Kendall tau-b between the five- and six-deal standings, and the paired
+    differences of each variant against the default (95% CIs)."""
+    seed, games = _check_seed(seed), _check_games(games)
+    players_list = [SPEC.check_players(p) for p in players_list]
+    if not players_list:
+        raise UsageError("players_list must name at least one player count")
+    by_variant, paired, sevens = [], [], []
+    for n in players_list:
+        policies = parse_policy(policy, n)
+        runs = {}
+        for name, settings in VARIANTS.items():
+            scores, rel = _run(seed, games, n, policies, settings)
+            t5 = scores[:, :5].sum(axis=1)
+            runs[name] = game_outcomes(t5, t5 + scores[:, 5])
+            sevens.append((n, name, scores[:, 5], rel))
+        for name, g in runs.items():
+            row = {"players": n, "variant": name}
+            for flag in ("changed", "overtaken", "shared"):
+                p = stats.proportion(g[flag].sum(), len(g))
+                row.update({flag: p["estimate"], f"{flag}_ci_low": p["ci_low"],
+                            f"{flag}_ci_high": p["ci_high"]})  # fmt: skip
+            t = stats.mean(g["tau"].dropna())
+            row.update({"tau": t["estimate"], "tau_se": t["se"], "tau_ci_low": t["ci_low"],
+                        "tau_ci_high": t["ci_high"], "tau_n": t["n"], "games": len(g)})  # fmt: skip
+            by_variant.append(row)
+            if name == "default":
+                continue
+            base = runs["default"]
+            for flag in ("changed", "overtaken"):
+                d = stats.paired_difference(g[flag], base[flag])
+                paired.append({"players": n, "variant": name, "measure": flag, **d})
+            both = g["tau"].notna() & base["tau"].notna()
+            d = stats.paired_difference(g["tau"][both], base["tau"][both])
+            paired.append({"players": n, "variant": name, "measure": "tau", **d})
+    seat_rows = []
+    for n, name, s6, rel in sevens:
+        for r in range(n):  # seat relative to the dealer: 0 dealer, 1 leader, ...
+            m = stats.mean(s6[rel == r])
+            seat_rows.append({"players": n, "variant": name, "rel_seat": r, **m})
+    return {
+        "by_variant": pd.DataFrame(by_variant).set_index(["players", "variant"]),
+        "paired": pd.DataFrame(paired).set_index(["players", "variant", "measure"]).sort_index(),
+        "sevens_score": pd.DataFrame(seat_rows).set_index(["players", "variant", "rel_seat"]).sort_index(),
+    }
+
+
+def heuristic_edge(seed: int, games: int, players: int) -> pd.DataFrame:
+    """How many points a heuristic player gains over a random one in the same
+    seat, on the same deals, against random opponents.
+
+    For every seat s the games are replayed with seat s heuristic; the edge
+    of a game is the mean over seats of (heuristic seat's score - random
+    seat's score). Rows: each deal and the game total, with 95% CIs; and
+    the paired change in the chance of winning (shared wins count).
+    """
+    seed, games = _check_seed(seed), _check_games(games)
+    players = SPEC.check_players(players)
+    base, _ = _run(seed, games, players, parse_policy("random", players), {})
+    base_win = _wins(base)
+    edge = np.zeros((games, k.DEALS + 1))
+    win = np.zeros(games)
+    for s in range(players):
+        names = ["random"] * players
+        names[s] = "heuristic"
+        run, _ = _run(seed, games, players, parse_policy(",".join(names), players), {})
+        edge[:, : k.DEALS] += run[:, :, s] - base[:, :, s]
+        edge[:, k.DEALS] += run[:, :, s].sum(axis=1) - base[:, :, s].sum(axis=1)
+        win += _wins(run)[:, s] - base_win[:, s]
+    edge /= players
+    win /= players
+    rows = [{"measure": f"deal {d + 1}", **stats.mean(edge[:, d])} for d in range(k.DEALS)]
+    rows.append({"measure": "total", **stats.mean(edge[:, k.DEALS])})
+    rows.append({"measure": "win", **stats.mean(win)})
+    out = pd.DataFrame(rows).set_index("measure")
+    out.attrs.update({"seed": seed, "games": games, "players": players})
+    return out
+
+
+def _wins(scores: np.ndarray) -> np.ndarray:
+    totals = scores.sum(axis=1)
+    return (totals == totals.max(axis=1, keepdims=True)).astype(float)
+
+
+SPEC = GameSpec(
+    name="norwegian_jazz",
+    title="Norwegian Jazz",
+    deck=52,
+    players=k.PLAYERS,
+    default_players=4,
+    rules={
+        "rotate_dealer": Option(False, "bool", "the dealer moves one seat on each deal"),
+        "first_out_bonus": Option(10, "int", "points for the first player out in sevens (sjueren: 80)",
+                                  0, 1000),
+        "play_out": Option(False, "bool", "sevens goes on until every hand is empty"),
+    },
+    options={
+        "stop_early": Option(True, "bool", "end deals 2-4 after the trick that leaves no club / queen / KC "
+                                           "in any hand (same scores, fewer plays)"),
+    },
+    policies=k.POLICY_NAMES,
+    default_policy="heuristic",
+    unit="game of 6 deals",
+    parse_policy=parse_policy,
+    simulate_block=simulate_block,
+    frame=frame,
+    trace_game=trace_game,
+    analyze=analyze,
+    columns=k.COLUMNS,
+    extra={
+        "bench": [("random", "random", {}), ("heuristic", "heuristic", {})],
+        "deals_per_game": k.DEALS,
+    },
+)

@@ -1,0 +1,409 @@
+"""Norwegian Jazz (RULES.md section 4): rules, policies and batch driver.
+
+3 to 7 players, six deals with one dealer (option ``rotate_dealer``). Deals
+1-5 are no-trump trick games on a deck adjusted so every hand is equal, each
+with its own penalty (tricks, clubs, queens, the KC, the last trick); deal 6
+is sevens on the full deck (kernels/sevens.py). The highest total wins.
+
+Every deal is dealt one card at a time starting with the seat after the
+dealer. Randomness: deal k (0..5) shuffles with ``stream(seed, i, k, DEAL)``;
+the players' random choices in deal k draw from ``stream(seed, i, k, PLAY)``
+(deal 0 is the game's PLAY stream), so a deal's play does not depend on how
+many draws earlier deals used: stopping deals 2-4 early (option
+``stop_early``) and playing them out give the very same games.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from kernels import rng
+from kernels.bits import ONE, ZERO, bit, highest, lowest, popcount
+from kernels.cards import ACE, KING, QUEEN, SUITS, card_of, deck, parse
+from kernels.jit import jit, parallel_jit
+from kernels.sevens import POLICY_RANDOM, pick_random, play_sevens, record
+
+PLAYERS = (3, 4, 5, 6, 7)
+DEALS = 6
+SUIT16 = np.uint64(0xFFFF)
+
+# params: RULES.md options in the spec's order, then simulation options
+P_ROTATE_DEALER, P_FIRST_OUT_BONUS, P_PLAY_OUT, P_STOP_EARLY = 0, 1, 2, 3
+
+POLICY_NAMES = ("random", "heuristic")
+
+COLUMNS = (
+    "game", "deal", "seat", "players", "dealer", "leader", "rel_seat", "turns",
+    "tricks", "taken", "score", "passes", "first_out", "out_order", "cards_dealt", "cards_left",
+    "total5", "total", "rank5", "rank", "winner5", "winner", "shared5", "shared", "policy",
+)  # fmt: skip
+(
+    C_GAME, C_DEAL, C_SEAT, C_PLAYERS, C_DEALER, C_LEADER, C_REL_SEAT, C_TURNS,
+    C_TRICKS, C_TAKEN, C_SCORE, C_PASSES, C_FIRST_OUT, C_OUT_ORDER, C_CARDS_DEALT, C_CARDS_LEFT,
+    C_TOTAL5, C_TOTAL, C_RANK5, C_RANK, C_WINNER5, C_WINNER, C_SHARED5, C_SHARED, C_POLICY,
+) = range(len(COLUMNS))  # fmt: skip
+
+EV_DEAL, EV_HAND, EV_PLAY = 0, 1, 2
+
+# the twos removed for deals 1-5 (RULES.md table), and the adjusted decks
+REMOVED = {3: ("2D",), 4: (), 5: ("2D", "2H"), 6: ("2C", "2D", "2H", "2S"), 7: ("2D", "2H", "2S")}
+FULL_DECK = deck(52)
+ADJUSTED = np.zeros((8, 52), np.int64)
+ADJUSTED_SIZE = np.zeros(8, np.int64)
+for _n, _gone in REMOVED.items():
+    _cards = [c for c in FULL_DECK if c not in {parse(g) for g in _gone}]
+    ADJUSTED[_n, : len(_cards)] = _cards
+    ADJUSTED_SIZE[_n] = len(_cards)
+
+# penalty cards and the score of one penalty unit, by deal number 1..5
+CLUBS = np.uint64(0x1FFF)
+QUEENS = np.uint64(sum(1 << card_of(QUEEN, s) for s in range(len(SUITS))))
+KING_CLUBS = np.uint64(1 << card_of(KING, 0))
+ACE_CLUBS = np.uint64(1 << card_of(ACE, 0))
+PENALTY_CARDS = np.array([0, 0, int(CLUBS), int(QUEENS), int(KING_CLUBS), 0], np.uint64)
+UNIT_SCORE = np.array([0, -1, -1, -5, -15, -20, 0], np.int64)
+AVOID_LEAD = np.array([0, 0, int(CLUBS), 0, int(KING_CLUBS | ACE_CLUBS), 0], np.uint64)
+
+
+def max_rows(players: int, params: np.ndarray) -> int:
+    return DEALS * players
+
+
+def max_events(players: int) -> int:
+    """Events one traced game writes at most (sevens: at most n turns per card)."""
+    return DEALS * (1 + players) + 5 * 52 + 52 * players + players + 8
+
+
+# --------------------------------------------------------------------- rules
+
+
+@jit(inline="always")
+def trick_legal(hand, led_mask):
+    """Cards ``hand`` may play: the led suit if held, else anything (leading: ``led_mask`` 0)."""
+    follow = hand & led_mask
+    return follow if follow != ZERO else hand
+
+
+@jit(inline="always")
+def trick_units(number, trick, last):
+    """Penalty units in a complete trick of deal ``number`` (``last``: the deal's last trick)."""
+    if number == 1:
+        return 1
+    if number == 2:
+        return popcount(trick & CLUBS)
+    if number == 3:
+        return popcount(trick & QUEENS)
+    if number == 4:
+        return 1 if trick & KING_CLUBS != ZERO else 0
+    return 1 if last else 0
+
+
+@jit
+def trick_winner_pos(cards, n):
+    """Position in playing order of the highest card of the led suit."""
+    led = cards[0] >> 4
+    best = 0
+    for i in range(1, n):
+        if cards[i] >> 4 == led and cards[i] > cards[best]:
+            best = i
+    return best
+
+
+# ------------------------------------------------------------------ policies
+
+
+@jit
+def top_rank_card(mask, hand):
+    """The highest-ranked card of ``mask``; ties go to the shortest suit in ``hand``."""
+    best = -1
+    best_key = -1
+    for s in range(4):
+        sm = SUIT16 << np.uint64(16 * s)
+        m = mask & sm
+        if m != ZERO:
+            c = highest(m)
+            key = (c & 15) * 32 + 16 - popcount(hand & sm)
+            if key > best_key:
+                best_key = key
+                best = c
+    return best
+
+
+@jit
+def heuristic_trick_card(number, hand, legal, pos, n, best, others):
+    """A card for deals 1-5: duck under the winner, shed danger when void.
+
+    ``best`` is the card winning the trick so far (unused when leading),
+    ``others`` the cards still in the other players' hands.
+    """
+    if number == 5:  # only the last trick costs: shed the high cards early
+        if pos > 0 and hand & (SUIT16 << np.uint64(best & 48)) != ZERO:
+            return highest(legal)
+        return top_rank_card(legal, hand)
+    if pos == 0:
+        # lead the low card the most outstanding cards of its suit can beat
+        cand = legal & ~AVOID_LEAD[number]
+        if cand == ZERO:
+            cand = legal
+        choice = -1
+        best_key = -1
+        for s in range(4):
+            sm = SUIT16 << np.uint64(16 * s)
+            m = cand & sm
+            if m != ZERO:
+                c = lowest(m)
+                over = popcount(others & sm & ~((bit(c) << ONE) - ONE))
+                key = over * 16 + 12 - (c & 15)
+                if key > best_key:
+                    best_key = key
+                    choice = c
+        return choice
+    if hand & (SUIT16 << np.uint64(best & 48)) != ZERO:  # following suit
+        under = legal & (bit(best) - ONE)
+        if under != ZERO:
+            return highest(under)  # duck as high as possible
+        if pos == n - 1:
+            return highest(legal)  # the trick is ours anyway
+        return lowest(legal)  # leave room for a later player to go over
+    # void: throw the most dangerous card
+    if number == 2:
+        c = legal & CLUBS
+        if c != ZERO:
+            return highest(c)
+    elif number == 3:
+        q = legal & QUEENS
+        if q != ZERO:
+            return lowest(q)
+    elif number == 4:
+        if legal & KING_CLUBS != ZERO:
+            return lowest(KING_CLUBS)
+        if legal & ACE_CLUBS != ZERO and others & KING_CLUBS != ZERO:
+            return lowest(ACE_CLUBS)
+    return top_rank_card(legal, hand)
+
+
+# ---------------------------------------------------------------- game play
+
+
+@jit
+def play_trick_deal(hands, leader, number, n, stop_early, policies, st, tricks, taken, events, ne):
+    """Play deal ``number`` (1..5) from ``hands`` (equal sizes; mutated).
+
+    Adds tricks and penalty units per seat to ``tricks`` and ``taken``. With
+    ``stop_early``, deals 2-4 end after the first complete trick that leaves
+    no penalty card in any hand. Returns (turns played, events written).
+    """
+    tracing = events.shape[0] > 0
+    inhand = ZERO
+    for s in range(n):
+        inhand |= hands[s]
+    ntricks = popcount(hands[0])
+    pen = PENALTY_CARDS[number]
+    early = stop_early and number >= 2 and number <= 4
+    turns = 0
+    for t in range(ntricks):
+        seat = leader
+        led_mask = ZERO
+        best = -1
+        winner = leader
+        trick = ZERO
+        for pos in range(n):
+            h = hands[seat]
+            legal = trick_legal(h, led_mask)
+            if policies[seat, 0] == POLICY_RANDOM:
+                card = pick_random(legal, st)
+            else:
+                card = heuristic_trick_card(number, h, legal, pos, n, best, inhand & ~h)
+            if tracing:
+                ne = record(events, ne, EV_PLAY, seat, card, np.int64(legal))
+            b = bit(card)
+            hands[seat] = h ^ b
+            inhand ^= b
+            trick |= b
+            if pos == 0:
+                led_mask = SUIT16 << np.uint64(card & 48)
+                best = card
+            elif card > best and b & led_mask != ZERO:
+                best = card
+                winner = seat
+            seat += 1
+            if seat == n:
+                seat = 0
+        turns += n
+        tricks[winner] += 1
+        taken[winner] += trick_units(number, trick, t == ntricks - 1)
+        leader = winner
+        if early and inhand & pen == ZERO:
+            break
+    return turns, ne
+
+
+@jit(inline="always")
+def deal_cards(st, cards, m, hands, n, leader):
+    """Shuffle ``cards[:m]`` exactly as ``rng.shuffle`` does and deal them one
+    at a time, card j to seat (leader + j) mod n; each position is dealt as
+    soon as the shuffle has fixed it (from the last down)."""
+    for s in range(n):
+        hands[s] = ZERO
+    seat = (leader + m - 1) % n
+    for i in range(m - 1, 0, -1):
+        j = rng.below(st, i + 1)
+        c = cards[j]
+        cards[j] = cards[i]
+        cards[i] = c
+        hands[seat] |= bit(c)
+        seat = seat - 1 if seat > 0 else n - 1
+    hands[seat] |= bit(cards[0])
+
+
+@jit
+def new_scratch(players):
+    """Work arrays of one game: rng states, hands, per-seat counters, deck."""
+    return (np.empty(2, np.uint64), np.zeros(players, np.uint64),
+            np.zeros((2, players), np.int64), np.empty(52, np.int64))
+
+
+@jit
+def play_game(seed, index, players, params, policies, rows, events):
+    """Play game ``index`` of ``seed`` (six deals); writes 6 * players rows.
+
+    When ``events`` has rows, trace events are written too.
+    Returns (rows written, events written).
+    """
+    return play_game_with(seed, index, players, params, policies, rows, events, new_scratch(players))
+
+
+@jit
+def play_game_with(seed, index, players, params, policies, rows, events, scratch):
+    """``play_game`` with the work arrays of ``new_scratch`` (reused by a batch)."""
+    states, hands, work, buf = scratch
+    st = states[0:1]
+    pst = states[1:2]
+    n = players
+    tracing = events.shape[0] > 0
+    rotate = params[P_ROTATE_DEALER] != 0
+    bonus = params[P_FIRST_OUT_BONUS]
+    play_out = params[P_PLAY_OUT] != 0
+    stop_early = params[P_STOP_EARLY] != 0
+    st[0] = rng.key(seed, index, 0, rng.SETUP)
+    dealer0 = rng.below(st, n)
+    size = ADJUSTED_SIZE[n]
+    ne = 0
+    for k in range(DEALS):
+        number = k + 1
+        dealer = (dealer0 + k) % n if rotate else dealer0
+        leader = dealer + 1 if dealer + 1 < n else 0
+        m = size if k < 5 else 52
+        if k < 5:
+            buf[:m] = ADJUSTED[n, :m]
+        else:
+            buf[:] = FULL_DECK
+        st[0] = rng.key(seed, index, k, rng.DEAL)
+        deal_cards(st, buf, m, hands, n, leader)
+        pst[0] = rng.key(seed, index, k, rng.PLAY)
+        base = k * n
+        if tracing:
+            ne = record(events, ne, EV_DEAL, k, dealer, leader)
+            for s in range(n):
+                ne = record(events, ne, EV_HAND, s, np.int64(hands[s]), 0)
+        for s in range(n):
+            r = base + s
+            rows[r, C_GAME] = index
+            rows[r, C_DEAL] = number
+            rows[r, C_SEAT] = s
+            rows[r, C_PLAYERS] = n
+            rows[r, C_DEALER] = dealer
+            rows[r, C_LEADER] = leader
+            rows[r, C_REL_SEAT] = s - dealer if s >= dealer else s - dealer + n
+            rows[r, C_CARDS_DEALT] = popcount(hands[s])
+            rows[r, C_POLICY] = policies[s, 0]
+            work[0, s] = 0
+            work[1, s] = 0
+        if k < 5:
+            turns, ne = play_trick_deal(hands, leader, number, n, stop_early, policies, pst,
+                                        work[0], work[1], events, ne)
+            unit = UNIT_SCORE[number]
+            for s in range(n):
+                r = base + s
+                rows[r, C_TRICKS] = work[0, s]
+                rows[r, C_TAKEN] = work[1, s]
+                rows[r, C_SCORE] = work[1, s] * unit
+                rows[r, C_PASSES] = 0
+                rows[r, C_FIRST_OUT] = 0
+                rows[r, C_OUT_ORDER] = 0
+        else:
+            turns, first, ne = play_sevens(hands, ZERO, leader, n, play_out, policies, pst,
+                                           work[0], work[1], events, ne)
+            for s in range(n):
+                r = base + s
+                rows[r, C_TRICKS] = 0
+                rows[r, C_TAKEN] = 0
+                rows[r, C_PASSES] = work[0, s]
+                rows[r, C_FIRST_OUT] = 1 if s == first else 0
+                rows[r, C_OUT_ORDER] = work[1, s]
+                rows[r, C_SCORE] = -work[0, s] + (bonus if s == first else 0)
+        for s in range(n):
+            rows[base + s, C_TURNS] = turns
+            rows[base + s, C_CARDS_LEFT] = popcount(hands[s])
+    # totals after five and six deals, ranks (1 = best, ties share), winners
+    top5 = -(1 << 30)
+    top = -(1 << 30)
+    for s in range(n):
+        t5 = 0
+        for k in range(5):
+            t5 += rows[k * n + s, C_SCORE]
+        work[0, s] = t5
+        work[1, s] = t5 + rows[5 * n + s, C_SCORE]
+        top5 = max(top5, work[0, s])
+        top = max(top, work[1, s])
+    shared5 = 0
+    shared = 0
+    for s in range(n):
+        shared5 += work[0, s] == top5
+        shared += work[1, s] == top
+    for s in range(n):
+        rank5 = 1
+        rank = 1
+        for o in range(n):
+            rank5 += work[0, o] > work[0, s]
+            rank += work[1, o] > work[1, s]
+        for k in range(DEALS):
+            r = k * n + s
+            rows[r, C_TOTAL5] = work[0, s]
+            rows[r, C_TOTAL] = work[1, s]
+            rows[r, C_RANK5] = rank5
+            rows[r, C_RANK] = rank
+            rows[r, C_WINNER5] = rank5 == 1
+            rows[r, C_WINNER] = rank == 1
+            rows[r, C_SHARED5] = shared5 > 1
+            rows[r, C_SHARED] = shared > 1
+    return DEALS * n, ne
+
+
+CHUNK = 256  # games per parallel task (one set of work arrays each)
+
+
+@parallel_jit
+def simulate(seed, start, count, players, params, policies):
+    """Play games start..start+count-1; game j writes rows[j*m : j*m+nrows[j]]."""
+    m = DEALS * players
+    rows = np.empty((count * m, len(COLUMNS)), np.int32)
+    nrows = np.zeros(count, np.int64)
+    chunks = (count + CHUNK - 1) // CHUNK
+    for c in prange(chunks):
+        events = np.zeros((0, 4), np.int64)
+        scratch = new_scratch(players)
+        for j in range(c * CHUNK, min(count, (c + 1) * CHUNK)):
+            nr, _ = play_game_with(seed, start + j, players, params, policies,
+                                   rows[j * m:(j + 1) * m], events, scratch)
+            nrows[j] = nr
+    return rows, nrows
+
+
+@jit
+def trace_game(seed, index, players, params, policies):
+    """Rows and trace events of one game."""
+    rows = np.zeros((DEALS * players, len(COLUMNS)), np.int32)
+    events = np.zeros((DEALS * (1 + players) + 5 * 52 + 52 * players + players + 8, 4), np.int64)
+    nr, ne = play_game(seed, index, players, params, policies, rows, events)
+    return rows[:nr], events[:ne]

@@ -1,0 +1,212 @@
+"""Sevens (fan tan), the sixth deal of Norwegian Jazz (RULES.md section 4).
+
+The table is a uint64 mask of the cards played. Each suit's row opens with
+its 7 and grows one card at a time upwards (8 .. A) and downwards (6 .. 2),
+so the cards a player may add are a mask too, ``playable``: every 7 not yet
+down, and next to every open row the card above its top and below its
+bottom. A player with a legal card must play one; otherwise they pass (-1).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import types
+from numba.extending import intrinsic
+
+from kernels import rng
+from kernels.bits import ONE, ZERO, bit, highest, lowest, nth, popcount
+from kernels.cards import SEVEN, deck_mask
+from kernels.jit import jit
+
+FULL52 = np.uint64(deck_mask(52))
+SUIT16 = np.uint64(0xFFFF)
+SEVENS = np.uint64(sum(1 << (16 * s + SEVEN) for s in range(4)))
+TOP_RANK = 12  # the ace
+
+EV_PLAY = 2  # trace event kind (see docs/ARCHITECTURE.md)
+POLICY_RANDOM, POLICY_HEURISTIC = 0, 1
+
+
+def _fast_pdep() -> bool:
+    """True when the host has BMI2 with a fast PDEP (not AMD Zen 1/2, where it is microcoded)."""
+    try:
+        import llvmlite.binding as ll
+        from numba.core import config
+
+        if config.CPU_NAME is not None:  # compiling for another CPU (portable caches): no PDEP
+            return False
+        name = ll.get_host_cpu_name()
+        return bool(ll.get_host_cpu_features().get("bmi2")) and name not in ("znver1", "znver2") \
+            and not name.startswith("bdver")
+    except Exception:  # noqa: BLE001 - any doubt: the portable loop
+        return False
+
+
+FAST_PDEP = _fast_pdep()
+
+
+@intrinsic
+def _pdep(typingctx, x, m):
+    sig = types.uint64(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        from llvmlite import ir
+
+        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
+        fn = builder.module.declare_intrinsic("llvm.x86.bmi.pdep.64", fnty=fnty)
+        return builder.call(fn, args)
+
+    return sig, codegen
+
+
+if FAST_PDEP:
+
+    @jit(inline="always")
+    def select(mask, k):
+        """Index of the k-th lowest card of ``mask`` (one PDEP instruction)."""
+        return lowest(_pdep(ONE << np.uint64(k), mask))
+
+else:
+
+    @jit(inline="always")
+    def select(mask, k):
+        """Index of the k-th lowest card of ``mask``."""
+        return nth(mask, k)
+
+
+@jit(inline="always")
+def pick_random(legal, st):
+    """A uniformly random card of the non-empty mask ``legal``."""
+    return select(legal, rng.below(st, popcount(legal)))
+
+
+@jit(inline="always")
+def record(events, ne, kind, a, b, c):
+    """Write trace event ``ne``; returns the new count."""
+    events[ne, 0] = kind
+    events[ne, 1] = a
+    events[ne, 2] = b
+    events[ne, 3] = c
+    return ne + 1
+
+
+@jit
+def playable_of(table):
+    """The cards the rules allow onto ``table`` (a mask of played cards)."""
+    p = ZERO
+    for s in range(4):
+        row = (table >> np.uint64(16 * s)) & SUIT16
+        if (row >> np.uint64(SEVEN)) & ONE == ZERO:
+            p |= bit(16 * s + SEVEN)
+        else:
+            top = highest(row)
+            bottom = lowest(row)
+            if top < TOP_RANK:
+                p |= bit(16 * s + top + 1)
+            if bottom > 0:
+                p |= bit(16 * s + bottom - 1)
+    return p
+
+
+@jit(inline="always")
+def after_play(playable, card):
+    """``playable`` once ``card`` (one of its cards) is on the table."""
+    r = card & 15
+    p = playable ^ bit(card)
+    if r == SEVEN:
+        p |= bit(card - 1) | bit(card + 1)
+    elif r > SEVEN:
+        if r < TOP_RANK:
+            p |= bit(card + 1)
+    elif r > 0:
+        p |= bit(card - 1)
+    return p
+
+
+@jit(inline="always")
+def beyond(card):
+    """The cards of ``card``'s suit that only become playable through it."""
+    s16 = np.uint64(card & 48)
+    r = card & 15
+    suit = SUIT16 << s16
+    if r == SEVEN:
+        return suit & ~bit(card)
+    if r > SEVEN:
+        return suit & ~((bit(card) << ONE) - ONE)
+    return suit & (bit(card) - ONE)
+
+
+@jit
+def heuristic_sevens_card(hand, legal, unplayed):
+    """Open the way to our own cards, keep the doors to opponents' shut.
+
+    Each legal card is scored by the cards it unlocks: ours count for us,
+    the opponents' count against; the best score is played (ties: lowest).
+    """
+    best = -1
+    best_key = -(1 << 30)
+    m = legal
+    while m != ZERO:
+        c = lowest(m)
+        m &= m - ONE
+        b = beyond(c)
+        mine = popcount(hand & b)
+        theirs = popcount(unplayed & b) - mine
+        key = mine * 64 - theirs
+        if key > best_key:
+            best_key = key
+            best = c
+    return best
+
+
+@jit
+def play_sevens(hands, table, leader, n, play_out, policies, st, passes, out_order, events, ne):
+    """Play sevens from ``table`` (0 for a fresh deal) with ``hands`` (mutated).
+
+    Seats with an empty hand are skipped. Play stops when the first player
+    goes out, or, with ``play_out``, when every hand is empty. ``passes`` and
+    ``out_order`` (1 = first out, 0 = never out) are added to / written.
+    Returns (turns, first_out seat or -1, events written so far).
+    """
+    tracing = events.shape[0] > 0
+    playable = playable_of(table)
+    inhand = ZERO
+    for s in range(n):
+        inhand |= hands[s]
+    left = popcount(inhand)
+    seat = leader
+    turns = 0
+    nout = 0
+    first = -1
+    while left > 0:
+        h = hands[seat]
+        if h != ZERO:
+            turns += 1
+            legal = h & playable
+            if legal == ZERO:
+                passes[seat] += 1
+                if tracing:
+                    ne = record(events, ne, EV_PLAY, seat, -1, 0)
+            else:
+                if policies[seat, 0] == POLICY_RANDOM:
+                    card = pick_random(legal, st)
+                else:
+                    card = heuristic_sevens_card(h, legal, inhand)
+                if tracing:
+                    ne = record(events, ne, EV_PLAY, seat, card, np.int64(legal))
+                b = bit(card)
+                h ^= b
+                hands[seat] = h
+                inhand ^= b
+                left -= 1
+                playable = after_play(playable, card)
+                if h == ZERO:
+                    nout += 1
+                    out_order[seat] = nout
+                    if first < 0:
+                        first = seat
+                    if not play_out:
+                        break
+        seat += 1
+        if seat == n:
+            seat = 0
+    return turns, first, ne
