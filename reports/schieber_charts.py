@@ -1,0 +1,137 @@
+"""Schieber charts: one function per chart, ``plot_x(table, ax=None) -> Axes``.
+
+Each reads a table of ``reports.schieber`` (estimates with ``*_ci_low`` /
+``*_ci_high`` columns) and draws every estimate with its 95% CI as an error
+bar or band, in the shared ``cardmc.mplstyle`` look.
+"""
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg", force=False)
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+from analysis.registry import UsageError  # noqa: E402
+from reports.charts import styled  # noqa: E402
+
+FAMILIES = ("trump", "obenabe", "undenufe")
+
+
+def _axes(ax):
+    if ax is None:
+        _, ax = plt.subplots()
+    return ax
+
+
+def _need(table: pd.DataFrame, columns, what: str) -> None:
+    if not isinstance(table, pd.DataFrame):
+        raise UsageError(f"{what} needs a DataFrame, not {type(table).__name__}")
+    missing = [c for c in columns if c not in table.columns]
+    if missing:
+        raise UsageError(f"{what} needs columns {', '.join(missing)}; the table has "
+                         f"{', '.join(map(str, table.columns))}")  # fmt: skip
+
+
+def _err(t: pd.DataFrame, col: str = "estimate") -> np.ndarray:
+    lo, hi = ("ci_low", "ci_high") if col == "estimate" else (f"{col}_ci_low", f"{col}_ci_high")
+    return np.vstack([t[col] - t[lo], t[hi] - t[col]]).clip(min=0)
+
+
+def plot_push_gain(table: pd.DataFrame, ax=None, threshold: float | None = None):
+    """Push minus choose (forehand team net points per deal, same deals) by the
+    forehand's hand strength, with a 95% CI band; bins with finite edges only.
+
+    ``table`` has ``from_points``, ``to_points``, ``push_minus_choose`` and its
+    ``_ci_low``/``_ci_high``."""
+    col = "push_minus_choose"
+    _need(table, ("from_points", "to_points", col, f"{col}_ci_low", f"{col}_ci_high"), "plot_push_gain")
+    t = table.dropna(subset=["from_points", "to_points"])
+    t = t[(t["from_points"] > -1000) & (t["to_points"] < 1000)].sort_values("from_points")
+    with styled():
+        ax = _axes(ax)
+        x = (t["from_points"] + t["to_points"]) / 2
+        ax.axhline(0, color="grey", linewidth=1)
+        ax.fill_between(x, t[f"{col}_ci_low"], t[f"{col}_ci_high"], color="C0", alpha=0.25, linewidth=0,
+                        label="95% CI")
+        ax.plot(x, t[col], marker="o", color="C0", label="push - choose")
+        if threshold is not None:
+            ax.axvline(threshold, color="C1", linestyle="--", linewidth=1,
+                       label=f"heuristic pushes below {threshold:g}")  # fmt: skip
+        ax.set_xlabel("forehand's best contract value (points after multiplier, bin centre)")
+        ax.set_ylabel("push - choose (net points per deal)")
+        ax.set_title("When pushing pays: forced push vs forced choice on the same deals")
+        ax.legend()
+    return ax
+
+
+def plot_contract_worth(table: pd.DataFrame, ax=None):
+    """Chooser team's card points (before the multiplier) and deal score
+    (after it) per contract, with 95% CI error bars."""
+    cols = ("card_points", "deal_score", "net_score")
+    _need(table, [f"{c}{s}" for c in cols for s in ("", "_ci_low", "_ci_high")], "plot_contract_worth")
+    with styled():
+        ax = _axes(ax)
+        x = np.arange(len(table))
+        width = 0.27
+        labels = {"card_points": "card points (before multiplier)",
+                  "deal_score": "deal score (after multiplier)",
+                  "net_score": "net: own minus other team's score"}  # fmt: skip
+        for i, c in enumerate(cols):
+            ax.bar(x + (i - 1) * width, table[c], width, yerr=_err(table, c), label=labels[c], color=f"C{i}",
+                   alpha=0.85, ecolor="black")  # fmt: skip
+        ax.set_xticks(x, [str(i) for i in table.index], rotation=20, ha="right")
+        ax.axhline(0, color="grey", linewidth=1)
+        ax.set_xlabel("contract (multiplier)")
+        ax.set_ylabel("chooser's team, points per deal (mean)")
+        ax.set_title("What each contract is worth to the team that chose it")
+        ax.legend()
+    return ax
+
+
+def plot_weis(table: pd.DataFrame, ax=None):
+    """Share of hands declaring each kind of Weis: simulated (95% Wilson CI
+    error bars) beside the exact probability over all C(36, 9) hands."""
+    _need(table, ("exact", "simulated", "simulated_ci_low", "simulated_ci_high"), "plot_weis")
+    t = table[table["exact"] <= 1]  # shares only (no points rows)
+    with styled():
+        ax = _axes(ax)
+        x = np.arange(len(t))
+        ax.bar(x, t["exact"], 0.6, color="C0", alpha=0.35, label="exact (enumeration)")
+        ax.errorbar(x, t["simulated"], yerr=_err(t, "simulated"), fmt="o", color="C1",
+                    label="simulated (95% CI)")  # fmt: skip
+        ax.set_yscale("log")
+        ax.set_xticks(x, [str(i) for i in t.index], rotation=30, ha="right")
+        ax.set_xlabel("kind of Weis declared")
+        ax.set_ylabel("share of hands (log scale)")
+        ax.set_title("Weis: simulated frequency vs exact probability")
+        ax.legend()
+    return ax
+
+
+def plot_contract_choice(table: pd.DataFrame, ax=None, feature: str = "aces"):
+    """Share of chosen contracts by family (trump, Obenabe, Undenufe) against
+    one feature of the chooser's hand, with 95% Wilson bands.
+
+    ``table`` is indexed by (feature, value) with columns ``trump``,
+    ``obenabe``, ``undenufe`` and their ``_ci_low``/``_ci_high``."""
+    _need(table, [f"{f}{s}" for f in FAMILIES for s in ("", "_ci_low", "_ci_high")], "plot_contract_choice")
+    if feature not in table.index.get_level_values(0):
+        raise UsageError(f"feature {feature!r} is not in the table; it has "
+                         f"{', '.join(map(str, table.index.get_level_values(0).unique()))}")  # fmt: skip
+    t = table.xs(feature, level=0).sort_index()
+    x = np.asarray(t.index, dtype=float)
+    with styled():
+        ax = _axes(ax)
+        for i, f in enumerate(FAMILIES):
+            ax.plot(x, t[f], marker="o", color=f"C{i}", label=f)
+            ax.fill_between(x, t[f"{f}_ci_low"], t[f"{f}_ci_high"], color=f"C{i}", alpha=0.25, linewidth=0)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel(f"{feature} in the chooser's hand (cards)")
+        ax.set_ylabel("share of contracts chosen")
+        ax.set_ylim(0, 1)
+        ax.set_title(f"Contract chosen by {feature} held (heuristic play)")
+        ax.legend()
+    return ax
