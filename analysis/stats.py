@@ -86,3 +86,16 @@ def quantiles(values, qs=(0.05, 0.25, 0.5, 0.75, 0.95)) -> pd.Series:
 def fmt(est: float, lo: float, hi: float, digits: int = 3) -> str:
     """``est [lo, hi]`` for display."""
     return f"{est:.{digits}g} [{lo:.{digits}g}, {hi:.{digits}g}]"
+
+
+def median_ci(values, z: float = Z95) -> dict:
+    """The median with a distribution-free 95% interval from order statistics
+    (the ranks n/2 -+ z sqrt(n)/2 of the sorted sample)."""
+    x = np.sort(np.asarray(values, dtype=float))
+    n = x.size
+    if n == 0:
+        return {"estimate": np.nan, "ci_low": np.nan, "ci_high": np.nan, "n": 0}
+    half = z * np.sqrt(n) / 2
+    lo = int(max(np.floor(n / 2 - half), 0))
+    hi = int(min(np.ceil(n / 2 + half), n - 1))
+    return {"estimate": float(np.median(x)), "ci_low": float(x[lo]), "ci_high": float(x[hi]), "n": n}

@@ -68,8 +68,10 @@ def build_report(out="cardmc-report", games: int | None = None, seed: int = 1, q
         write_data(tmp, sections)
         command = "cardmc report" + (" --quick" if quick else "") + (f" --games {games}" if games else "") + (
             f" --seed {seed}")  # fmt: skip
-        (tmp / "report.md").write_text(markdown(sections, command, elapsed))
-        (tmp / "index.html").write_text(page(sections, command, elapsed))
+        if progress:
+            print(f"studies took {elapsed:.0f} s", file=sys.stderr, flush=True)
+        (tmp / "report.md").write_text(markdown(sections, command))
+        (tmp / "index.html").write_text(page(sections, command))
         from analysis import __version__
 
         (tmp / MARKER).write_text(json.dumps({"version": __version__, "seed": seed, "quick": quick,
@@ -117,9 +119,12 @@ def _cell(v) -> str:
     return str(v)
 
 
-def markdown(sections: list[Section], command: str, elapsed: float) -> str:
-    parts = ["# cardmc strategy report", "", f"Made by `{command}` in {elapsed:.0f} s. Every estimate is shown "
-             "as `estimate [95% CI]`; proportions use Wilson intervals.", ""]  # fmt: skip
+def markdown(sections: list[Section], command: str) -> str:
+    parts = ["# cardmc strategy report", "", f"Made by `{command}`. Every estimate is shown as "
+             "`estimate [95% CI]`; proportions use Wilson intervals. The data behind every table and chart is "
+             "in `data/`.", ""]  # fmt: skip
+    parts += ["## Contents", ""] + [f"{i}. [{s.title}](#{s.title.lower().replace(' ', '-')}): {s.question}"
+                                    for i, s in enumerate(sections, 1)] + [""]  # fmt: skip
     for s in sections:
         parts += [f"## {s.title}", "", f"**{s.question}**", "", s.answer, "", f"Sample: {s.sample}.", ""]
         for name, caption, table in s.tables:
@@ -140,7 +145,7 @@ border-left:4px solid #1f77b4} pre{background:#f6f6f6;padding:.6em;overflow-x:au
 """
 
 
-def page(sections: list[Section], command: str, elapsed: float) -> str:
+def page(sections: list[Section], command: str) -> str:
     esc = html.escape
     toc = "".join(f'<li><a href="#{s.game}">{esc(s.title)}</a>: {esc(s.question)}</li>' for s in sections)
     body = []
@@ -158,7 +163,7 @@ def page(sections: list[Section], command: str, elapsed: float) -> str:
     return (
         "<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>cardmc strategy report</title>"
         f"<style>{CSS}</style></head><body><h1>cardmc strategy report</h1>"
-        f"<p>Made by <code>{esc(command)}</code> in {elapsed:.0f} s. Every estimate is shown as "
+        f"<p>Made by <code>{esc(command)}</code>. Every estimate is shown as "
         "<i>estimate [95% CI]</i>; proportions use Wilson intervals. The data behind every table and chart "
         "is in <a href='data/'>data/</a>.</p>"
         f"<nav><h2>Contents</h2><ol>{toc}</ol></nav>{''.join(body)}</body></html>"

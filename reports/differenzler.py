@@ -46,17 +46,19 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
     calibration = pd.concat(cal, ignore_index=True)
 
     c = runs["calibrated"]
-    guide = (
-        c.assign(aces_=c["aces"].clip(upper=3), trumps_=c["trumps"].clip(upper=5))
-        .groupby(["trumps_", "trump_jack", "aces_"], observed=True)["made"]
-        .agg(median="median", q25=lambda x: x.quantile(0.25), q75=lambda x: x.quantile(0.75), n="size")
-        .reset_index()
-        .rename(columns={"trumps_": "trumps (5 = 5+)", "aces_": "aces (3 = 3+)"})
-    )
-    guide = guide[guide["n"] >= 50]
-    se = stats.mean(runs["calibrated"]["penalty"])["se"]
-    guide_show = guide.pivot_table(index=["trumps (5 = 5+)", "trump_jack"], columns="aces (3 = 3+)",
-                                   values="median").round(0)  # fmt: skip
+    keys = [c["trumps"].clip(upper=5).rename("trumps"), c["trump_jack"], c["aces"].clip(upper=3).rename("aces")]
+    rows = []
+    for (trumps, jack, aces), made in c.groupby(keys, observed=True)["made"]:
+        if len(made) >= 50:
+            m = stats.median_ci(made)
+            rows.append({"trumps": trumps, "trump_jack": jack, "aces": aces, "median_made": m["estimate"],
+                         "median_made_ci_low": m["ci_low"], "median_made_ci_high": m["ci_high"], "n": m["n"]})
+    guide = pd.DataFrame(rows)
+    cells = guide.assign(cell=[f"{e:.0f} [{lo:.0f}, {hi:.0f}]" for e, lo, hi in
+                               zip(guide["median_made"], guide["median_made_ci_low"], guide["median_made_ci_high"])])
+    guide_show = cells.pivot(index=["trumps", "trump_jack"], columns="aces", values="cell").fillna("")
+    guide_show.columns = [{0: "no ace", 1: "1 ace", 2: "2 aces", 3: "3+ aces"}[a] for a in guide_show.columns]
+    guide_show.index = guide_show.index.set_names(["trumps (5 = 5+)", "trump J"])
 
     files = []
     ax = charts.plot_distribution(distribution, by="declaration", value="penalty",
@@ -75,7 +77,6 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
         f"{accuracy.loc['heuristic', 'estimate']:.1f} for the heuristic formula and "
         f"{accuracy.loc['random', 'estimate']:.1f} for random declarations, on the same deals."
     )
-    del se
     return Section(
         game="differenzler",
         title="Differenzler Jass",
@@ -84,8 +85,9 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
         tables=[
             ("accuracy", "Mean penalty per hand by declaration rule (all four players use it; heuristic play), "
              "and the paired difference against the heuristic rule on the same deals.", accuracy),
-            ("declaration_guide", "What a good declaration looks like: median points made (the best declaration) "
-             "by trumps held, trump J and aces, under calibrated play.", guide_show),
+            ("declaration_guide", "What a good declaration looks like: the median of the points such hands made "
+             "(the declaration with the least expected penalty), with its 95% CI, by trumps held, trump J and "
+             "aces, when everyone declares by the calibrated rule.", guide_show),
         ],  # fmt: skip
         charts=files,
         data={"differenzler_accuracy": accuracy, "differenzler_penalty_distribution": distribution,
