@@ -163,18 +163,15 @@ def heuristic_declaration(rel, hand, trump):
 # ------------------------------------------------------------------ policies
 
 
-@jit
+@jit(inline="always")
 def _boss(card, hand, gone, trump):
     """True when no unplayed card outside ``hand`` beats ``card`` in its suit."""
     s = card >> 4
-    others = suit_cards(~(hand | gone), s)
-    m = others
-    while m != ZERO:
-        o = lowest(m)
-        m &= m - ONE
-        if strength(o, s, trump, PLAIN) > strength(card, s, trump, PLAIN):
-            return False
-    return True
+    if s == trump:
+        higher = trumps_above(trump, card & 15)
+    else:  # plain order is rank order: the higher cards are the higher bits of the suit
+        higher = suit_cards(~((ONE << np.uint64(card + 1)) - ONE), s)
+    return (higher & ~(hand | gone)) == ZERO
 
 
 @jit
