@@ -1,0 +1,311 @@
+"""English Jazz at the Python edge: spec, frames, traces, analyses, hand odds."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from analysis import stats
+from analysis.driver import check_count, check_seed
+from analysis.registry import GameSpec, UsageError
+from kernels import english_jazz as k
+from kernels.cards import SUITS, code, codes_of, parse_hand
+
+POLICIES = {"random": k.RANDOM, "heuristic": k.HEURISTIC}
+POSITIONS = {1: "leader", 2: "second", 0: "dealer"}  # seat relative to the dealer
+SCORES = (-2, -1, 0, 1, 2)
+
+
+def parse_policy(text: str, players: int = 3) -> np.ndarray:
+    """Per-seat policy codes (players, 1) from a name or a comma list of three."""
+    if not isinstance(text, str) or not text.strip():
+        raise UsageError(f"policy must be one of {', '.join(POLICIES)}, not {text!r}")
+    if players != k.PLAYERS:
+        raise UsageError(f"english_jazz is played by 3 players, not {players!r}")
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) == 1:
+        parts = parts * players
+    if len(parts) != players:
+        raise UsageError(f"policy {text!r} names {len(parts)} seats; english_jazz has {players}")
+    out = np.zeros((players, 1), dtype=np.int64)
+    for s, part in enumerate(parts):
+        if part not in POLICIES:
+            raise UsageError(f"unknown policy {part!r}; policies: {', '.join(POLICIES)}")
+        out[s, 0] = POLICIES[part]
+    return out
+
+
+def simulate_block(seed, start, count, players, params, policies) -> np.ndarray:
+    rows, nrows = k.simulate(seed, start, count, players, params, policies)
+    m = k.max_rows(players, params)
+    if (nrows == m).all():  # always so: a game is 12 deals
+        return rows
+    keep = np.arange(m)[None, :] < nrows[:, None]
+    return rows[keep.ravel()]
+
+
+_SMALL = {c: "int8" for c in k.COLUMNS}
+_SMALL.update({"game": "int64", "card_points": "int16", "points_held": "int16", "total": "int16"})
+
+
+def frame(rows: np.ndarray) -> pd.DataFrame:
+    """Rows as a DataFrame; ``trump`` (NaN when never set) and ``rule`` are categoricals."""
+    df = pd.DataFrame(rows, columns=list(k.COLUMNS)).astype(_SMALL)
+    df["trump"] = pd.Categorical.from_codes(rows[:, k.C_TRUMP].astype(np.int8), categories=list(SUITS))
+    df["rule"] = pd.Categorical.from_codes(rows[:, k.C_RULE].astype(np.int8), categories=list(k.RULE_LETTERS))
+    return df
+
+
+def trace_game(seed: int, index: int, players: int, settings: dict, policy: str) -> dict:
+    """One TRACE.md line: game ``index`` of ``seed``, replayed by the kernel."""
+    seed = check_seed(seed)
+    if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index <= 2**63 - 1:
+        raise UsageError(f"index must be a whole number >= 0, not {index!r}")
+    players = SPEC.check_players(players)
+    params = SPEC.params(SPEC.settings(settings))
+    policies = parse_policy(policy, players)
+    rows = np.zeros((k.ROWS_PER_GAME, len(k.COLUMNS)), np.int32)
+    events = np.zeros((k.MAX_EVENTS, 4), np.int64)
+    nrows, nev = k.play_game(seed, index, players, params, policies, rows, events)
+    rows, events = rows[:nrows], events[:nev]
+    deals, face_up = [], []
+    for ev in events:
+        kind, a, b, c = (int(x) for x in ev)
+        if kind == k.EV_FACE_UP:
+            face_up.append(code(b))
+        elif kind == k.EV_DEAL:
+            r = rows[rows[:, k.C_DEAL] == a]
+            r = r[np.argsort(r[:, k.C_SEAT])]
+            trump, setter = int(r[0, k.C_TRUMP]), int(r[0, k.C_TRUMP_SET_BY])
+            deals.append({
+                "dealer": b, "leader": c, "hands": [None] * players, "plays": [],
+                "trump": SUITS[trump] if trump >= 0 else None,
+                "trump_set_by": setter if setter >= 0 else None,
+                "tricks": r[:, k.C_TRICKS].tolist(), "card_points": r[:, k.C_CARD_POINTS].tolist(),
+                "rule": k.RULE_LETTERS[int(r[0, k.C_RULE])], "score": r[:, k.C_SCORE].tolist(),
+            })  # fmt: skip
+        elif kind == k.EV_HAND:
+            deals[-1]["hands"][a] = codes_of(b)
+        elif kind == k.EV_PLAY:
+            deals[-1]["plays"].append({"seat": a, "legal": codes_of(c), "card": code(b)})
+    first = rows[rows[:, k.C_DEAL] == 0]
+    first = first[np.argsort(first[:, k.C_SEAT])]
+    return {
+        "game": "english_jazz", "seed": seed, "index": index, "players": players,
+        "rules": SPEC.rule_settings(SPEC.settings(settings)), "policy": policy, "deals": deals,
+        "totals": first[:, k.C_TOTAL].tolist(),
+        "winners": [int(s) for s in first[:, k.C_SEAT][first[:, k.C_WINNER] == 1]],
+        "first_dealer_cards": face_up,
+    }  # fmt: skip
+
+
+# ------------------------------------------------------------------ analyses
+
+
+def _row(label, d: dict) -> pd.DataFrame:
+    return pd.DataFrame([d], index=[label])
+
+
+def analyze(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """How often one hand takes every trick (rule A), by seat and hand
+    features; how often each rule decides a deal; trump setting; game
+    scores and seat advantage. Every figure has a 95% CI and its n."""
+    if df.empty:
+        raise UsageError("no rows to analyze")
+    out: dict[str, pd.DataFrame] = {}
+    names = pd.Categorical(df["position"].map(POSITIONS), categories=list(POSITIONS.values()))
+    df = df.assign(position_name=names)
+    deals = df[df["seat"] == 0]  # one row per deal: the deal-level columns
+    n_games = int(df["game"].nunique())
+    game_sweep = df.groupby("game")["all_tricks"].max()
+    out["all_tricks"] = pd.concat([
+        _row("per deal", stats.proportion(int((deals["rule"] == "A").sum()), len(deals))),
+        _row("per hand", stats.proportion(int(df["all_tricks"].sum()), len(df))),
+        _row("per game of 12 deals", stats.proportion(int(game_sweep.sum()), n_games)),
+    ])  # fmt: skip
+    out["all_tricks_by_position"] = stats.grouped_proportion(df, ["position_name"], "all_tricks")
+    features = df.assign(points_held_bin=pd.cut(df["points_held"], [-1, 19, 29, 39, 49, 59, 69, 120]))
+    parts = []
+    for feature in ("aces", "jacks", "nines", "longest", "voids", "points_held_bin", "trumps_held"):
+        g = stats.grouped_proportion(features, [feature], "all_tricks")
+        g.index = pd.MultiIndex.from_product([[feature], g.index.astype(str)], names=["feature", "value"])
+        parts.append(g)
+    out["all_tricks_by_feature"] = pd.concat(parts)
+    n = len(deals)
+    rules = deals["rule"].value_counts().reindex(list(k.RULE_LETTERS), fill_value=0)
+    out["rules"] = pd.concat([_row(r, stats.proportion(int(rules[r]), n)) for r in k.RULE_LETTERS])
+    out["trump_never_set"] = _row("trump never set", stats.proportion(int(deals["trump"].isna().sum()), n))
+    setter_pos = np.where(deals["trump_set_by"] < 0, -1, (deals["trump_set_by"] - deals["dealer"]) % 3)
+    names = {**POSITIONS, -1: "never"}
+    out["trump_set_by"] = pd.concat(
+        [_row(names[p], stats.proportion(int((setter_pos == p).sum()), n)) for p in (1, 2, 0, -1)]
+    )
+    out["score_by_position"] = stats.grouped_mean(df, ["position_name"], "score")
+    out["score_by_rule_and_position"] = _rule_shares(df)
+    # games: one row per seat, at the first deal (totals are per game)
+    games = df[df["deal"] == 0]
+    games = games.assign(first_position=games["position_name"], win=games["winner"] == 1,
+                         sole_win=(games["winner"] == 1) & (games["shared_win"] == 0))  # fmt: skip
+    totals = games["total"]
+    out["game_totals"] = _row("total", {**stats.mean(totals), **stats.quantiles(totals).to_dict()})
+    counts = games["total"].value_counts().sort_index()
+    lo, hi = stats.wilson(counts.to_numpy(), len(games))
+    out["game_total_distribution"] = pd.DataFrame(
+        {"share": counts.to_numpy() / len(games), "ci_low": lo, "ci_high": hi, "n": len(games),
+         "events": counts.to_numpy()}, index=pd.Index(counts.index, name="total"))  # fmt: skip
+    # seat advantage: by the seat's place relative to the first dealer
+    out["wins_by_first_position"] = stats.grouped_proportion(games, ["first_position"], "win")
+    out["sole_wins_by_first_position"] = stats.grouped_proportion(games, ["first_position"], "sole_win")
+    out["total_by_first_position"] = stats.grouped_mean(games, ["first_position"], "total")
+    one = games[games["seat"] == 0]
+    shared = stats.proportion(int(one["shared_win"].sum()), len(one))
+    out["shared_wins"] = _row("games with a shared win", shared)
+    return out
+
+
+def _rule_shares(df: pd.DataFrame) -> pd.DataFrame:
+    """Per position: share of deals each rule decides and the mean score then."""
+    parts = []
+    for r in k.RULE_LETTERS:
+        g = stats.grouped_mean(df[df["rule"] == r], ["position_name"], "score")
+        g.index = pd.MultiIndex.from_product([[r], g.index], names=["rule", "position"])
+        parts.append(g)
+    return pd.concat(parts)
+
+
+# ------------------------------------------------------------ hand odds
+
+
+def _check_int(name: str, value, low: int, high: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise UsageError(f"{name} must be a whole number, not {value!r}")
+    if value < low or (high is not None and value > high):
+        raise UsageError(f"{name} must be in {low}..{high if high is not None else 'any'}, not {value!r}")
+    return int(value)
+
+
+def odds(
+    hand: str,
+    seat: int,
+    dealer: int,
+    games: int,
+    seed: int = 0,
+    policy: str = "heuristic",
+    target_se: float | None = None,
+) -> dict:
+    """Odds of a fixed 12-card ``hand`` held by ``seat`` when ``dealer`` deals.
+
+    Deal i deals the other 24 cards from stream(seed, i, 0, DEAL) and plays
+    one deal with every seat on ``policy``. Reports P(all 12 tricks), each
+    rule's chance and how it scores the hand, and the expected deal score,
+    all with 95% CIs. With ``target_se`` deals run in batches until the
+    standard errors of the expected score and of P(all tricks) (Agresti-Coull,
+    so that zero events do not stop early) are below it, or ``games`` deals.
+    """
+    if isinstance(hand, (list, tuple)):
+        hand = " ".join(map(str, hand))
+    if not isinstance(hand, str):
+        raise UsageError(f"hand must be 12 card codes such as 'JS 9S AS ...', not {hand!r}")
+    try:
+        mask = parse_hand(hand, 12, 36)
+    except ValueError as e:
+        raise UsageError(f"bad hand: {e}") from None
+    seat = _check_int("seat", seat, 0, 2)
+    dealer = _check_int("dealer", dealer, 0, 2)
+    games = check_count("games", games)
+    seed = check_seed(seed)
+    if policy not in POLICIES:
+        raise UsageError(f"unknown policy {policy!r}; policies: {', '.join(POLICIES)}")
+    if target_se is not None and (isinstance(target_se, bool) or not isinstance(target_se, (int, float))
+                                  or not target_se > 0):  # fmt: skip
+        raise UsageError(f"target_se must be a positive number, not {target_se!r}")
+    acc = np.zeros((5, 5), np.int64)  # deals by rule x score of the hand (-2..2)
+    tricks = np.zeros(k.TRICKS + 1, np.int64)  # deals by tricks the hand took
+    points = np.zeros(153, np.int64)  # deals by card points the hand took
+    n = 0
+    batch = games if target_se is None else min(games, 20_000)
+    stopped = "games"
+    while n < games:
+        size = min(batch, games - n, 4_000_000)
+        out = k.odds_deals(seed, n, size, np.uint64(mask), seat, dealer, POLICIES[policy]).astype(np.int64)
+        acc += np.bincount(out[:, 2] * 5 + out[:, 3] + 2, minlength=25).reshape(5, 5)
+        tricks += np.bincount(out[:, 0], minlength=k.TRICKS + 1)
+        points += np.bincount(out[:, 1], minlength=153)
+        n += size
+        if target_se is not None:
+            se = max(_hist_mean(acc.sum(axis=0), SCORES)["se"], _ac_se(int(tricks[k.TRICKS]), n))
+            if se < target_se:
+                stopped = "target_se"
+                break
+            batch = int(min(max(n * se**2 / target_se**2 * 1.1 - n, 10_000), 4 * n))
+    summary = pd.concat([
+        _row("all_tricks", stats.proportion(int(tricks[k.TRICKS]), n)),
+        _row("expected_score", _hist_mean(acc.sum(axis=0), SCORES)),
+        # how the hand scores: the cells of the rules that cost it
+        _row("no_trick (B, -2)", stats.proportion(int(acc[k.RULE_B, 0]), n)),
+        _row("over_100 (C, -2)", stats.proportion(int(acc[k.RULE_C, 0]), n)),
+        _row("tied (D, -1)", stats.proportion(int(acc[k.RULE_D, 1]), n)),
+        _row("middle (E, -2)", stats.proportion(int(acc[k.RULE_E, 0]), n)),
+        _row("mean_tricks", _hist_mean(tricks, range(k.TRICKS + 1))),
+        _row("mean_card_points", _hist_mean(points, range(153))),
+    ])  # fmt: skip
+    rule_rows = []
+    for r, letter in enumerate(k.RULE_LETTERS):
+        row = stats.proportion(int(acc[r].sum()), n)
+        cnt = acc[r].sum()
+        row["score_when_applies"] = (acc[r] * np.array(SCORES)).sum() / cnt if cnt else np.nan
+        for j, v in enumerate(SCORES):
+            row[f"p_score_{v:+d}"] = acc[r, j] / cnt if cnt else np.nan
+        rule_rows.append(_row(letter, row))
+    per_score = acc.sum(axis=0)
+    score_rows = [_row(v, stats.proportion(int(per_score[j]), n)) for j, v in enumerate(SCORES)]
+    return {
+        "hand": codes_of(mask), "seat": seat, "dealer": dealer, "position": POSITIONS[(seat - dealer) % 3],
+        "policy": policy, "seed": seed, "deals": n, "target_se": target_se, "stopped_by": stopped,
+        "summary": summary, "rules": pd.concat(rule_rows),
+        "scores": pd.concat(score_rows).rename_axis("score"),
+    }  # fmt: skip
+
+
+def _hist_mean(counts: np.ndarray, values) -> dict:
+    """Mean, standard error and 95% CI of a variable given as counts per value."""
+    counts = np.asarray(counts, dtype=float)
+    v = np.asarray(list(values), dtype=float)
+    n = counts.sum()
+    m = (counts * v).sum() / n
+    se = float(np.sqrt((counts * (v - m) ** 2).sum() / max(n - 1, 1) / n))
+    return {"estimate": m, "se": se, "ci_low": m - stats.Z95 * se, "ci_high": m + stats.Z95 * se, "n": int(n)}
+
+
+def _ac_se(events: int, n: int) -> float:
+    """Agresti-Coull standard error of a proportion: not zero with no events."""
+    p = (events + 2) / (n + 4)
+    return float(np.sqrt(p * (1 - p) / (n + 4)))
+
+
+SPEC = GameSpec(
+    name="english_jazz",
+    title="English Jazz",
+    deck=36,
+    players=(3,),
+    default_players=3,
+    rules={},
+    options={},
+    policies=tuple(POLICIES),
+    default_policy="heuristic",
+    unit="game of 12 deals",
+    parse_policy=parse_policy,
+    simulate_block=simulate_block,
+    frame=frame,
+    trace_game=trace_game,
+    analyze=analyze,
+    columns=k.COLUMNS,
+    extra={
+        "bench": [("random", "random", {}), ("heuristic", "heuristic", {})],
+        "deals_per_game": k.DEALS,
+        # blocks of 8192 games (29 MB of rows) stay under glibc's mmap threshold,
+        # so a run reuses its memory instead of page-faulting fresh pages
+        "block": 8192,
+        "bench_games": 8192,
+        "odds": odds,
+    },
+)

@@ -1,0 +1,728 @@
+"""English Jazz (RULES.md section 3): rules, policies and batch drivers.
+
+Three players, 36 cards, 12 each in packets of three. Trump is unknown until
+the first player who cannot follow suit: the card that player plays makes its
+suit trump, already in that trick. Follow suit if you can, else any card.
+Deal score: the first of rules A-E that applies. A game is 12 deals; the first
+dealer is whoever receives the first J of a face-up deal.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from kernels import rng
+from kernels.bits import ONE, ZERO, bit, highest, lowest, popcount
+from kernels.cards import ACE, FULL36, JACK, KING, NINE, QUEEN, TEN, deck
+from kernels.jit import jit, parallel_jit
+from kernels.tricks import (
+    JASS_PLAIN, JASS_TRUMP, SUIT16, TRUMP_BASE, TRUMP_STRENGTH, TRUMPS_ABOVE, suit_cards,
+)
+
+PLAYERS = 3
+TRICKS = 12
+DEALS = 12  # deals in a game
+OVER = 100  # rule C: more than this many card points
+JACK_BONUS, NINE_BONUS = 18, 14  # trump column minus plain column
+
+# rule letters A..E as codes
+RULE_A, RULE_B, RULE_C, RULE_D, RULE_E = 0, 1, 2, 3, 4
+RULE_LETTERS = "ABCDE"
+
+# policies (column 0 of the policies array); SCRIPTED is for tests only
+RANDOM, HEURISTIC, SCRIPTED = 0, 1, 2
+
+COLUMNS = (
+    "game", "deal", "seat", "dealer", "position", "trump", "trump_set_by", "tricks", "card_points",
+    "rule", "score", "all_tricks", "aces", "jacks", "nines", "points_held", "longest", "voids",
+    "len_c", "len_d", "len_h", "len_s", "trumps_held", "total", "winner", "shared_win",
+)  # fmt: skip
+(
+    C_GAME, C_DEAL, C_SEAT, C_DEALER, C_POSITION, C_TRUMP, C_TRUMP_SET_BY, C_TRICKS, C_CARD_POINTS,
+    C_RULE, C_SCORE, C_ALL_TRICKS, C_ACES, C_JACKS, C_NINES, C_POINTS_HELD, C_LONGEST, C_VOIDS,
+    C_LEN_C, C_LEN_D, C_LEN_H, C_LEN_S, C_TRUMPS_HELD, C_TOTAL, C_WINNER, C_SHARED_WIN,
+) = range(len(COLUMNS))  # fmt: skip
+
+# trace events: the shared kinds, plus one per card of the face-up jack deal
+EV_DEAL, EV_HAND, EV_PLAY, EV_FACE_UP = 0, 1, 2, 10  # EV_FACE_UP: (t, card, seat)
+MAX_EVENTS = 36 + DEALS * (1 + PLAYERS + 36)
+
+DECK = deck(36)
+FULL = np.uint64(FULL36)
+ROWS_PER_GAME = DEALS * PLAYERS
+LOSE_AT = 65  # the heuristic ducks once it holds more card points than this
+LEAD_GAP = 20  # ... and keeps winning tricks only this far ahead of both others
+
+RANK_MASKS = np.zeros(16, np.uint64)  # every card of a rank
+for _r in range(16):
+    RANK_MASKS[_r] = np.uint64(sum(1 << (_s * 16 + _r) for _s in range(4)))
+
+# Follow-suit tables over the 9-bit rank sets of one suit (bit i = rank i + 4):
+# kind 0 = a plain suit, 1 = the trump suit. CHEAPEST[kind, set] is the rank of
+# least (points * 20 + strength in the suit), CHEAPEST_R[kind, set] of least
+# (points * 20 + rank); PTS_AT_MOST[kind, x + 1] the ranks worth at most x points.
+TRUMP_RANK = np.zeros(9, np.int64)  # rank of each trump strength 0..8
+CHEAPEST = np.zeros((2, 512), np.int64)
+CHEAPEST_R = np.zeros((2, 512), np.int64)
+PTS_AT_MOST = np.zeros((2, 23), np.uint64)
+for _kind, _table in ((0, JASS_PLAIN), (1, JASS_TRUMP)):
+    _strength = [(TRUMP_STRENGTH[_r] if _kind else _r) for _r in range(16)]
+    for _set in range(1, 512):
+        _ranks = [_b + 4 for _b in range(9) if _set >> _b & 1]
+        CHEAPEST[_kind, _set] = min(_ranks, key=lambda r: _table[r] * 20 + _strength[r])
+        CHEAPEST_R[_kind, _set] = min(_ranks, key=lambda r: _table[r] * 20 + r)
+    for _x in range(-1, 22):
+        PTS_AT_MOST[_kind, _x + 1] = np.uint64(sum(1 << _r for _r in range(4, 13) if _table[_r] <= _x))
+for _r in range(16):
+    if TRUMP_STRENGTH[_r] >= 0:
+        TRUMP_RANK[TRUMP_STRENGTH[_r]] = _r
+
+# POINTS[trump + 1, card]: card points of a card with trump suit ``trump`` (-1: none)
+POINTS = np.zeros((5, 64), np.int64)
+for _t in range(-1, 4):
+    for _c in DECK:
+        POINTS[_t + 1, _c] = (JASS_TRUMP if _c >> 4 == _t else JASS_PLAIN)[_c & 15]
+CHUNK = 64  # games (or odds deals / 16) per parallel work item
+
+
+def max_rows(players: int, params: np.ndarray) -> int:
+    return ROWS_PER_GAME
+
+
+# --------------------------------------------------------------------- rules
+
+
+@jit(inline="always")
+def legal_cards(hand, led):
+    """Follow suit ``led`` if you can, else any card (``led`` = -1 on the lead)."""
+    if led < 0:
+        return hand
+    follow = suit_cards(hand, led)
+    return follow if follow != ZERO else hand
+
+
+@jit(inline="always")
+def trump_after(card, k, led, trump):
+    """Trump once ``card`` is the ``k``-th card of a trick led in ``led``: the
+    first card in the deal that does not follow suit makes its suit trump."""
+    sets = (trump < 0) & (k > 0) & ((card >> 4) != led)
+    return (card >> 4) if sets else trump
+
+
+@jit(inline="always")
+def card_strength(card, led, trump):
+    """``tricks.strength(card, led, trump, PLAIN)`` without branches: trumps
+    100 + trump order, the led suit its rank, any other card -1."""
+    s = card >> 4
+    r = card & 15
+    ts = TRUMP_BASE + TRUMP_STRENGTH[r]
+    plain = r if s == led else -1
+    return ts if s == trump else plain
+
+
+@jit(inline="always")
+def pick(mask, k):
+    """The ``k``-th lowest card of ``mask`` without a data-dependent loop."""
+    m = np.uint64(mask)
+    pos = 0
+    for w in (32, 16, 8, 4, 2, 1):
+        c = popcount((m >> np.uint64(pos)) & np.uint64((1 << w) - 1))
+        go = k >= c
+        pos += w if go else 0
+        k -= c if go else 0
+    return pos
+
+
+@jit(inline="always")
+def settle(c, k, s, led, trump, setter, top, best):
+    """The rules after seat ``s`` plays ``c`` as the ``k``-th card of a trick:
+    returns the new (led suit, trump, trump_set_by, top strength, best position)."""
+    led = (c >> 4) if k == 0 else led
+    tn = trump_after(c, k, led, trump)
+    setter = s if tn != trump else setter
+    sc = card_strength(c, led, tn)
+    better = sc > top
+    return led, tn, setter, (sc if better else top), (k if better else best)
+
+
+@jit
+def trick_outcome(cards, trump):
+    """(winner position, trump after, position that set trump or -1) of a
+    three-card trick played with ``trump`` (-1 = not yet set) before it."""
+    led, top, best, setter = -1, -1, 0, -1
+    for k in range(PLAYERS):
+        led, trump, setter, top, best = settle(cards[k], k, k, led, trump, setter, top, best)
+    return best, trump, setter
+
+
+@jit(inline="always")
+def card_points(plain, won, trump):
+    """Card points of the cards ``won`` whose plain-column sum is ``plain``:
+    with trump set, its J and 9 add 18 and 14 (the trump column)."""
+    if trump < 0:
+        return plain
+    base = np.uint64(trump * 16)
+    jack = int((won >> (base + np.uint64(JACK))) & ONE)
+    nine = int((won >> (base + np.uint64(NINE))) & ONE)
+    return plain + JACK_BONUS * jack + NINE_BONUS * nine
+
+
+@jit
+def deal_score(tricks, points, score):
+    """Writes the deal score per seat; returns the rule code (A..E = 0..4)."""
+    for s in range(PLAYERS):
+        score[s] = 1
+    for s in range(PLAYERS):
+        if tricks[s] == TRICKS:
+            for o in range(PLAYERS):
+                score[o] = -1
+            score[s] = 2
+            return RULE_A
+    for s in range(PLAYERS):
+        if tricks[s] == 0:
+            score[s] = -2
+            return RULE_B
+    for s in range(PLAYERS):
+        if points[s] > OVER:
+            score[s] = -2
+            return RULE_C
+    a, b, c = points[0], points[1], points[2]
+    if a == b and b == c:
+        for s in range(PLAYERS):
+            score[s] = 0
+        return RULE_D
+    if a == b or b == c or a == c:
+        for s in range(PLAYERS):
+            score[s] = -1
+            if points[s] != points[(s + 1) % 3] and points[s] != points[(s + 2) % 3]:
+                score[s] = 2
+        return RULE_D
+    for s in range(PLAYERS):
+        lo = min(points[(s + 1) % 3], points[(s + 2) % 3])
+        hi = max(points[(s + 1) % 3], points[(s + 2) % 3])
+        if lo < points[s] < hi:
+            score[s] = -2
+    return RULE_E
+
+
+@jit
+def face_up_dealer(order):
+    """The first dealer: cards of ``order`` go face up to seats 1, 2, 0, 1, ...
+    until a J appears; returns (its receiver, how many cards were dealt)."""
+    t = 0
+    while (order[t] & 15) != JACK:
+        t += 1
+    return (1 + t) % PLAYERS, t + 1
+
+
+@jit
+def deal_packets(order, dealer, hands):
+    """Deal 36 cards in ``order`` in packets of three from the seat after the dealer."""
+    for s in range(PLAYERS):
+        hands[s] = ZERO
+    pos = 0
+    for _ in range(4):
+        for j in range(PLAYERS):
+            seat = (dealer + 1 + j) % PLAYERS
+            for _c in range(3):
+                hands[seat] |= bit(order[pos])
+                pos += 1
+
+
+# ------------------------------------------------------------------ policies
+
+
+@jit(inline="always")
+def top_trump(m, s):
+    """Strongest card of suit ``s`` in ``m`` in trump order (J 9 A K Q T 8 7 6)."""
+    if m & bit(s * 16 + JACK):
+        return s * 16 + JACK
+    if m & bit(s * 16 + NINE):
+        return s * 16 + NINE
+    return highest(m)
+
+
+@jit(inline="always")
+def low_trump(m, s):
+    """Weakest card of suit ``s`` in ``m`` in trump order."""
+    rest = m & ~(bit(s * 16 + JACK) | bit(s * 16 + NINE))
+    if rest != ZERO:
+        return lowest(rest)
+    if m & bit(s * 16 + NINE):
+        return s * 16 + NINE
+    return s * 16 + JACK
+
+
+@jit
+def trump_choice(hand):
+    """The suit a void player makes trump: its longest, strongest in trump order."""
+    best, key = -1, -1
+    for s in range(4):
+        m = suit_cards(hand, s)
+        if m == ZERO:
+            continue
+        sc = 4 * popcount(m)
+        if m & bit(s * 16 + JACK):
+            sc += 6
+        if m & bit(s * 16 + NINE):
+            sc += 4
+        if m & bit(s * 16 + ACE):
+            sc += 2
+        if sc > key:
+            key, best = sc, s
+    return best
+
+
+@jit(inline="always")
+def fold(mask):
+    """The ranks present in ``mask``, whatever the suit (a 16-bit rank set)."""
+    return (mask | (mask >> np.uint64(16)) | (mask >> np.uint64(32)) | (mask >> np.uint64(48))) & SUIT16
+
+
+@jit
+def masters(hand, unseen, trump):
+    """The cards of ``hand`` that no unseen card of their suit beats."""
+    out = ZERO
+    for s in range(4):
+        sh = np.uint64(16 * s)
+        my = (hand >> sh) & SUIT16
+        u = (unseen >> sh) & SUIT16
+        if s == trump:
+            r = JACK if u & bit(JACK) else (NINE if u & bit(NINE) else highest(u | ONE))
+            mine = my if u == ZERO else my & TRUMPS_ABOVE[r]
+        else:
+            mine = my & ~((ONE << np.uint64(highest(u | ONE) + 1)) - ONE)
+        out |= mine << sh
+    return out
+
+
+@jit
+def can_sweep(hand, unseen, trump):
+    """Every card of ``hand`` is a master and opponents' trumps can be drawn."""
+    if masters(hand, unseen, trump) != hand:
+        return False
+    if trump >= 0:
+        theirs = popcount(suit_cards(unseen, trump))
+        if theirs > 0 and popcount(suit_cards(hand, trump)) < theirs:
+            return False
+    return True
+
+
+@jit
+def short_suit(hand):
+    """The suit with the fewest cards (at least one) in ``hand``."""
+    best, n = -1, 99
+    for s in range(4):
+        c = popcount(suit_cards(hand, s))
+        if 0 < c < n:
+            n, best = c, s
+    return best
+
+
+@jit(inline="always")
+def follow_card(legal, led, trump, top, aim, last, room):
+    """``heuristic_card``'s choice when following suit, from rank-set tables:
+    the same keys as its loop over the cards (see there)."""
+    sh = np.uint64(16 * led)
+    my = (legal >> sh) & SUIT16
+    kind = 1 if led == trump else 0
+    if kind == 1:
+        win = my & TRUMPS_ABOVE[TRUMP_RANK[top - TRUMP_BASE]]
+    elif top >= TRUMP_BASE:
+        win = ZERO  # the trick is trumped
+    else:
+        win = my & ~((ONE << np.uint64(top + 1)) - ONE)
+    lose = my & ~win
+    nine = np.uint64(0x1FF)
+    if aim == 1:
+        ok = win & PTS_AT_MOST[kind, min(max(room, -1), 21) + 1]
+        if ok != ZERO:
+            if last:
+                r = CHEAPEST[kind, (ok >> np.uint64(4)) & nine]
+            else:
+                r = top_trump(ok, 0) if kind == 1 else highest(ok)
+        elif lose != ZERO:
+            r = CHEAPEST_R[kind, (lose >> np.uint64(4)) & nine]
+        else:
+            r = CHEAPEST[kind, (win >> np.uint64(4)) & nine]
+    else:
+        r = highest(lose) if lose != ZERO else CHEAPEST[kind, (win >> np.uint64(4)) & nine]
+    return led * 16 + r
+
+
+@jit(inline="always")
+def heuristic_card(me, k, hand, legal, led, trump, top, trick_plain, trick_mask, played,
+                   tricks, plain, won, t):  # fmt: skip
+    """A cheap player that knows the scoring: take a trick, stay at or under
+    100, keep out of the middle, sweep when every card is a master."""
+    unseen = ~(hand | played) & FULL
+    last = k == PLAYERS - 1
+    void_setter = k > 0 and trump < 0 and suit_cards(hand, led) == ZERO
+    # sweep: won every trick so far and every card is a master
+    if tricks[me] == t:
+        cand = trump_choice(hand) if void_setter else trump
+        if can_sweep(hand, unseen, cand):
+            if void_setter:
+                m = suit_cards(hand, cand)
+                return low_trump(m, cand) if last else top_trump(m, cand)
+            if k == 0:
+                if trump >= 0 and suit_cards(unseen, trump) != ZERO and suit_cards(hand, trump) != ZERO:
+                    return top_trump(suit_cards(hand, trump), trump)
+                best, most = -1, -1
+                for s in range(4):
+                    m = suit_cards(hand, s)
+                    if m != ZERO and popcount(suit_cards(unseen, s)) > most:
+                        most = popcount(suit_cards(unseen, s))
+                        best = top_trump(m, s) if s == trump else highest(m)
+                return best
+            pick, key = -1, -1000
+            m = legal
+            while m != ZERO:
+                c = lowest(m)
+                m &= m - ONE
+                st = card_strength(c, led, trump)
+                kk = (-st if last else st) if st > top else -1000
+                better = kk > key
+                key = kk if better else key
+                pick = c if better else pick
+            if key > -1000:
+                return pick
+    # aim: win this trick (1) or lose it (0). Take a trick first (rule B);
+    # then keep out of the middle (rule E) by ducking to be lowest, unless well
+    # ahead of both others, and duck anyway once near 100 (rule C)
+    mine = card_points(plain[me], won[me], trump)
+    hi = -1
+    for o in range(PLAYERS):
+        if o != me:
+            hi = max(hi, card_points(plain[o], won[o], trump))
+    if tricks[me] == 0:
+        aim = 1
+    elif mine > LOSE_AT:
+        aim = 0
+    else:
+        aim = 1 if mine >= hi + LEAD_GAP else 0
+    if void_setter:
+        if aim == 1:
+            s = trump_choice(hand)
+            m = suit_cards(hand, s)
+            return low_trump(m, s) if last else top_trump(m, s)
+        s = short_suit(hand)
+        return low_trump(suit_cards(hand, s), s)
+    if k == 0:
+        # lead the highest master (else the highest card) to win; the lowest
+        # card outside trumps to lose; ties go to the lowest suit
+        if aim == 1:
+            top_cards = masters(hand, unseen, trump)
+            src = top_cards if top_cards != ZERO else legal
+            return lowest(src & RANK_MASKS[highest(fold(src))])
+        plain_cards = legal & ~(suit_cards(FULL, trump) if trump >= 0 else ZERO)
+        src = plain_cards if plain_cards != ZERO else legal
+        return lowest(src & RANK_MASKS[lowest(fold(src))])
+    room = OVER - mine - card_points(trick_plain, trick_mask, trump)
+    if suit_cards(legal, led) == legal:
+        return follow_card(legal, led, trump, top, aim, last, room)
+    pick, key = -1, -(1 << 30)
+    m = legal
+    trump_mask = suit_cards(FULL, trump) if trump >= 0 else ZERO
+    while m != ZERO:
+        c = lowest(m)
+        m &= m - ONE
+        st = card_strength(c, led, trump)
+        r = c & 15
+        pts = POINTS[trump + 1, c]
+        wins = st > top
+        if aim == 1:
+            # a winner that keeps me at or under 100 (the strongest, or the
+            # cheapest when last); else the cheapest loser; else the cheapest
+            kw = (30000 - pts * 20 - st) if last else (30000 + st)
+            kx = -pts * 20 - st
+            kl = 10000 - pts * 20 - r
+            kk = (kw if pts <= room else kx) if wins else kl
+        else:
+            # the highest loser (a trump last); else the weakest winner
+            kl = 20000 + r - (20 if bit(c) & trump_mask else 0)
+            kk = -(pts * 20 + st) if wins else kl
+        better = kk > key
+        key = kk if better else key
+        pick = c if better else pick
+    return pick
+
+
+# ---------------------------------------------------------------- game play
+
+
+@jit(inline="always")
+def close_trick(leader, best, trick_mask, trick_plain, won, tricks, plain):
+    """The trick goes to the best card's seat, who leads next; returns that seat."""
+    w = leader + best
+    w = w - PLAYERS if w >= PLAYERS else w
+    won[w] |= trick_mask
+    tricks[w] += 1
+    plain[w] += trick_plain
+    return w
+
+
+@jit
+def play_deal(hands, dealer, pol, st, script, won, tricks, plain, events, ne):
+    """Play one deal from ``hands`` (emptied as cards are played). Fills
+    ``won`` (cards taken), ``tricks`` and ``plain`` (plain-column points) per
+    seat; returns (trump, trump_set_by, new event count). ``pol[s]`` is the
+    policy of seat s; ``script`` the cards of SCRIPTED play (-1: lowest legal)."""
+    for s in range(PLAYERS):
+        won[s] = ZERO
+        tricks[s] = 0
+        plain[s] = 0
+    if pol[0] == RANDOM and pol[1] == RANDOM and pol[2] == RANDOM:
+        return _play_random(hands, dealer, st, won, tricks, plain, events, ne)
+    rec = events.shape[0] > 0
+    leader = (dealer + 1) % PLAYERS
+    trump, setter = -1, -1
+    played = ZERO
+    n = 0
+    for t in range(TRICKS):
+        led, top, best = -1, -1, 0
+        trick_mask = ZERO
+        trick_plain = 0
+        s = leader
+        for k in range(PLAYERS):
+            hand = hands[s]
+            legal = legal_cards(hand, led)
+            p = pol[s]
+            if p == RANDOM:
+                c = pick(legal, rng.below(st, popcount(legal)))
+            elif p == HEURISTIC:
+                if legal & (legal - ONE) == ZERO:
+                    c = lowest(legal)
+                else:
+                    c = heuristic_card(s, k, hand, legal, led, trump, top, trick_plain, trick_mask, played,
+                                       tricks, plain, won, t)  # fmt: skip
+            else:
+                c = script[n] if n < script.size and script[n] >= 0 else lowest(legal)
+            n += 1
+            if rec:
+                events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_PLAY, s, c, np.int64(legal)
+                ne += 1
+            led, trump, setter, top, best = settle(c, k, s, led, trump, setter, top, best)
+            b = bit(c)
+            hands[s] = hand & ~b
+            trick_mask |= b
+            trick_plain += JASS_PLAIN[c & 15]
+            s = s + 1 if s < PLAYERS - 1 else 0
+        played |= trick_mask
+        leader = close_trick(leader, best, trick_mask, trick_plain, won, tricks, plain)
+    return trump, setter, ne
+
+
+@jit
+def _play_random(hands, dealer, st, won, tricks, plain, events, ne):
+    """``play_deal`` when every seat plays at random (the same rules, no policy
+    dispatch): a uniform choice among the legal cards at every turn."""
+    rec = events.shape[0] > 0
+    leader = (dealer + 1) % PLAYERS
+    trump, setter = -1, -1
+    for t in range(TRICKS):
+        led, top, best = -1, -1, 0
+        trick_mask = ZERO
+        trick_plain = 0
+        s = leader
+        for k in range(PLAYERS):
+            hand = hands[s]
+            legal = legal_cards(hand, led)
+            c = pick(legal, rng.below(st, popcount(legal)))
+            if rec:
+                events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_PLAY, s, c, np.int64(legal)
+                ne += 1
+            led, trump, setter, top, best = settle(c, k, s, led, trump, setter, top, best)
+            b = bit(c)
+            hands[s] = hand & ~b
+            trick_mask |= b
+            trick_plain += JASS_PLAIN[c & 15]
+            s = s + 1 if s < PLAYERS - 1 else 0
+        leader = close_trick(leader, best, trick_mask, trick_plain, won, tricks, plain)
+    return trump, setter, ne
+
+
+ACES, KINGS, QUEENS, JACKS, TENS, NINES = (RANK_MASKS[r] for r in (ACE, KING, QUEEN, JACK, TEN, NINE))
+
+
+@jit(inline="always")
+def hand_row(row, hand):
+    """Features of a hand as dealt: aces, jacks, nines, plain points, suit lengths."""
+    aces, jacks = popcount(hand & ACES), popcount(hand & JACKS)
+    row[C_ACES], row[C_JACKS], row[C_NINES] = aces, jacks, popcount(hand & NINES)
+    row[C_POINTS_HELD] = (11 * aces + 10 * popcount(hand & TENS) + 4 * popcount(hand & KINGS)
+                          + 3 * popcount(hand & QUEENS) + 2 * jacks)  # fmt: skip
+    longest = voids = 0
+    for s in range(4):
+        n = popcount(suit_cards(hand, s))
+        row[C_LEN_C + s] = n
+        longest = max(longest, n)
+        voids += n == 0
+    row[C_LONGEST], row[C_VOIDS] = longest, voids
+
+
+@jit
+def play_game(seed, index, players, params, policies, rows, events):
+    """Play game ``index`` of ``seed`` (12 deals); returns (rows, events) written."""
+    rec = events.shape[0] > 0
+    ne = 0
+    order = DECK.copy()
+    st = np.empty(1, np.uint64)
+    st[0] = rng.key(seed, index, 0, rng.SETUP)
+    rng.shuffle(st, order)
+    first, shown = face_up_dealer(order)
+    if rec:
+        for t in range(shown):
+            events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_FACE_UP, t, order[t], (1 + t) % 3
+            ne += 1
+    play = np.empty(1, np.uint64)
+    play[0] = rng.key(seed, index, 0, rng.PLAY)
+    hands = np.empty(PLAYERS, np.uint64)
+    dealt = np.empty(PLAYERS, np.uint64)
+    won = np.empty(PLAYERS, np.uint64)
+    tricks = np.empty(PLAYERS, np.int64)
+    plain = np.empty(PLAYERS, np.int64)
+    points = np.empty(PLAYERS, np.int64)
+    score = np.empty(PLAYERS, np.int64)
+    totals = np.zeros(PLAYERS, np.int64)
+    pol = np.empty(PLAYERS, np.int64)
+    for s in range(PLAYERS):
+        pol[s] = policies[s, 0]
+    script = np.empty(0, np.int64)
+    for d in range(DEALS):
+        dealer = (first + d) % PLAYERS
+        for i in range(36):
+            order[i] = DECK[i]
+        st[0] = rng.key(seed, index, d, rng.DEAL)
+        rng.shuffle(st, order)
+        deal_packets(order, dealer, hands)
+        for s in range(PLAYERS):
+            dealt[s] = hands[s]
+        if rec:
+            events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_DEAL, d, dealer, (dealer + 1) % 3
+            ne += 1
+            for s in range(PLAYERS):
+                events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_HAND, s, np.int64(dealt[s]), 0
+                ne += 1
+        trump, setter, ne = play_deal(hands, dealer, pol, play, script, won, tricks, plain, events, ne)
+        for s in range(PLAYERS):
+            points[s] = card_points(plain[s], won[s], trump)
+        rule = deal_score(tricks, points, score)
+        for s in range(PLAYERS):
+            row = rows[d * PLAYERS + s]
+            row[C_GAME], row[C_DEAL], row[C_SEAT], row[C_DEALER] = index, d, s, dealer
+            row[C_POSITION] = (s - dealer) % PLAYERS
+            row[C_TRUMP], row[C_TRUMP_SET_BY] = trump, setter
+            row[C_TRICKS], row[C_CARD_POINTS] = tricks[s], points[s]
+            row[C_RULE], row[C_SCORE] = rule, score[s]
+            row[C_ALL_TRICKS] = 1 if tricks[s] == TRICKS else 0
+            hand_row(row, dealt[s])
+            row[C_TRUMPS_HELD] = popcount(suit_cards(dealt[s], trump)) if trump >= 0 else -1
+            totals[s] += score[s]
+    best = totals.max()
+    nbest = 0
+    for s in range(PLAYERS):
+        nbest += 1 if totals[s] == best else 0
+    for r in range(ROWS_PER_GAME):
+        s = rows[r, C_SEAT]
+        rows[r, C_TOTAL] = totals[s]
+        rows[r, C_WINNER] = 1 if totals[s] == best else 0
+        rows[r, C_SHARED_WIN] = 1 if nbest > 1 else 0
+    return ROWS_PER_GAME, ne
+
+
+@parallel_jit
+def simulate(seed, start, count, players, params, policies):
+    """Play games start..start+count-1; game j writes rows[j*36 : j*36+nrows[j]]."""
+    m = ROWS_PER_GAME
+    rows = np.empty((count * m, len(COLUMNS)), np.int32)
+    nrows = np.zeros(count, np.int64)
+    chunks = (count + CHUNK - 1) // CHUNK
+    for ch in prange(chunks):
+        events = np.zeros((0, 4), np.int64)
+        for j in range(ch * CHUNK, min(count, (ch + 1) * CHUNK)):
+            n, _ = play_game(seed, start + j, players, params, policies, rows[j * m:(j + 1) * m], events)
+            nrows[j] = n
+    return rows, nrows
+
+
+@jit
+def scripted_deal(hands_in, dealer, script):
+    """Tests: play one deal with SCRIPTED policy. Returns (trump, setter, rule,
+    out[3, 3] = tricks, points, score per seat, events)."""
+    hands = hands_in.copy()
+    pol = np.full(PLAYERS, SCRIPTED, np.int64)
+    st = np.zeros(1, np.uint64)
+    won = np.empty(PLAYERS, np.uint64)
+    tricks = np.empty(PLAYERS, np.int64)
+    plain = np.empty(PLAYERS, np.int64)
+    events = np.zeros((36, 4), np.int64)
+    trump, setter, _ = play_deal(hands, dealer, pol, st, script, won, tricks, plain, events, 0)
+    out = np.empty((3, PLAYERS), np.int64)
+    for s in range(PLAYERS):
+        out[0, s] = tricks[s]
+        out[1, s] = card_points(plain[s], won[s], trump)
+    rule = deal_score(tricks, out[1], out[2])
+    return trump, setter, rule, out, events
+
+
+# ------------------------------------------------------------- hand odds
+
+
+@parallel_jit
+def odds_deals(seed, start, count, hand, seat, dealer, policy):
+    """Deals start..start+count-1 with ``hand`` fixed for ``seat``: the other
+    24 cards are shuffled by stream(seed, i, 0, DEAL) and dealt in packets of
+    three to the other seats in dealing order (the fixed seat's packets are
+    skipped); every seat plays ``policy``. Returns int16 (count, 4): tricks,
+    card points, rule code and deal score of ``seat``."""
+    out = np.empty((count, 4), np.int16)
+    rest = np.empty(24, np.int64)
+    j = 0
+    for i in range(36):
+        if not (hand & bit(DECK[i])):
+            rest[j] = DECK[i]
+            j += 1
+    size = CHUNK * 16
+    chunks = (count + size - 1) // size
+    for ch in prange(chunks):
+        order = np.empty(24, np.int64)
+        st = np.empty(1, np.uint64)
+        play = np.empty(1, np.uint64)
+        hands = np.empty(PLAYERS, np.uint64)
+        won = np.empty(PLAYERS, np.uint64)
+        tricks = np.empty(PLAYERS, np.int64)
+        plain = np.empty(PLAYERS, np.int64)
+        points = np.empty(PLAYERS, np.int64)
+        score = np.empty(PLAYERS, np.int64)
+        pol = np.full(PLAYERS, policy, np.int64)
+        script = np.empty(0, np.int64)
+        events = np.zeros((0, 4), np.int64)
+        for j in range(ch * size, min(count, (ch + 1) * size)):
+            i = start + j
+            for q in range(24):
+                order[q] = rest[q]
+            st[0] = rng.key(seed, i, 0, rng.DEAL)
+            rng.shuffle(st, order)
+            play[0] = rng.key(seed, i, 0, rng.PLAY)
+            for s in range(PLAYERS):
+                hands[s] = ZERO
+            hands[seat] = hand
+            pos = 0
+            for _ in range(4):
+                for q in range(PLAYERS):
+                    s = (dealer + 1 + q) % PLAYERS
+                    if s == seat:
+                        continue
+                    for _c in range(3):
+                        hands[s] |= bit(order[pos])
+                        pos += 1
+            trump, _, _ = play_deal(hands, dealer, pol, play, script, won, tricks, plain, events, 0)
+            for s in range(PLAYERS):
+                points[s] = card_points(plain[s], won[s], trump)
+            rule = deal_score(tricks, points, score)
+            out[j, 0] = tricks[seat]
+            out[j, 1] = points[seat]
+            out[j, 2] = rule
+            out[j, 3] = score[seat]
+    return out
