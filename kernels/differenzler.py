@@ -47,6 +47,7 @@ CAL_REL, CAL_TRUMPS, CAL_SIDE = 4, 6, 10
 CAL_CELLS = CAL_REL * CAL_TRUMPS * 2 * 2 * CAL_SIDE
 
 DECK = deck(36)
+ACES, TENS, KINGS, QUEENS = (np.uint64(sum(1 << (16 * s + r) for s in range(4))) for r in (ACE, TEN, KING, QUEEN))
 
 
 def max_rows(players: int, params: np.ndarray) -> int:
@@ -97,19 +98,10 @@ def hand_features(hand, trump):
     trumps = popcount(suit_cards(hand, trump))
     jack = 1 if hand & bit(trump * 16 + JACK) else 0
     nine = 1 if hand & bit(trump * 16 + NINE) else 0
-    aces = tens = kings = side = 0
-    for s in range(4):
-        if hand & bit(s * 16 + ACE):
-            aces += 1
-            side += 11
-        if hand & bit(s * 16 + TEN):
-            tens += 1
-            side += 10
-        if hand & bit(s * 16 + KING):
-            kings += 1
-            side += 4
-        if hand & bit(s * 16 + QUEEN):
-            side += 3
+    aces = popcount(hand & ACES)
+    tens = popcount(hand & TENS)
+    kings = popcount(hand & KINGS)
+    side = 11 * aces + 10 * tens + 4 * kings + 3 * popcount(hand & QUEENS)
     return trumps, jack, nine, aces, tens, kings, side
 
 

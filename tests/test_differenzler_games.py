@@ -126,3 +126,21 @@ def test_calibrated_declarations_beat_heuristic_ones():
     h, c = (r[r["extra"] == 0].sort_values(["game", "deal", "seat"])["penalty"] for r in runs)
     d = paired_difference(c, h)
     assert d["ci_high"] < 0, (d, calibrated)
+
+
+def test_hand_features_match_the_dealt_hands():
+    lines = cardmc.trace("differenzler", games=40, seed=13, policy="random")
+    df = cardmc.simulate("differenzler", games=40, seed=13, policy="random").set_index(["game", "deal", "seat"])
+    points = {"A": 11, "T": 10, "K": 4, "Q": 3}
+    for line in lines:
+        for k, deal in enumerate(line["deals"]):
+            trump = deal["trump"]
+            for seat, hand in enumerate(deal["hands"]):
+                row = df.loc[(line["index"], k, seat)]
+                assert row["trumps"] == sum(c[1] == trump for c in hand)
+                assert row["trump_jack"] == ("J" + trump in hand) and row["trump_nine"] == ("9" + trump in hand)
+                assert (row["aces"], row["tens"], row["kings"]) == tuple(
+                    sum(c[0] == r for c in hand) for r in "ATK")
+                assert row["side"] == sum(points.get(c[0], 0) for c in hand)
+                assert [row[f"len_{s}"] for s in "cdhs"] == [sum(c[1] == s.upper() for c in hand) for s in "cdhs"]
+                assert row["declared"] == deal["declared"][seat] and row["made"] == deal["made"][seat]
