@@ -28,7 +28,7 @@ MARKER = ".cardmc-report"
 # takes about five minutes on two cores, compile included
 STUDIES = [
     ("differenzler", 4_000, 150_000),
-    ("english_jazz", 2_000, 100_000),
+    ("english_jazz", 2_000, 400_000),
     ("norwegian_jazz", 1_000, 40_000),
     ("schieber", 300, 10_000),
 ]
