@@ -6,7 +6,7 @@ import pandas as pd
 
 from analysis import stats
 from analysis.driver import check_count, check_seed
-from analysis.registry import GameSpec, UsageError
+from analysis.registry import GameSpec, UsageError, compact, seat_codes
 from kernels import english_jazz as k
 from kernels.cards import SUITS, code, codes_of, parse_hand
 
@@ -17,30 +17,14 @@ SCORES = (-2, -1, 0, 1, 2)
 
 def parse_policy(text: str, players: int = 3) -> np.ndarray:
     """Per-seat policy codes (players, 1) from a name or a comma list of three."""
-    if not isinstance(text, str) or not text.strip():
-        raise UsageError(f"policy must be one of {', '.join(POLICIES)}, not {text!r}")
     if players != k.PLAYERS:
         raise UsageError(f"english_jazz is played by 3 players, not {players!r}")
-    parts = [p.strip() for p in text.split(",")]
-    if len(parts) == 1:
-        parts = parts * players
-    if len(parts) != players:
-        raise UsageError(f"policy {text!r} names {len(parts)} seats; english_jazz has {players}")
-    out = np.zeros((players, 1), dtype=np.int64)
-    for s, part in enumerate(parts):
-        if part not in POLICIES:
-            raise UsageError(f"unknown policy {part!r}; policies: {', '.join(POLICIES)}")
-        out[s, 0] = POLICIES[part]
-    return out
+    return seat_codes(text, players, "english_jazz", POLICIES)
 
 
 def simulate_block(seed, start, count, players, params, policies) -> np.ndarray:
     rows, nrows = k.simulate(seed, start, count, players, params, policies)
-    m = k.max_rows(players, params)
-    if (nrows == m).all():  # always so: a game is 12 deals
-        return rows
-    keep = np.arange(m)[None, :] < nrows[:, None]
-    return rows[keep.ravel()]
+    return compact(rows, nrows, k.max_rows(players, params))
 
 
 _SMALL = {c: "int8" for c in k.COLUMNS}

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import stats
-from analysis.registry import GameSpec, Option, UsageError
+from analysis.registry import GameSpec, Option, UsageError, compact, seat_codes
 from kernels import norwegian_jazz as k
 from kernels.cards import code
 
@@ -42,21 +42,9 @@ def _codes(m: int) -> list[str]:
 
 def parse_policy(text: str, players: int = 4) -> np.ndarray:
     """Per-seat play policy codes from ``"heuristic"`` or a comma list, one name per seat."""
-    if not isinstance(text, str) or not text.strip():
-        raise UsageError(f"policy must be a name such as 'heuristic', not {text!r}")
     if players not in k.PLAYERS:
         raise UsageError(f"norwegian_jazz is played by 3 to 7 players, not {players!r}")
-    parts = [p.strip() for p in text.split(",")]
-    if len(parts) == 1:
-        parts = parts * players
-    if len(parts) != players:
-        raise UsageError(f"policy {text!r} names {len(parts)} seats; this game has {players} players")
-    out = np.zeros((players, 1), dtype=np.int64)
-    for s, part in enumerate(parts):
-        if part not in PLAY:
-            raise UsageError(f"unknown policy {part!r}; policies: {', '.join(PLAY)}")
-        out[s, 0] = PLAY[part]
-    return out
+    return seat_codes(text, players, "norwegian_jazz", PLAY)
 
 
 def simulate_block(seed: int, start: int, count: int, players: int, params: np.ndarray,
@@ -72,11 +60,7 @@ def simulate_block(seed: int, start: int, count: int, players: int, params: np.n
     if policies.shape != (players, 1) or not np.isin(policies, list(PLAY.values())).all():
         raise UsageError(f"policies should be a ({players}, 1) array of policy codes, not {policies!r}")
     rows, nrows = k.simulate(seed, start, count, players, params, policies)
-    m = k.max_rows(players, params)
-    if (nrows == m).all():  # every game writes six deals: nothing to compact
-        return rows
-    keep = np.arange(m)[None, :] < nrows[:, None]
-    return rows[keep.ravel()]
+    return compact(rows, nrows, k.max_rows(players, params))
 
 
 _DTYPES = {c: "int8" for c in k.COLUMNS}

@@ -135,3 +135,35 @@ def available() -> list[str]:
             continue
         out.append(name)
     return out
+
+
+def seat_names(text: object, players: int, game: str) -> list[str]:
+    """The policy name of each seat from ``"name"`` (every seat) or a comma
+    list with one name per seat; ``UsageError`` names what does not fit."""
+    if not isinstance(text, str) or not text.strip():
+        raise UsageError(f"policy must be a name such as 'heuristic', not {text!r}")
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) == 1:
+        parts = parts * players
+    if len(parts) != players:
+        raise UsageError(f"policy {text!r} names {len(parts)} seats; {game} has {players} players here")
+    return parts
+
+
+def seat_codes(text: object, players: int, game: str, names: dict[str, int]) -> np.ndarray:
+    """Per-seat policy codes, shape (players, 1), for games with one policy column."""
+    out = np.zeros((players, 1), dtype=np.int64)
+    for s, part in enumerate(seat_names(text, players, game)):
+        if part not in names:
+            raise UsageError(f"unknown policy {part!r}; policies: {', '.join(names)}")
+        out[s, 0] = names[part]
+    return out
+
+
+def compact(rows: np.ndarray, nrows: np.ndarray, per_game: int) -> np.ndarray:
+    """The written rows of a batch kernel's output: game j wrote
+    ``rows[j * per_game : j * per_game + nrows[j]]``."""
+    if (nrows == per_game).all():
+        return rows
+    keep = np.arange(per_game)[None, :] < nrows[:, None]
+    return rows[keep.ravel()]

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import stats
-from analysis.registry import GameSpec, Option, UsageError
+from analysis.registry import GameSpec, Option, UsageError, compact, seat_codes
 from kernels import schieber as k
 from kernels import schieber_weis as w
 from kernels.cards import code, codes_of
@@ -26,28 +26,14 @@ SWISS_SUITS = {"C": "acorns", "D": "bells", "H": "roses", "S": "shields"}
 
 def parse_policy(text: str, players: int = 4) -> np.ndarray:
     """Per-seat policy codes (shape (4, 1)) from a name or a comma list of four names."""
-    if not isinstance(text, str) or not text.strip():
-        raise UsageError(f"policy must be a name such as 'heuristic', not {text!r}")
     if players != 4:
         raise UsageError(f"schieber is played by 4 players, not {players!r}")
-    parts = [p.strip() for p in text.split(",")]
-    if len(parts) == 1:
-        parts = parts * players
-    if len(parts) != players:
-        raise UsageError(f"policy {text!r} names {len(parts)} seats; schieber has {players}")
-    out = np.zeros((players, 1), dtype=np.int64)
-    for s, part in enumerate(parts):
-        if part not in POLICIES:
-            raise UsageError(f"unknown policy {part!r}; policies: {', '.join(POLICIES)}")
-        out[s, 0] = POLICIES[part]
-    return out
+    return seat_codes(text, players, "schieber", POLICIES)
 
 
 def simulate_block(seed, start, count, players, params, policies) -> np.ndarray:
     rows, nrows = k.simulate(seed, start, count, players, params, policies)
-    m = k.max_rows(players, params)
-    keep = np.arange(m)[None, :] < nrows[:, None]
-    return rows[keep.ravel()]
+    return compact(rows, nrows, k.max_rows(players, params))
 
 
 _SMALL = {c: "int8" for c in k.COLUMNS}
