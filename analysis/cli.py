@@ -80,18 +80,33 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("simulate", help="play many games and write one row per seat per deal",
-                       description="Play games and stream one row per seat per deal to Parquet (or CSV).")
+                       description="Play games and stream one row per seat per deal to Parquet (or CSV), or to a "
+                       "run folder that survives interruption (run the same command again to resume), here or "
+                       "on a Dask cluster.")  # fmt: skip
     _game(p)
     _run_args(p)
-    p.add_argument("--out", required=True, help="output file, .parquet (default) or .csv")
-    p.add_argument("--threads", type=positive_int, default=None, help="Numba threads (default: all cores)")
-    p.add_argument("--force", action="store_true", help="overwrite an existing output file")
+    p.add_argument("--out", required=True, help="output: a .parquet or .csv file, or a run folder (a name ending "
+                   "in / or without suffix) written chunk by chunk and resumable")  # fmt: skip
+    p.add_argument("--chunk-games", type=positive_int, default=None, metavar="N",
+                   help="games per chunk of a run folder or cluster run (default: 524288, fewer for "
+                   "small runs; a resumed run keeps its own)")  # fmt: skip
+    p.add_argument("--aggregate", action="store_true", help="keep only the aggregates the analyses need, no "
+                   "per-deal rows: flat memory and little disk for runs of any size")  # fmt: skip
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                       help="run on an existing Dask cluster, e.g. tcp://HOST:8786")
+    where.add_argument("--workers", type=positive_int, default=None, metavar="N",
+                       help="run on a local Dask cluster of N worker processes (loopback only)")
+    p.add_argument("--threads", type=positive_int, default=None,
+                   help="Numba threads (default: all cores); with --workers, threads per worker (default 1)")
+    p.add_argument("--force", action="store_true", help="overwrite an existing output file, or start a run "
+                   "folder afresh")  # fmt: skip
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
 
     p = sub.add_parser("analyze", help="tables with 95%% CIs from a simulate output",
                        description="Print the game's standard tables and write each as CSV.")
     _game(p)
-    p.add_argument("file", help="Parquet file written by cardmc simulate")
+    p.add_argument("file", help="Parquet file or run folder written by cardmc simulate (rows or aggregates)")
     p.add_argument("--out", default=None, help="folder for the CSV tables (default: FILE without suffix + '-analysis')")
 
     p = sub.add_parser("trace", help="write whole games as JSON Lines (TRACE.md)",
@@ -151,15 +166,24 @@ def _settings(args) -> dict:
 
 
 def cmd_simulate(args) -> int:
-    from analysis import api
+    import signal
 
-    out = Path(args.out)
-    if out.suffix.lower() not in (".parquet", ".pq", ".csv"):
-        raise UsageError(f"output {args.out!r} should end in .parquet or .csv")
-    path = api.simulate(args.game, games=args.games, seed=args.seed, policy=args.policy, players=args.players,
-                        threads=args.threads, out=out, force=args.force, progress=not args.no_progress,
-                        **_settings(args))  # fmt: skip
-    print(f"wrote {path} ({args.games} games, seed {args.seed})")
+    from analysis import api, checkpoint, driver
+
+    try:
+        with driver.interrupts(signal.SIGTERM):
+            path = api.simulate(args.game, games=args.games, seed=args.seed, policy=args.policy,
+                                players=args.players, threads=args.threads, out=args.out, force=args.force,
+                                progress=not args.no_progress, chunk_games=args.chunk_games,
+                                aggregate=args.aggregate, scheduler=args.scheduler, workers=args.workers,
+                                log=lambda note: print(f"cardmc: {note}", file=sys.stderr),
+                                **_settings(args))  # fmt: skip
+    except checkpoint.Interrupted as stop:
+        print(f"cardmc: interrupted with {stop.done} of {stop.total} chunks done in {stop.folder}; "
+              "run the same command again to resume", file=sys.stderr)  # fmt: skip
+        return 130
+    what = "aggregates of " if args.aggregate else ""
+    print(f"wrote {path} ({what}{args.games} games, seed {args.seed})")
     return 0
 
 
@@ -167,13 +191,14 @@ def cmd_analyze(args) -> int:
     from analysis import api
     from analysis.display import show
 
+    meta = api.run_info(args.file)
     tables = api.analyze(args.game, args.file)
-    folder = Path(args.out) if args.out else Path(args.file).with_suffix("").with_name(Path(args.file).stem + "-analysis")
-    meta = api.read(args.file, columns=["game"]).attrs
+    source = Path(args.file)
+    folder = Path(args.out) if args.out else source.with_suffix("").with_name(source.stem + "-analysis")
+    write_tables(tables, folder)
     print(f"{args.game}: {meta.get('games', '?')} games, seed {meta.get('seed', '?')}, policy {meta.get('policy', '?')}")
     for name, table in tables.items():
         print(show(name, table))
-    write_tables(tables, folder)
     print(f"\nwrote {len(tables)} CSV tables to {folder}/")
     return 0
 

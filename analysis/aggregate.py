@@ -1,0 +1,359 @@
+"""Mergeable aggregates: what an analysis needs from many rows, kept small.
+
+An aggregate is a dict ``{table name: DataFrame}``. Each table is indexed by
+its group keys (sorted) and every column is additive: a count ``n``, a sum
+``<value>_sum`` or a sum of squares ``<value>_sumsq``. Aggregates of any two
+sets of rows therefore merge by adding matching cells, and integer columns
+stay exact (int64), so the merge of chunk aggregates is identical to the
+aggregate of all rows, whatever the chunking or order.
+
+A game supports aggregate runs when its module defines (or its spec's
+``extra`` holds) ``aggregate(df) -> {name: table}``, additive over any split
+of the rows, and ``summarise(aggregates) -> {name: DataFrame}`` giving the
+same tables as ``analyze``; its ``analyze(df)`` is then
+``summarise(aggregate(df))``.
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Callable, Iterable
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from analysis import stats
+from analysis.driver import FILE_MODE
+from analysis.registry import GameSpec, UsageError
+
+EXACT = 2.0**53  # float64 sums of integers are exact below this
+META_KEY = b"cardmc.aggregates"
+
+
+class Aggregates(dict):
+    """Aggregate tables by name, with the run's metadata in ``attrs``."""
+
+    def __init__(self, tables: dict | None = None, attrs: dict | None = None):
+        super().__init__(tables or {})
+        self.attrs: dict = dict(attrs or {})
+
+
+# ------------------------------------------------------------ accumulators
+
+
+def _key_codes(col: pd.Series) -> tuple[np.ndarray, pd.Index]:
+    """Codes 0..k-1 (-1: missing) and the k key values they stand for."""
+    dtype = col.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        cats = dtype.categories
+        return col.cat.codes.to_numpy(), pd.Index(np.asarray(cats), dtype=cats.dtype)
+    if pd.api.types.is_bool_dtype(dtype):
+        return col.to_numpy().astype(np.int8), pd.Index([False, True], dtype=bool)
+    if pd.api.types.is_integer_dtype(dtype) and len(col):
+        v = col.to_numpy()
+        lo, hi = int(v.min()), int(v.max())
+        if hi - lo < 1 << 20:
+            return (v - v.dtype.type(lo)) if lo else v, pd.Index(np.arange(lo, hi + 1).astype(dtype))
+    codes, uniques = pd.factorize(col, sort=True)
+    return codes, pd.Index(uniques)
+
+
+def _cells(df: pd.DataFrame, by: list[str], keep: np.ndarray | None):
+    """One cell number per kept row, and per key its codes and values (to decode cells)."""
+    rows = len(df) if keep is None else int(keep.sum())
+    code = np.zeros(rows, dtype=np.int64)
+    size = 1
+    parts, values, sizes = [], [], []
+    missing = np.zeros(rows, dtype=bool)
+    for name in by:
+        c, vals = _key_codes(df[name])
+        if keep is not None:
+            c = c[keep]
+        if len(c) and c.min() < 0:
+            missing |= c < 0
+        parts.append(c)
+        values.append(vals)
+        sizes.append(max(len(vals), 1))
+        code *= sizes[-1]
+        code += c
+        size *= sizes[-1]
+        if size > 1 << 40:  # keep cell numbers small: renumber the cells seen so far
+            seen, code = np.unique(code, return_inverse=True)
+            size, sizes = len(seen), None
+    return code, size, parts, values, missing, sizes
+
+
+def moments(
+    df: pd.DataFrame, by: list[str], values: Iterable[str] = (), where: np.ndarray | pd.Series | None = None
+) -> pd.DataFrame:
+    """Per group of ``by`` (rows where ``where`` is true; missing keys left
+    out): the count ``n`` and, per value column, its sum and sum of squares
+    (int64 for integer columns, exactly; else float64). Sorted by the keys."""
+    by, values = list(by), list(values)
+    for name in by + values:
+        if name not in df.columns:
+            raise UsageError(f"no column {name!r} to aggregate")
+    keep = None if where is None else np.asarray(where, dtype=bool)
+    code, size, parts, keyvals, missing, sizes = _cells(df, by, keep)
+    cols = {name: df[name].to_numpy() if keep is None else df[name].to_numpy()[keep] for name in values}
+    if missing.any():
+        ok = ~missing
+        code, parts = code[ok], [p[ok] for p in parts]
+        cols = {name: v[ok] for name, v in cols.items()}
+    if size <= max(1 << 22, 4 * len(code)):
+        counts = np.bincount(code, minlength=size)
+        cells = np.flatnonzero(counts)
+        index = np.full(size, -1, dtype=np.int64)
+        index[cells] = np.arange(len(cells))
+        slot = index[code]
+        n = counts[cells]
+    else:
+        cells, slot, n = np.unique(code, return_inverse=True, return_counts=True)
+    out = {"n": n.astype(np.int64)}
+    for name, v in cols.items():
+        out[f"{name}_sum"], out[f"{name}_sumsq"] = _sums(v, slot, len(cells))
+    if by:
+        if sizes is not None:
+            key_codes = np.unravel_index(cells, sizes)
+        else:  # renumbered cells: decode each from one of its rows
+            first = np.zeros(len(cells), dtype=np.int64)
+            first[slot] = np.arange(len(slot))
+            key_codes = [p[first] for p in parts]
+        arrays = [vals[c] for c, vals in zip(key_codes, keyvals)]
+        index = pd.MultiIndex.from_arrays(arrays, names=by) if len(by) > 1 else pd.Index(arrays[0], name=by[0])
+    else:
+        index = pd.RangeIndex(len(cells))
+    return pd.DataFrame(out, index=index).sort_index()
+
+
+def _sums(v: np.ndarray, slot: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    if v.dtype.kind in "iub":
+        big = float(np.abs(v).max()) if len(v) else 0.0
+        if big * big * max(len(v), 1) < EXACT:
+            w = v.astype(np.float64)
+            s = np.rint(np.bincount(slot, weights=w, minlength=k)).astype(np.int64)
+            q = np.rint(np.bincount(slot, weights=w * w, minlength=k)).astype(np.int64)
+            return s, q
+        w = v.astype(np.int64)
+        s, q = np.zeros(k, np.int64), np.zeros(k, np.int64)
+        np.add.at(s, slot, w)
+        np.add.at(q, slot, w * w)
+        return s, q
+    w = v.astype(np.float64)
+    return np.bincount(slot, weights=w, minlength=k), np.bincount(slot, weights=w * w, minlength=k)
+
+
+def counts(df: pd.DataFrame, by: list[str], where=None) -> pd.DataFrame:
+    """Rows per group of ``by`` (an integer histogram when ``by`` ends with a
+    value column)."""
+    return moments(df, by, (), where)
+
+
+# ------------------------------------------------------------------ merging
+
+
+def merge_tables(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
+    """Cell-wise sum of two tables with the same columns."""
+    if list(a.columns) != list(b.columns):
+        raise UsageError(f"cannot merge tables with columns {list(a.columns)} and {list(b.columns)}")
+    both = pd.concat([a, b])
+    if isinstance(a.index, pd.RangeIndex) and a.index.name is None:  # a table without keys
+        return pd.DataFrame({c: [both[c].sum()] for c in a.columns}).astype(a.dtypes.to_dict())
+    return both.groupby(level=list(range(both.index.nlevels)), sort=True).sum()
+
+
+def merge(*parts: dict) -> Aggregates:
+    """The sum of several aggregates (tables present in any of them)."""
+    out = Aggregates(attrs=getattr(parts[0], "attrs", {}) if parts else {})
+    for part in parts:
+        for name, table in part.items():
+            out[name] = merge_tables(out[name], table) if name in out else table
+    return out
+
+
+# ------------------------------------------------------------ save and load
+
+
+def _plain(value):
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def to_arrow(aggs: dict, metadata: dict | None = None) -> pa.Table:
+    """The aggregates as one Arrow table: a row per cell (table, JSON key,
+    integer and float columns), the layout in the schema metadata."""
+    names, keys, ints, floats = [], [], [], []
+    layout = {}
+    for name, table in aggs.items():
+        if table.columns.has_duplicates:
+            raise UsageError(f"aggregate table {name!r} has duplicate columns")
+        idx = table.index
+        keyless = isinstance(idx, pd.RangeIndex) and idx.name is None
+        levels = [] if keyless else [idx.get_level_values(i) for i in range(idx.nlevels)]
+        int_cols = [c for c in table.columns if table[c].dtype.kind in "iub"]
+        float_cols = [c for c in table.columns if c not in int_cols]
+        key_types = [[lv.name, str(lv.dtype)] for lv in levels]
+        layout[name] = {"keys": key_types, "ints": int_cols, "floats": float_cols}
+        key_lists = list(zip(*[[_plain(v) for v in lv] for lv in levels])) if levels else [()] * len(table)
+        names += [name] * len(table)
+        keys += [json.dumps(list(k)) for k in key_lists]
+        ints += table[int_cols].to_numpy(dtype=np.int64).tolist() if int_cols else [[]] * len(table)
+        floats += table[float_cols].to_numpy(dtype=np.float64).tolist() if float_cols else [[]] * len(table)
+    arrow = pa.table({"table": pa.array(names, pa.string()), "key": pa.array(keys, pa.string()),
+                      "ints": pa.array(ints, pa.list_(pa.int64())),
+                      "floats": pa.array(floats, pa.list_(pa.float64()))})  # fmt: skip
+    meta = {META_KEY: json.dumps(layout).encode()}
+    meta.update({f"cardmc.{k}".encode(): str(v).encode() for k, v in (metadata or {}).items()})
+    return arrow.replace_schema_metadata(meta)
+
+
+def from_arrow(arrow: pa.Table) -> Aggregates:
+    meta = arrow.schema.metadata or {}
+    if META_KEY not in meta:
+        raise UsageError("this Parquet file holds no cardmc aggregates")
+    layout = json.loads(meta[META_KEY])
+    cols = arrow.to_pydict()
+    rows: dict[str, list[int]] = {name: [] for name in layout}
+    for i, name in enumerate(cols["table"]):
+        rows[name].append(i)
+    out = Aggregates(attrs={k.decode()[7:]: v.decode() for k, v in meta.items()
+                            if k.startswith(b"cardmc.") and k != META_KEY})  # fmt: skip
+    for name, spec in layout.items():
+        at = rows[name]
+        data = {}
+        for j, c in enumerate(spec["ints"]):
+            data[c] = np.array([cols["ints"][i][j] for i in at], dtype=np.int64)
+        for j, c in enumerate(spec["floats"]):
+            data[c] = np.array([cols["floats"][i][j] for i in at], dtype=np.float64)
+        if spec["keys"]:
+            keyrows = [json.loads(cols["key"][i]) for i in at]
+            arrays = [pd.Index([k[j] for k in keyrows], dtype=object).astype(dtype, copy=False)
+                      for j, (_, dtype) in enumerate(spec["keys"])]  # fmt: skip
+            names = [n for n, _ in spec["keys"]]
+            if len(names) > 1:
+                index = pd.MultiIndex.from_arrays(arrays, names=names)
+            else:
+                index = arrays[0].rename(names[0])
+        else:
+            index = pd.RangeIndex(len(at))
+        columns = spec["ints"] + spec["floats"]
+        out[name] = pd.DataFrame(data, index=index, columns=columns)
+    return out
+
+
+def save(aggs: dict, path: str | os.PathLike, metadata: dict | None = None) -> Path:
+    """Write aggregates to a Parquet file atomically (temporary file, rename)."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    os.close(fd)
+    try:
+        pq.write_table(to_arrow(aggs, metadata), tmp, compression="zstd")
+        os.chmod(tmp, FILE_MODE)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def load(path: str | os.PathLike) -> Aggregates:
+    """Aggregates saved by ``save`` (``UsageError`` if the file holds none)."""
+    try:
+        arrow = pq.read_table(path)
+    except Exception as exc:  # noqa: BLE001 - any unreadable file is a usage error here
+        raise UsageError(f"{path} is not a readable Parquet file ({exc})") from None
+    return from_arrow(arrow)
+
+
+def is_aggregate_file(path: str | os.PathLike) -> bool:
+    try:
+        meta = pq.read_schema(path).metadata or {}
+    except Exception:  # noqa: BLE001
+        return False
+    return META_KEY in meta
+
+
+# ------------------------------------------------------------- summaries
+
+
+def _exact_var(n: np.ndarray, s: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Sample variance from count, sum and sum of squares; exact numerator
+    for integer sums (Python ints, no overflow)."""
+    out = np.full(len(n), np.nan)
+    for i, (ni, si, qi) in enumerate(zip(n.tolist(), s.tolist(), q.tolist())):
+        if ni > 1:
+            if isinstance(si, int) and isinstance(qi, int):
+                out[i] = (ni * qi - si * si) / (ni * (ni - 1))
+            else:
+                out[i] = max(qi - si * si / ni, 0.0) / (ni - 1)
+    return out
+
+
+def mean_table(table: pd.DataFrame, value: str) -> pd.DataFrame:
+    """estimate, se, ci_low, ci_high, n of the mean of ``value`` per row of a
+    moments table (the columns of ``stats.grouped_mean``)."""
+    n = table["n"].to_numpy()
+    s, q = table[f"{value}_sum"].to_numpy(), table[f"{value}_sumsq"].to_numpy()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        est = s / n
+        se = np.sqrt(_exact_var(n, s, q)) / np.sqrt(n)
+    half = stats.Z95 * se
+    return pd.DataFrame({"estimate": est, "se": se, "ci_low": est - half, "ci_high": est + half,
+                         "n": n.astype(np.int64)}, index=table.index)  # fmt: skip
+
+
+def proportion_table(n, events, index) -> pd.DataFrame:
+    """estimate, se, ci_low, ci_high, n, events (the columns of
+    ``stats.grouped_proportion``), Wilson intervals."""
+    n = np.asarray(n, dtype=np.int64)
+    events = np.asarray(events, dtype=np.int64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = events / n
+        lo, hi = stats.wilson(events, n)
+        se = np.sqrt(p * (1 - p) / n)
+    return pd.DataFrame({"estimate": p, "se": se, "ci_low": lo, "ci_high": hi, "n": n, "events": events},
+                        index=index)  # fmt: skip
+
+
+def histogram_quantiles(values: np.ndarray, weights: np.ndarray, qs=(0.05, 0.25, 0.5, 0.75, 0.95)) -> pd.Series:
+    """``stats.quantiles`` (linear interpolation, as ``np.quantile``) of the
+    values a histogram stands for, without expanding it."""
+    order = np.argsort(values, kind="stable")
+    v = np.asarray(values, dtype=float)[order]
+    cum = np.cumsum(np.asarray(weights, dtype=np.int64)[order])
+    total = int(cum[-1])
+    out = []
+    for q in qs:
+        h = (total - 1) * q
+        lo = int(np.floor(h))
+        a = v[np.searchsorted(cum, lo, side="right")]
+        b = v[np.searchsorted(cum, min(lo + 1, total - 1), side="right")]
+        t = h - lo
+        out.append(a + (b - a) * t if t < 0.5 else b - (b - a) * (1 - t))
+    return pd.Series(out, index=[f"q{int(q * 100):02d}" for q in qs])
+
+
+# ------------------------------------------------------------ game support
+
+
+def functions(spec: GameSpec) -> tuple[Callable, Callable] | None:
+    """The game's ``(aggregate, summarise)``, or None if it has none."""
+    fa, fs = spec.extra.get("aggregate"), spec.extra.get("summarise")
+    if fa is None or fs is None:
+        try:
+            module = importlib.import_module(f"analysis.{spec.name}")
+        except ModuleNotFoundError:
+            return None
+        fa, fs = getattr(module, "aggregate", None), getattr(module, "summarise", None)
+    return (fa, fs) if callable(fa) and callable(fs) else None
+
+
+def require(spec: GameSpec) -> tuple[Callable, Callable]:
+    found = functions(spec)
+    if found is None:
+        raise UsageError(f"{spec.name} has no aggregate analysis yet: run it without --aggregate")
+    return found

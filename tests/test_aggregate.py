@@ -1,0 +1,174 @@
+"""Mergeable aggregates: exact against pandas, additive over any split, a
+lossless Parquet round trip, and Differenzler's aggregate mode giving exactly
+the tables of its row analysis."""
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis import aggregate as agg
+from analysis import api, registry, stats
+from analysis import differenzler as D
+from analysis.registry import UsageError
+
+GAMES = 1500
+SEED = 11
+POLICY = "calibrated,random,heuristic:random,heuristic"
+
+
+@pytest.fixture(scope="module")
+def rows() -> pd.DataFrame:
+    return api.simulate("differenzler", games=GAMES, seed=SEED, policy=POLICY, threads=1)
+
+
+@pytest.fixture(scope="module")
+def row_tables(rows) -> dict:
+    return api.analyze("differenzler", rows)
+
+
+def random_frame(n: int, rnd: np.random.Generator) -> pd.DataFrame:
+    suit = pd.Categorical.from_codes(rnd.integers(-1, 4, n), categories=list("CDHS"))  # -1: missing
+    return pd.DataFrame({
+        "suit": suit, "small": rnd.integers(-3, 5, n).astype(np.int8), "flag": rnd.integers(0, 2, n).astype(bool),
+        "name": np.array(["ann", "bob", "cy"])[rnd.integers(0, 3, n)], "big": rnd.integers(0, 10**12, n),
+        "x": rnd.integers(-50, 200, n).astype(np.int16), "y": rnd.normal(size=n),
+    })  # fmt: skip
+
+
+def test_moments_equal_pandas_groupby():
+    rnd = np.random.default_rng(1)
+    df = random_frame(5000, rnd)
+    where = rnd.random(len(df)) < 0.7
+    for by in (["suit"], ["small", "flag"], ["name", "suit", "small"], ["big"]):
+        got = agg.moments(df, by, ["x", "y"], where=where)
+        sub = df[where]
+        g = sub.groupby(by, observed=True, dropna=True)
+        want_n = g.size()
+        assert got["n"].tolist() == want_n.tolist() and got["n"].sum() == want_n.sum()
+        assert got.index.tolist() == want_n.index.tolist()
+        assert got["x_sum"].dtype == np.int64 and got["x_sum"].tolist() == g["x"].sum().astype(np.int64).tolist()
+        sq = sub.assign(xx=sub["x"].astype(np.int64) ** 2, yy=sub["y"] ** 2).groupby(by, observed=True)
+        assert got["x_sumsq"].tolist() == sq["xx"].sum().tolist()
+        np.testing.assert_allclose(got["y_sum"], g["y"].sum(), rtol=1e-12)
+        np.testing.assert_allclose(got["y_sumsq"], sq["yy"].sum(), rtol=1e-12)
+    keyless = agg.moments(df, [], ["x"])
+    assert keyless["n"].tolist() == [len(df)] and keyless["x_sum"].tolist() == [int(df["x"].astype(int).sum())]
+
+
+def test_mean_and_quantiles_equal_stats_module():
+    rnd = np.random.default_rng(2)
+    df = random_frame(3000, rnd)
+    table = agg.mean_table(agg.moments(df, ["name", "small"], ["x"]), "x")
+    want = stats.grouped_mean(df, ["name", "small"], "x")
+    pd.testing.assert_frame_equal(table, want, check_exact=False, rtol=1e-12)
+    hist = agg.counts(df, ["x"])
+    got = agg.histogram_quantiles(hist.index.to_numpy(), hist["n"].to_numpy())
+    pd.testing.assert_series_equal(got, stats.quantiles(df["x"]), check_exact=False, rtol=1e-12)
+
+
+def test_merge_is_exact_over_any_split_and_save_load_round_trips(tmp_path):
+    rnd = np.random.default_rng(3)
+    df = random_frame(4000, rnd)
+
+    def tables(d):
+        return {"a": agg.moments(d, ["suit", "small"], ["x"]), "b": agg.counts(d, ["name", "flag", "x"]),
+                "c": agg.moments(d, [], ["x", "y"])}  # fmt: skip
+
+    whole = tables(df)
+    cuts = [0, 1, 700, 701, 2500, 4000]
+    parts = [tables(df.iloc[a:b]) for a, b in zip(cuts, cuts[1:])]
+    merged = agg.merge(*parts[::-1])
+    for name in ("a", "b"):
+        pd.testing.assert_frame_equal(merged[name], whole[name], check_exact=True)
+    np.testing.assert_allclose(merged["c"].to_numpy(float), whole["c"].to_numpy(float), rtol=1e-12)
+    path = agg.save(whole, tmp_path / "a.parquet", {"game": "test"})
+    back = agg.load(path)
+    assert back.attrs["game"] == "test" and list(back) == list(whole)
+    for name in whole:
+        pd.testing.assert_frame_equal(back[name], whole[name], check_exact=True)
+
+
+def test_differenzler_aggregates_are_additive(rows):
+    whole = D.aggregate(rows)
+    games = rows["game"].to_numpy()
+    parts = [D.aggregate(rows[(games >= a) & (games < b)]) for a, b in [(0, 7), (7, 900), (900, GAMES)]]
+    merged = agg.merge(*parts)
+    assert list(merged) == list(whole)
+    for name in whole:
+        pd.testing.assert_frame_equal(merged[name], whole[name], check_exact=True)
+    # additive over any split of the rows, not only whole games
+    halves = agg.merge(D.aggregate(rows.iloc[::2]), D.aggregate(rows.iloc[1::2]))
+    for name in whole:
+        pd.testing.assert_frame_equal(halves[name], whole[name], check_exact=True)
+
+
+def test_differenzler_summary_matches_direct_row_computations(rows, row_tables):
+    """The aggregate route gives the figures a direct pandas computation gives."""
+    df = rows.assign(policy=rows["play_policy"].astype(str) + ":" + rows["declare_policy"].astype(str))
+    pd.testing.assert_frame_equal(row_tables["penalty_by_policy"], stats.grouped_mean(df, ["policy"], "penalty"),
+                                  check_exact=False, rtol=1e-12)  # fmt: skip
+    made = stats.grouped_mean(df, ["policy", "trumps"], "made")
+    pd.testing.assert_frame_equal(row_tables["made_by_trumps"], made, check_exact=False, rtol=1e-12)
+    bins = pd.cut(df["declared"], np.arange(-1, 170, 10))
+    cal = stats.grouped_mean(df.assign(declared_bin=bins), ["policy", "declared_bin"], "made")
+    pd.testing.assert_frame_equal(row_tables["calibration"], cal, check_exact=False, rtol=1e-12)
+    quant = df.groupby("policy", observed=True)["penalty"].apply(stats.quantiles).unstack()
+    pd.testing.assert_frame_equal(row_tables["penalty_quantiles"], quant, check_exact=False, rtol=1e-12,
+                                  check_names=False)  # fmt: skip
+    first = df[df["deal"] == 0]
+    wins = stats.grouped_proportion(first.assign(win=first["winner"] == 1), ["policy"], "win")
+    pd.testing.assert_frame_equal(row_tables["wins_by_policy"], wins, check_exact=False, rtol=1e-12)
+    games = row_tables["games"].iloc[0]
+    assert games["games"] == GAMES == df["game"].nunique() and games["deals"] == len(df) // 4
+    assert games["tie_break_share"] == pytest.approx(first["tied"].mean())
+
+
+def assert_same_tables(a: dict, b: dict) -> None:
+    assert list(a) == list(b)
+    for name in a:
+        pd.testing.assert_frame_equal(a[name], b[name], check_exact=True)
+
+
+def test_aggregate_mode_equals_row_analysis(tmp_path, row_tables):
+    kw = dict(games=GAMES, seed=SEED, policy=POLICY, threads=1)
+    aggs = api.simulate("differenzler", aggregate=True, chunk_games=400, **kw)
+    assert isinstance(aggs, agg.Aggregates) and aggs.attrs["game"] == "differenzler"
+    assert_same_tables(api.analyze("differenzler", aggs), row_tables)
+    folder = api.simulate("differenzler", aggregate=True, chunk_games=700, out=tmp_path / "run", **kw)
+    assert sorted(p.name for p in folder.glob("agg-*.parquet")) == [f"agg-0000000{i}.parquet" for i in range(3)]
+    assert_same_tables(api.analyze("differenzler", folder), row_tables)
+    single = api.simulate("differenzler", aggregate=True, out=tmp_path / "a.parquet", **kw)
+    assert_same_tables(api.analyze("differenzler", single), row_tables)
+    rows_file = api.simulate("differenzler", out=tmp_path / "rows.parquet", **kw)  # analysed part by part
+    assert_same_tables(api.analyze("differenzler", rows_file), row_tables)
+    with pytest.raises(UsageError, match="aggregates, not rows"):
+        api.read(single)
+
+
+def test_cli_aggregate_folder_analysis_equals_row_analysis(tmp_path):
+    base = ["simulate", "differenzler", "--games", "600", "--seed", "4", "--no-progress"]
+    for args in (["--out", "rows.parquet"], ["--out", "aggs/", "--aggregate", "--chunk-games", "250"]):
+        done = subprocess.run([sys.executable, "-m", "analysis.cli", *base, *args], cwd=tmp_path,
+                              capture_output=True, text=True)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+    for source in ("rows.parquet", "aggs"):
+        done = subprocess.run([sys.executable, "-m", "analysis.cli", "analyze", "differenzler", source],
+                              cwd=tmp_path, capture_output=True, text=True)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert "600 games, seed 4" in done.stdout
+    names = sorted(p.name for p in (tmp_path / "rows-analysis").iterdir())
+    assert names and names == sorted(p.name for p in (tmp_path / "aggs-analysis").iterdir())
+    for name in names:
+        assert (tmp_path / "rows-analysis" / name).read_text() == (tmp_path / "aggs-analysis" / name).read_text()
+
+
+def test_aggregate_refused_for_a_game_without_it(monkeypatch):
+    spec = dataclasses.replace(registry.get("differenzler"), name="whist", extra={})
+    monkeypatch.setattr(registry, "get", lambda name: spec)
+    with pytest.raises(UsageError, match="whist has no aggregate analysis"):
+        api.simulate("whist", games=10, aggregate=True)
