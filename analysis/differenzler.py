@@ -127,32 +127,85 @@ def trace_game(seed: int, index: int, players: int, settings: dict, policy: str)
 # ------------------------------------------------------------------ analyses
 
 
-def analyze(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """Declaration accuracy and game results, every figure with its 95% CI."""
+MADE_FEATURES = ("trumps", "trump_jack", "trump_nine", "aces", "tens")
+PENALTY_BINS = [-1, 0, 5, 10, 20, 30, 50, 80, 157]
+
+
+def aggregate(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The mergeable counts and sums ``summarise`` needs (see analysis/aggregate.py):
+    additive over any split of the rows, so chunks of a run merge exactly."""
+    from analysis import aggregate as agg
+
+    by = ["play_policy", "declare_policy"]
+    first = (df["deal"] == 0).to_numpy()
+    return {
+        "penalty": agg.counts(df, [*by, "penalty"]),
+        "penalty_by_rel": agg.moments(df, [*by, "rel"], ["penalty"]),
+        "penalty_by_trump_card": agg.moments(df, [*by, "trump_card"], ["penalty"]),
+        "made_by_hand": agg.moments(df, [*by, *MADE_FEATURES], ["made"]),
+        "made_by_declared": agg.moments(df, [*by, "declared"], ["made"]),
+        "first_deals": agg.counts(df, [*by, "winner", "tied"], where=first),
+        "games": agg.counts(df, by, where=first & (df["seat"] == 0).to_numpy()),
+        "rows": agg.counts(df, by),
+    }
+
+
+
+def _by_policy(table: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """A table keyed by play and declaration policy, summed per ``policy``
+    (``PLAY:DECLARE``) and ``keys``."""
+    t = table.reset_index()
+    t.insert(0, "policy", t["play_policy"].astype(str) + ":" + t["declare_policy"].astype(str))
+    return t.groupby(["policy", *keys], observed=True, sort=True)[list(table.columns)].sum()
+
+
+def summarise(aggs: dict) -> dict[str, pd.DataFrame]:
+    """Declaration accuracy and game results from ``aggregate`` tables (merged
+    over any number of chunks), every figure with its 95% CI."""
+    from analysis import aggregate as agg
+
     out: dict[str, pd.DataFrame] = {}
-    df = df.assign(policy=df["play_policy"].astype(str) + ":" + df["declare_policy"].astype(str))
-    out["penalty_by_policy"] = stats.grouped_mean(df, ["policy"], "penalty")
-    out["penalty_quantiles"] = df.groupby("policy", observed=True)["penalty"].apply(stats.quantiles).unstack()
-    hist = df.groupby(["policy", pd.cut(df["penalty"], [-1, 0, 5, 10, 20, 30, 50, 80, 157])], observed=True).size()
-    out["penalty_distribution"] = _shares(hist.rename("n").reset_index(), "policy")
-    out["penalty_by_rel"] = stats.grouped_mean(df, ["policy", "rel"], "penalty")
-    df["trump_rank"] = df["trump_card"].astype(str).str[0]
-    by_rank = stats.grouped_mean(df, ["policy", "trump_rank"], "penalty")
+    hist = _by_policy(aggs["penalty"], ["penalty"]).reset_index()
+    pen = hist.assign(penalty_sum=hist["penalty"].astype(np.int64) * hist["n"],
+                      penalty_sumsq=hist["penalty"].astype(np.int64) ** 2 * hist["n"])  # fmt: skip
+    out["penalty_by_policy"] = agg.mean_table(
+        pen.groupby("policy", sort=True)[["n", "penalty_sum", "penalty_sumsq"]].sum(), "penalty")
+    out["penalty_quantiles"] = pd.DataFrame(
+        {p: agg.histogram_quantiles(g["penalty"].to_numpy(), g["n"].to_numpy())
+         for p, g in hist.groupby("policy", sort=True)}).T.rename_axis("policy")  # fmt: skip
+    binned = hist.assign(penalty=pd.cut(hist["penalty"], PENALTY_BINS))
+    counts = binned.groupby(["policy", "penalty"], observed=True)["n"].sum().reset_index()
+    out["penalty_distribution"] = _shares(counts, "policy")
+    out["penalty_by_rel"] = agg.mean_table(_by_policy(aggs["penalty_by_rel"], ["rel"]), "penalty")
+    cards = aggs["penalty_by_trump_card"].reset_index()
+    cards["trump_rank"] = cards["trump_card"].astype(str).str[0]
+    by_rank = agg.mean_table(_by_policy(cards.set_index(["play_policy", "declare_policy", "trump_rank"])
+                                        .drop(columns="trump_card"), ["trump_rank"]), "penalty")  # fmt: skip
     out["penalty_by_trump_rank"] = by_rank.reindex(
         [(p, r) for p in by_rank.index.get_level_values(0).unique() for r in RANKS[4:][::-1]
          if (p, r) in by_rank.index])  # fmt: skip
-    for feature in ("trumps", "trump_jack", "trump_nine", "aces", "tens"):
-        out[f"made_by_{feature}"] = stats.grouped_mean(df, ["policy", feature], "made")
-    bins = pd.cut(df["declared"], np.arange(-1, 170, 10))
-    cal = stats.grouped_mean(df.assign(declared_bin=bins), ["policy", "declared_bin"], "made")
-    out["calibration"] = cal
-    first = df[df["deal"] == 0]
-    out["wins_by_policy"] = stats.grouped_proportion(first.assign(win=first["winner"] == 1), ["policy"], "win")
+    for feature in MADE_FEATURES:
+        out[f"made_by_{feature}"] = agg.mean_table(_by_policy(aggs["made_by_hand"], [feature]), "made")
+    declared = aggs["made_by_declared"].reset_index()
+    declared["declared_bin"] = pd.cut(declared["declared"], np.arange(-1, 170, 10))
+    declared = declared.drop(columns="declared").set_index(["play_policy", "declare_policy", "declared_bin"])
+    out["calibration"] = agg.mean_table(_by_policy(declared, ["declared_bin"]), "made")
+    first = _by_policy(aggs["first_deals"], ["winner", "tied"]).reset_index()
+    first["win"] = np.where(first["winner"] == 1, first["n"], 0)
+    wins = first.groupby("policy", sort=True)[["n", "win"]].sum()
+    out["wins_by_policy"] = agg.proportion_table(wins["n"], wins["win"], wins.index)
+    first_rows = int(first["n"].sum())
+    tied = int((first["tied"].astype(np.int64) * first["n"]).sum())
     out["games"] = pd.DataFrame(
-        {"games": [df["game"].nunique()], "deals": [len(df) // 4],
-         "tie_break_share": [first["tied"].mean()]}  # fmt: skip
+        {"games": [int(aggs["games"]["n"].sum())], "deals": [int(aggs["rows"]["n"].sum()) // 4],
+         "tie_break_share": [tied / first_rows if first_rows else np.nan]}  # fmt: skip
     )
     return out
+
+
+def analyze(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """Declaration accuracy and game results, every figure with its 95% CI."""
+    return summarise(aggregate(df))
 
 
 def _shares(counts: pd.DataFrame, by: str) -> pd.DataFrame:
@@ -229,5 +282,6 @@ SPEC = GameSpec(
     extra={
         "bench": [("random", "random", {}), ("heuristic+calibrated", "calibrated", {})],
         "deals_per_game": 4,
+        "block": 8192,  # rows of a block stay below the allocator's reuse threshold
     },
 )
