@@ -124,6 +124,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=positive_int, default=None, help="number of players (Norwegian Jazz: 3-7)")
     p.add_argument("--cold", action="store_true", help="also time a compile from an empty cache (fresh process)")
 
+    p = sub.add_parser("odds", help="English Jazz: the odds of one 12-card hand, the rest dealt at random",
+                       description="Keep one 12-card hand fixed for a seat, deal the other 24 cards at random "
+                       "(reproducible by seed), play the deal and report P(all 12 tricks), each rule A-E and "
+                       "the expected deal score, with 95%% CIs.")  # fmt: skip
+    p.add_argument("game", choices=["english_jazz"], metavar="GAME", help="english_jazz")
+    p.add_argument("--hand", required=True, help='12 card codes, e.g. "JS 9S AS KS QS TS AH KH QH AD KD QD"')
+    p.add_argument("--seat", type=int, default=1, help="the hand's seat 0..2 (default 1)")
+    p.add_argument("--dealer", type=int, default=0, help="the dealer's seat 0..2 (default 0; dealer+1 leads)")
+    p.add_argument("--games", type=positive_int, default=1_000_000, help="deals at most (default 1,000,000)")
+    p.add_argument("--seed", type=seed_int, default=0, help="random seed (default 0)")
+    p.add_argument("--policy", default="heuristic", help="policy of all three players (default heuristic)")
+    p.add_argument("--target-se", type=float, default=None,
+                   help="stop once the standard errors fall below this (e.g. 0.001)")
+    p.add_argument("--out", default=None, help="folder for the tables as CSV")
+
     p = sub.add_parser("calibrate", help="refit Differenzler's calibrated declarations from simulations")
     p.add_argument("game", choices=["differenzler"], metavar="GAME")
     p.add_argument("--games", type=positive_int, default=500_000)
@@ -236,6 +251,24 @@ def cmd_bench(args) -> int:
     return 0
 
 
+def cmd_odds(args) -> int:
+    from analysis.display import show
+    from analysis.english_jazz import odds
+
+    result = odds(args.hand, seat=args.seat, dealer=args.dealer, games=args.games, seed=args.seed,
+                  policy=args.policy, target_se=args.target_se)  # fmt: skip
+    print(f"hand {' '.join(result['hand'])}: seat {result['seat']} ({result['position']}), dealer "
+          f"{result['dealer']}, {result['deals']:,} deals (stopped by {result['stopped_by']}), seed {args.seed}, "
+          f"policy {result['policy']}")  # fmt: skip
+    tables = {"summary": result["summary"], "rules": result["rules"], "scores": result["scores"]}
+    for name, table in tables.items():
+        print(show(name, table))
+    if args.out:
+        write_tables(tables, Path(args.out))
+        print(f"\nwrote {len(tables)} CSV tables to {args.out}/")
+    return 0
+
+
 def cmd_calibrate(args) -> int:
     from analysis.calibrate import calibrate
 
@@ -253,7 +286,7 @@ def cmd_report(args) -> int:
 
 
 COMMANDS = {"simulate": cmd_simulate, "analyze": cmd_analyze, "trace": cmd_trace, "bench": cmd_bench,
-            "calibrate": cmd_calibrate, "report": cmd_report}  # fmt: skip
+            "calibrate": cmd_calibrate, "odds": cmd_odds, "report": cmd_report}  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -93,3 +93,28 @@ def test_help_explains_every_command():
         assert command in done.stdout
     done = run("simulate", "--help")
     assert "--set NAME=VALUE" in done.stdout and "--games" in done.stdout
+
+
+def test_odds_for_a_hand(tmp_path):
+    done = run("odds", "english_jazz", "--hand", "JS 9S AS KS QS TS AH KH QH AD KD QD", "--seat", "2",
+               "--dealer", "0", "--games", "3000", "--seed", "1", "--out", str(tmp_path / "o"))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "3,000 deals" in done.stdout and "all_tricks" in done.stdout
+    summary = pd.read_csv(tmp_path / "o" / "summary.csv", index_col=0)
+    assert summary.loc["all_tricks", "estimate"] > 0.8  # the top six trumps-to-be and a void, as second
+
+
+@pytest.mark.parametrize(
+    "hand,named",
+    [("JS 9S AS KS QS TS AH KH QH AD KD", "got 11"), ("JS 9S AS KS QS TS AH KH QH AD KD JS", "'JS' appears twice"),
+     ("JS 9S AS KS QS TS AH KH QH AD KD 2D", "'2D'"), ("JS 9S AS KS QS TS AH KH QH AD KD XX", "'XX'")],
+)  # fmt: skip
+def test_odds_names_a_bad_hand(hand, named):
+    done = run("odds", "english_jazz", "--hand", hand, "--games", "100")
+    assert done.returncode == 2 and named in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_odds_names_a_bad_seat():
+    done = run("odds", "english_jazz", "--hand", "JS 9S AS KS QS TS AH KH QH AD KD QD", "--seat", "3")
+    assert done.returncode == 2 and "seat" in done.stderr and "3" in done.stderr
