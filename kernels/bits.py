@@ -69,10 +69,59 @@ def highest(mask):
     return 63 - np.int64(_ctlz(mask))
 
 
+def _fast_pdep() -> bool:
+    """True when the host has BMI2 with a fast PDEP (not AMD Zen 1/2 or
+    Bulldozer, where it is microcoded) and Numba compiles for this host."""
+    try:
+        import llvmlite.binding as ll
+        from numba.core import config
+
+        if config.CPU_NAME is not None:  # compiling for another CPU (portable caches): no PDEP
+            return False
+        name = ll.get_host_cpu_name()
+        return bool(ll.get_host_cpu_features().get("bmi2")) and name not in ("znver1", "znver2") \
+            and not name.startswith("bdver")
+    except Exception:  # noqa: BLE001 - any doubt: the portable version
+        return False
+
+
+FAST_PDEP = _fast_pdep()
+
+
+@intrinsic
+def _pdep(typingctx, x, m):
+    sig = types.uint64(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        from llvmlite import ir
+
+        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
+        fn = builder.module.declare_intrinsic("llvm.x86.bmi.pdep.64", fnty=fnty)
+        return builder.call(fn, args)
+
+    return sig, codegen
+
+
 @jit(inline="always")
-def nth(mask, k):
-    """Index of the k-th lowest card of ``mask`` (0-based, k < popcount)."""
+def nth_pdep(mask, k):
+    """Index of the k-th lowest card of ``mask`` (0-based, k < popcount): one
+    PDEP instruction. Only for hosts with BMI2 (see ``FAST_PDEP``)."""
+    return np.int64(_cttz(_pdep(ONE << np.uint64(k), np.uint64(mask))))
+
+
+@jit(inline="always")
+def nth_portable(mask, k):
+    """Index of the k-th lowest card of ``mask`` (0-based, k < popcount), by
+    halving without a data-dependent loop."""
     m = np.uint64(mask)
-    for _ in range(k):
-        m &= m - ONE
-    return np.int64(_cttz(m))
+    pos = 0
+    for w in (32, 16, 8, 4, 2, 1):
+        c = np.int64(_ctpop((m >> np.uint64(pos)) & np.uint64((1 << w) - 1)))
+        go = k >= c
+        pos += w if go else 0
+        k -= c if go else 0
+    return pos
+
+
+nth = nth_pdep if FAST_PDEP else nth_portable
+"""The k-th lowest card of a mask: the fastest version this host runs."""

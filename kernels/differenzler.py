@@ -10,7 +10,7 @@ import numpy as np
 from numba import prange
 
 from kernels import rng
-from kernels.bits import ONE, ZERO, bit, lowest, popcount
+from kernels.bits import ONE, ZERO, bit, lowest, nth, popcount
 from kernels.cards import ACE, JACK, KING, NINE, QUEEN, TEN, deck
 from kernels.jit import jit, parallel_jit
 from kernels.tricks import PLAIN, TRUMP_BASE, TRUMP_STRENGTH, jass_points, strength, suit_cards, trumps_above
@@ -295,7 +295,7 @@ def play_deal(seed, index, k, dealer, params, policies, table, play_st, rows, r0
         for i in range(PLAYERS):
             legal = legal_cards(hands[s], i, led, trump, top_trump)
             if policies[s, 0] == PLAY_RANDOM:
-                c = _nth_card(legal, rng.below(play_st, popcount(legal)))
+                c = nth(legal, rng.below(play_st, popcount(legal)))
             else:
                 c = heuristic_card(hands[s], legal, i, led, top, pot, trump, declared[s] - made[s], gone)
             if rec:
@@ -321,14 +321,6 @@ def play_deal(seed, index, k, dealer, params, policies, table, play_st, rows, r0
         rows[r0 + s, C_PENALTY] = abs(declared[s] - made[s])
         rows[r0 + s, C_TRICKS] = tricks[s]
     return ne
-
-
-@jit(inline="always")
-def _nth_card(mask, k):
-    m = mask
-    for _ in range(k):
-        m &= m - ONE
-    return lowest(m)
 
 
 @jit

@@ -12,7 +12,7 @@ import numpy as np
 from numba import prange
 
 from kernels import rng
-from kernels.bits import ONE, ZERO, bit, highest, lowest, popcount
+from kernels.bits import ONE, ZERO, bit, highest, lowest, nth, popcount
 from kernels.cards import ACE, FULL36, JACK, KING, NINE, QUEEN, TEN, deck
 from kernels.jit import jit, parallel_jit
 from kernels.tricks import (
@@ -118,19 +118,6 @@ def card_strength(card, led, trump):
     ts = TRUMP_BASE + TRUMP_STRENGTH[r]
     plain = r if s == led else -1
     return ts if s == trump else plain
-
-
-@jit(inline="always")
-def pick(mask, k):
-    """The ``k``-th lowest card of ``mask`` without a data-dependent loop."""
-    m = np.uint64(mask)
-    pos = 0
-    for w in (32, 16, 8, 4, 2, 1):
-        c = popcount((m >> np.uint64(pos)) & np.uint64((1 << w) - 1))
-        go = k >= c
-        pos += w if go else 0
-        k -= c if go else 0
-    return pos
 
 
 @jit(inline="always")
@@ -489,7 +476,7 @@ def play_deal(hands, dealer, pol, st, script, won, tricks, plain, events, ne):
             legal = legal_cards(hand, led)
             p = pol[s]
             if p == RANDOM:
-                c = pick(legal, rng.below(st, popcount(legal)))
+                c = nth(legal, rng.below(st, popcount(legal)))
             elif p == HEURISTIC:
                 if legal & (legal - ONE) == ZERO:
                     c = lowest(legal)
@@ -528,7 +515,7 @@ def _play_random(hands, dealer, st, won, tricks, plain, events, ne):
         for k in range(PLAYERS):
             hand = hands[s]
             legal = legal_cards(hand, led)
-            c = pick(legal, rng.below(st, popcount(legal)))
+            c = nth(legal, rng.below(st, popcount(legal)))
             if rec:
                 events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_PLAY, s, c, np.int64(legal)
                 ne += 1

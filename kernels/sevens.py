@@ -9,8 +9,6 @@ bottom. A player with a legal card must play one; otherwise they pass (-1).
 from __future__ import annotations
 
 import numpy as np
-from numba import types
-from numba.extending import intrinsic
 
 from kernels import rng
 from kernels.bits import ONE, ZERO, bit, highest, lowest, nth, popcount
@@ -26,57 +24,10 @@ EV_PLAY = 2  # trace event kind (see docs/ARCHITECTURE.md)
 POLICY_RANDOM, POLICY_HEURISTIC = 0, 1
 
 
-def _fast_pdep() -> bool:
-    """True when the host has BMI2 with a fast PDEP (not AMD Zen 1/2, where it is microcoded)."""
-    try:
-        import llvmlite.binding as ll
-        from numba.core import config
-
-        if config.CPU_NAME is not None:  # compiling for another CPU (portable caches): no PDEP
-            return False
-        name = ll.get_host_cpu_name()
-        return bool(ll.get_host_cpu_features().get("bmi2")) and name not in ("znver1", "znver2") \
-            and not name.startswith("bdver")
-    except Exception:  # noqa: BLE001 - any doubt: the portable loop
-        return False
-
-
-FAST_PDEP = _fast_pdep()
-
-
-@intrinsic
-def _pdep(typingctx, x, m):
-    sig = types.uint64(types.uint64, types.uint64)
-
-    def codegen(context, builder, signature, args):
-        from llvmlite import ir
-
-        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
-        fn = builder.module.declare_intrinsic("llvm.x86.bmi.pdep.64", fnty=fnty)
-        return builder.call(fn, args)
-
-    return sig, codegen
-
-
-if FAST_PDEP:
-
-    @jit(inline="always")
-    def select(mask, k):
-        """Index of the k-th lowest card of ``mask`` (one PDEP instruction)."""
-        return lowest(_pdep(ONE << np.uint64(k), mask))
-
-else:
-
-    @jit(inline="always")
-    def select(mask, k):
-        """Index of the k-th lowest card of ``mask``."""
-        return nth(mask, k)
-
-
 @jit(inline="always")
 def pick_random(legal, st):
     """A uniformly random card of the non-empty mask ``legal``."""
-    return select(legal, rng.below(st, popcount(legal)))
+    return nth(legal, rng.below(st, popcount(legal)))
 
 
 @jit(inline="always")

@@ -54,7 +54,9 @@ def test_bit_tricks_match_python():
         assert bits.lowest(u) == set_bits[0]
         assert bits.highest(u) == set_bits[-1]
         k = rnd.randrange(len(set_bits))
-        assert bits.nth(u, k) == set_bits[k]
+        assert bits.nth(u, k) == bits.nth_portable(u, k) == set_bits[k]
+        if bits.FAST_PDEP:
+            assert bits.nth_pdep(u, k) == set_bits[k]
         assert int(bits.bit(set_bits[k])) == 1 << set_bits[k]
 
 

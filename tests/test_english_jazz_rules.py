@@ -69,15 +69,6 @@ def test_card_strength_is_the_shared_strength():
                 assert k.card_strength(c, led, trump) == strength(c, led, trump, PLAIN)
 
 
-def test_pick_is_the_kth_card():
-    rnd = random.Random(5)
-    for _ in range(3000):
-        m = mask(rnd.sample(DECK, rnd.randint(1, 12)))
-        cards = sorted(parse(c) for c in codes(m))
-        j = rnd.randrange(len(cards))
-        assert k.pick(m, j) == cards[j]
-
-
 def test_legal_cards_random_positions():
     rnd = random.Random(11)
     for _ in range(10_000):
