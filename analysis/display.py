@@ -6,7 +6,7 @@ import math
 import pandas as pd
 
 
-def _digits(se: float) -> int:
+def digits(se: float) -> int:
     """Decimals that show a value to about its standard error."""
     if not se or not math.isfinite(se) or se <= 0:
         return 3
@@ -26,7 +26,7 @@ def readable(table: pd.DataFrame) -> pd.DataFrame:
         if lo not in table.columns or hi not in table.columns:
             continue
         ses = table[se] if se in table.columns else (table[hi] - table[lo]) / 3.92
-        cells = [f"{e:.{_digits(s)}f} [{a:.{_digits(s)}f}, {b:.{_digits(s)}f}]" if pd.notna(e) else ""
+        cells = [f"{e:.{digits(s)}f} [{a:.{digits(s)}f}, {b:.{digits(s)}f}]" if pd.notna(e) else ""
                  for e, a, b, s in zip(table[c], table[lo], table[hi], ses)]  # fmt: skip
         label = "estimate [95% CI]" if name == "estimate" else f"{name} [95% CI]"
         at = list(out.columns).index(c)

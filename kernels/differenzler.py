@@ -40,6 +40,7 @@ COLUMNS = (
 ) = range(len(COLUMNS))  # fmt: skip
 
 EV_DEAL, EV_HAND, EV_PLAY, EV_DECLARE = 0, 1, 2, 10
+W_DECLARED, W_MADE, W_TRICKS = 0, 4, 8  # offsets in the int64 scratch array
 MAX_EVENTS_PER_DEAL = 1 + PLAYERS + PLAYERS + 36
 
 # calibration table: one declaration per feature cell (see calibration_cell)
@@ -249,10 +250,8 @@ def declare(policy, rel, hand, trump, play_st, table):
 def play_deal(seed, index, k, dealer, params, policies, table, play_st, rows, r0, events, ne, work, uwork):
     """Play deal ``k``: writes four rows from ``rows[r0]``; returns the new
     event count. ``work`` (int64, 64) and ``uwork`` (uint64, 8) are scratch."""
-    hands = uwork[0:PLAYERS]
-    declared = work[0:4]
-    made = work[4:8]
-    tricks = work[8:12]
+    # scratch by offset, not by views: a view costs a reference count each
+    hands = uwork
     trump_card = deal_hands(seed, index, k, dealer, hands, work[16:52], uwork[4:5])
     trump = trump_card >> 4
     leader = (dealer + 1) % PLAYERS
@@ -265,25 +264,25 @@ def play_deal(seed, index, k, dealer, params, policies, table, play_st, rows, r0
             ne += 1
     for j in range(PLAYERS):  # declaration order: from the seat after the dealer
         s = (dealer + 1 + j) % PLAYERS
-        declared[s] = declare(policies[s, 1], (s - dealer) % PLAYERS, hands[s], trump, play_st, table)
+        work[W_DECLARED + s] = declare(policies[s, 1], (s - dealer) % PLAYERS, hands[s], trump, play_st, table)
         if rec:
-            events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_DECLARE, s, declared[s], 0
+            events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_DECLARE, s, work[W_DECLARED + s], 0
             ne += 1
     for s in range(PLAYERS):
-        row = rows[r0 + s]
         tr, jack, nine, aces, tens, kings, side = hand_features(hands[s], trump)
-        row[C_DEAL], row[C_SEAT], row[C_DEALER] = k, s, dealer
-        row[C_REL], row[C_EXTRA] = (s - dealer) % PLAYERS, 1 if k >= 4 else 0
-        row[C_TRUMP_CARD], row[C_TRUMP], row[C_DECLARED] = trump_card, trump, declared[s]
-        row[C_TRUMPS], row[C_TRUMP_JACK], row[C_TRUMP_NINE] = tr, jack, nine
-        row[C_ACES], row[C_TENS], row[C_KINGS], row[C_SIDE] = aces, tens, kings, side
-        row[C_LEN_C] = popcount(suit_cards(hands[s], 0))
-        row[C_LEN_D] = popcount(suit_cards(hands[s], 1))
-        row[C_LEN_H] = popcount(suit_cards(hands[s], 2))
-        row[C_LEN_S] = popcount(suit_cards(hands[s], 3))
-        row[C_PLAY_POLICY], row[C_DECLARE_POLICY] = policies[s, 0], policies[s, 1]
-    made[:] = 0
-    tricks[:] = 0
+        rows[r0 + s, C_DEAL], rows[r0 + s, C_SEAT], rows[r0 + s, C_DEALER] = k, s, dealer
+        rows[r0 + s, C_REL], rows[r0 + s, C_EXTRA] = (s - dealer) % PLAYERS, 1 if k >= 4 else 0
+        rows[r0 + s, C_TRUMP_CARD], rows[r0 + s, C_TRUMP], rows[r0 + s, C_DECLARED] = trump_card, trump, work[W_DECLARED + s]
+        rows[r0 + s, C_TRUMPS], rows[r0 + s, C_TRUMP_JACK], rows[r0 + s, C_TRUMP_NINE] = tr, jack, nine
+        rows[r0 + s, C_ACES], rows[r0 + s, C_TENS], rows[r0 + s, C_KINGS], rows[r0 + s, C_SIDE] = aces, tens, kings, side
+        rows[r0 + s, C_LEN_C] = popcount(suit_cards(hands[s], 0))
+        rows[r0 + s, C_LEN_D] = popcount(suit_cards(hands[s], 1))
+        rows[r0 + s, C_LEN_H] = popcount(suit_cards(hands[s], 2))
+        rows[r0 + s, C_LEN_S] = popcount(suit_cards(hands[s], 3))
+        rows[r0 + s, C_PLAY_POLICY], rows[r0 + s, C_DECLARE_POLICY] = policies[s, 0], policies[s, 1]
+    for s in range(PLAYERS):
+        work[W_MADE + s] = 0
+        work[W_TRICKS + s] = 0
     gone = ZERO
     for t in range(9):
         led = -1
@@ -297,7 +296,7 @@ def play_deal(seed, index, k, dealer, params, policies, table, play_st, rows, r0
             if policies[s, 0] == PLAY_RANDOM:
                 c = nth(legal, rng.below(play_st, popcount(legal)))
             else:
-                c = heuristic_card(hands[s], legal, i, led, top, pot, trump, declared[s] - made[s], gone)
+                c = heuristic_card(hands[s], legal, i, led, top, pot, trump, work[W_DECLARED + s] - work[W_MADE + s], gone)
             if rec:
                 events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_PLAY, s, c, np.int64(legal)
                 ne += 1
@@ -313,13 +312,13 @@ def play_deal(seed, index, k, dealer, params, policies, table, play_st, rows, r0
             hands[s] &= ~bit(c)
             gone |= bit(c)
             s = s + 1 if s < PLAYERS - 1 else 0
-        made[winner] += pot
-        tricks[winner] += 1
+        work[W_MADE + winner] += pot
+        work[W_TRICKS + winner] += 1
         leader = winner
     for s in range(PLAYERS):
-        rows[r0 + s, C_MADE] = made[s]
-        rows[r0 + s, C_PENALTY] = abs(declared[s] - made[s])
-        rows[r0 + s, C_TRICKS] = tricks[s]
+        rows[r0 + s, C_MADE] = work[W_MADE + s]
+        rows[r0 + s, C_PENALTY] = abs(work[W_DECLARED + s] - work[W_MADE + s])
+        rows[r0 + s, C_TRICKS] = work[W_TRICKS + s]
     return ne
 
 

@@ -5,6 +5,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import stats
+from analysis.display import digits
 from analysis.api import simulate
 from reports import charts
 from reports.section import Section
@@ -71,11 +72,13 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
                   charts.save(ax, folder, "differenzler_calibration")))  # fmt: skip
 
     cal_row = accuracy.loc["calibrated"]
+    d = digits(cal_row["se"])
     answer = (
-        f"Declaring by the calibrated rule, a player misses by {cal_row['estimate']:.1f} points a hand on "
-        f"average (95% CI {cal_row['ci_low']:.1f}-{cal_row['ci_high']:.1f}), against "
-        f"{accuracy.loc['heuristic', 'estimate']:.1f} for the heuristic formula and "
-        f"{accuracy.loc['random', 'estimate']:.1f} for random declarations, on the same deals."
+        f"Declaring by the calibrated rule, a player misses by {cal_row['estimate']:.{d}f} "
+        f"[{cal_row['ci_low']:.{d}f}, {cal_row['ci_high']:.{d}f}] points a hand on average, against "
+        f"{accuracy.loc['heuristic', 'estimate']:.{d}f} for the heuristic formula and "
+        f"{accuracy.loc['random', 'estimate']:.{d}f} for random declarations on the same deals "
+        f"(95% CIs; {int(cal_row['n']):,} hands per rule)."
     )
     return Section(
         game="differenzler",
