@@ -25,10 +25,27 @@ def styled():
         yield
 
 
-def _axes(ax):
+def axes(ax):
+    """``ax``, or the axes of a new figure."""
     if ax is None:
         _, ax = plt.subplots()
     return ax
+
+
+def need(table: pd.DataFrame, columns, what: str, levels=()) -> None:
+    """``UsageError`` unless ``table`` is a non-empty DataFrame with these
+    columns (and index levels); ``what`` names the chart."""
+    from analysis.registry import UsageError
+
+    if not isinstance(table, pd.DataFrame):
+        raise UsageError(f"{what} needs a DataFrame, not {type(table).__name__}")
+    missing = [c for c in columns if c not in table.columns]
+    missing += [lv for lv in levels if lv not in table.index.names]
+    if missing:
+        raise UsageError(f"{what} needs columns/index levels {', '.join(map(str, missing))}; the table has "
+                         f"columns {', '.join(map(str, table.columns))} and index {table.index.names}")  # fmt: skip
+    if table.empty:
+        raise UsageError(f"{what} got an empty table")
 
 
 def _yerr(t: pd.DataFrame) -> np.ndarray:
@@ -38,7 +55,7 @@ def _yerr(t: pd.DataFrame) -> np.ndarray:
 def plot_estimates(table: pd.DataFrame, ax=None, xlabel: str = "", ylabel: str = "", title: str = ""):
     """Estimates with 95% CI error bars, one bar per row of ``table``."""
     with styled():
-        ax = _axes(ax)
+        ax = axes(ax)
         labels = [" ".join(map(str, i)) if isinstance(i, tuple) else str(i) for i in table.index]
         x = np.arange(len(table))
         ax.bar(x, table["estimate"], yerr=_yerr(table), color="C0", alpha=0.8, ecolor="black")
@@ -55,7 +72,7 @@ def plot_distribution(counts: pd.DataFrame, ax=None, by: str = "declaration", va
 
     ``counts`` has columns ``by``, ``value``, ``share``, ``ci_low``, ``ci_high``."""
     with styled():
-        ax = _axes(ax)
+        ax = axes(ax)
         for i, (name, g) in enumerate(counts.groupby(by, observed=True, sort=False)):
             g = g.sort_values(value)
             ax.plot(g[value], g["share"], label=str(name), color=f"C{i}")
@@ -74,7 +91,7 @@ def plot_calibration(table: pd.DataFrame, ax=None, title: str = "Declared vs mad
     ``table`` has columns ``declaration``, ``declared`` (bin centre),
     ``estimate``, ``ci_low``, ``ci_high``."""
     with styled():
-        ax = _axes(ax)
+        ax = axes(ax)
         top = float(max(table["declared"].max(), table["ci_high"].max())) + 5
         ax.plot([0, top], [0, top], color="grey", linestyle="--", linewidth=1, label="made = declared")
         for i, (name, g) in enumerate(table.groupby("declaration", observed=True, sort=False)):

@@ -17,29 +17,14 @@ import matplotlib.transforms as mtransforms  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from analysis.registry import UsageError  # noqa: E402
-from reports.charts import styled  # noqa: E402
+from reports.charts import axes as _axes, need, styled  # noqa: E402
 
 POLICIES = ("random", "heuristic")
 GAP = 1.0  # empty x units between two blocks
 
 
-def _axes(ax):
-    if ax is None:
-        _, ax = plt.subplots()
-    return ax
 
 
-def _need(table: pd.DataFrame, columns, levels, what: str) -> None:
-    if not isinstance(table, pd.DataFrame):
-        raise UsageError(f"{what} needs a DataFrame, not {type(table).__name__}")
-    missing = [c for c in columns if c not in table.columns]
-    missing += [lv for lv in levels if lv not in table.index.names]
-    if missing:
-        raise UsageError(f"{what} needs columns/index levels {', '.join(missing)}; the table has columns "
-                         f"{', '.join(map(str, table.columns))} and index {table.index.names}")  # fmt: skip
-    if table.empty:
-        raise UsageError(f"{what} got an empty table")
 
 
 def _cols(suffix: str = "") -> list[str]:
@@ -85,7 +70,7 @@ def plot_sweeps_by_feature(table: pd.DataFrame, ax=None):
     """Chance that a hand takes all 12 tricks, per million hands (log scale), by
     features of the hand as dealt, random and heuristic play, Wilson 95% CIs.
     ``table``: index (feature, value), ``random``, ``heuristic`` and their CI columns."""
-    _need(table, _cols(), ("feature", "value"), "plot_sweeps_by_feature")
+    need(table, _cols(), "plot_sweeps_by_feature", ("feature", "value"))
     with styled():
         ax = _axes(ax)
         if ax.figure.get_figwidth() < 9:
@@ -120,7 +105,7 @@ def plot_sweeps_by_feature(table: pd.DataFrame, ax=None):
 def plot_rules(table: pd.DataFrame, ax=None):
     """Share of deals (%) each rule A-E decides, log scale, by policy, Wilson 95% CIs.
     ``table``: one row per rule, ``random_pct``, ``heuristic_pct`` and their CI columns."""
-    _need(table, _cols("_pct"), (), "plot_rules")
+    need(table, _cols("_pct"), "plot_rules", ())
     with styled():
         ax = _axes(ax)
         ax.set_yscale("log")
@@ -137,7 +122,7 @@ def plot_rules(table: pd.DataFrame, ax=None):
 def plot_sweeps_by_position(table: pd.DataFrame, ax=None):
     """Sweeps per million deals by the position of the sweeping hand, by policy,
     Wilson 95% CIs. ``table``: one row per position, ``random``, ``heuristic`` and their CIs."""
-    _need(table, _cols(), (), "plot_sweeps_by_position")
+    need(table, _cols(), "plot_sweeps_by_position", ())
     with styled():
         ax = _axes(ax)
         _by_policy(ax, [str(i) for i in table.index], table, "", log=False)
@@ -152,7 +137,7 @@ def plot_sweeps_by_position(table: pd.DataFrame, ax=None):
 def plot_trump_setter(table: pd.DataFrame, ax=None):
     """Share of deals (%) in which each position sets trump, or nobody does, by
     policy, Wilson 95% CIs. ``table``: one row per setter, ``random_pct``, ``heuristic_pct``."""
-    _need(table, _cols("_pct"), (), "plot_trump_setter")
+    need(table, _cols("_pct"), "plot_trump_setter", ())
     with styled():
         ax = _axes(ax)
         _by_policy(ax, [str(i) for i in table.index], table, "_pct", log=False)
@@ -169,7 +154,7 @@ def plot_seat_advantage(table: pd.DataFrame, ax=None):
     position in the first deal, by policy, 95% CIs (points).
     ``table``: index (policy, position), ``deal_score``, ``game_total`` and their CIs."""
     cols = [f"{m}{end}" for m in ("deal_score", "game_total") for end in ("", "_ci_low", "_ci_high")]
-    _need(table, cols, ("policy", "position"), "plot_seat_advantage")
+    need(table, cols, "plot_seat_advantage", ("policy", "position"))
     with styled():
         ax = _axes(ax)
         ax.axhline(0, color="grey", linewidth=1)

@@ -16,28 +16,13 @@ import matplotlib.transforms as mtransforms  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from analysis.registry import UsageError  # noqa: E402
-from reports.charts import styled  # noqa: E402
+from reports.charts import axes as _axes, need, styled  # noqa: E402
 
 GAP = 1.0  # empty x units between two player-count blocks
 
 
-def _axes(ax):
-    if ax is None:
-        _, ax = plt.subplots()
-    return ax
 
 
-def _need(table: pd.DataFrame, columns, levels, what: str) -> None:
-    if not isinstance(table, pd.DataFrame):
-        raise UsageError(f"{what} needs a DataFrame, not {type(table).__name__}")
-    missing = [c for c in columns if c not in table.columns]
-    missing += [lv for lv in levels if lv not in table.index.names]
-    if missing:
-        raise UsageError(f"{what} needs columns/index levels {', '.join(missing)}; the table has columns "
-                         f"{', '.join(map(str, table.columns))} and index {table.index.names}")  # fmt: skip
-    if table.empty:
-        raise UsageError(f"{what} got an empty table")
 
 
 def _cols(col: str) -> tuple[str, str, str]:
@@ -65,7 +50,7 @@ def plot_winner_change(table: pd.DataFrame, ax=None, measure: str = "winner_chan
     or ``leader_overtaken``), by player count, one series per sevens rule, with
     95% Wilson CIs. ``table``: index (players, rule), ``measure`` and its CI columns."""
     c, lo, hi = _cols(measure)
-    _need(table, (c, lo, hi), ("players", "rule"), "plot_winner_change")
+    need(table, (c, lo, hi), "plot_winner_change", ("players", "rule"))
     what = {"winner_changed": "winner changes", "leader_overtaken": "five-deal leader overtaken"}
     what = what.get(measure, measure)
     with styled():
@@ -82,7 +67,7 @@ def plot_rank_correlation(table: pd.DataFrame, ax=None):
     """Mean Kendall tau-b between the standings after five and after six deals,
     by player count, one series per sevens rule, with 95% CIs.
     ``table``: index (players, rule), ``tau``, ``tau_ci_low``, ``tau_ci_high``."""
-    _need(table, _cols("tau"), ("players", "rule"), "plot_rank_correlation")
+    need(table, _cols("tau"), "plot_rank_correlation", ("players", "rule"))
     with styled():
         ax = _axes(ax)
         _by_players(table, "tau", ax)
@@ -132,7 +117,7 @@ def plot_seat_effect(table: pd.DataFrame, ax=None):
     """Each deal's score by seat relative to the table average of the same deal
     (points; 95% CIs), one series per deal, one block of seats per player count.
     ``table``: index (players, deal, rel_seat), ``estimate``, ``ci_low``, ``ci_high``."""
-    _need(table, _cols("estimate"), ("players", "deal", "rel_seat"), "plot_seat_effect")
+    need(table, _cols("estimate"), "plot_seat_effect", ("players", "deal", "rel_seat"))
     with styled():
         ax = _axes(ax)
         if ax.figure.get_figwidth() < 9:
@@ -147,7 +132,7 @@ def plot_sevens_by_seat(table: pd.DataFrame, ax=None):
     """Sevens score by seat relative to the table average (points; 95% CIs),
     one series per first-out bonus, one block of seats per player count.
     ``table``: index (players, bonus, rel_seat), ``estimate``, ``ci_low``, ``ci_high``."""
-    _need(table, _cols("estimate"), ("players", "bonus", "rel_seat"), "plot_sevens_by_seat")
+    need(table, _cols("estimate"), "plot_sevens_by_seat", ("players", "bonus", "rel_seat"))
     with styled():
         ax = _axes(ax)
         if ax.figure.get_figwidth() < 9:
@@ -162,7 +147,7 @@ def plot_heuristic_edge(table: pd.DataFrame, ax=None):
     """Points a heuristic player gains over a random one in the same seat and
     deals (random opponents), per deal, one series per player count, 95% CIs.
     ``table``: index (players, deal) with deal 1..6, ``estimate``, ``ci_low``, ``ci_high``."""
-    _need(table, _cols("estimate"), ("players", "deal"), "plot_heuristic_edge")
+    need(table, _cols("estimate"), "plot_heuristic_edge", ("players", "deal"))
     with styled():
         ax = _axes(ax)
         players = sorted(set(table.index.get_level_values("players")))

@@ -15,24 +15,13 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from analysis.registry import UsageError  # noqa: E402
-from reports.charts import styled  # noqa: E402
+from reports.charts import axes as _axes, need, styled  # noqa: E402
 
 FAMILIES = ("trump", "obenabe", "undenufe")
 
 
-def _axes(ax):
-    if ax is None:
-        _, ax = plt.subplots()
-    return ax
 
 
-def _need(table: pd.DataFrame, columns, what: str) -> None:
-    if not isinstance(table, pd.DataFrame):
-        raise UsageError(f"{what} needs a DataFrame, not {type(table).__name__}")
-    missing = [c for c in columns if c not in table.columns]
-    if missing:
-        raise UsageError(f"{what} needs columns {', '.join(missing)}; the table has "
-                         f"{', '.join(map(str, table.columns))}")  # fmt: skip
 
 
 def _err(t: pd.DataFrame, col: str = "estimate") -> np.ndarray:
@@ -47,7 +36,7 @@ def plot_push_gain(table: pd.DataFrame, ax=None, threshold: float | None = None)
     ``table`` has ``from_points``, ``to_points``, ``push_minus_choose`` and its
     ``_ci_low``/``_ci_high``."""
     col = "push_minus_choose"
-    _need(table, ("from_points", "to_points", col, f"{col}_ci_low", f"{col}_ci_high"), "plot_push_gain")
+    need(table, ("from_points", "to_points", col, f"{col}_ci_low", f"{col}_ci_high"), "plot_push_gain")
     t = table.dropna(subset=["from_points", "to_points"])
     t = t[(t["from_points"] > -1000) & (t["to_points"] < 1000)].sort_values("from_points")
     with styled():
@@ -71,7 +60,7 @@ def plot_contract_worth(table: pd.DataFrame, ax=None):
     """Chooser team's card points (before the multiplier) and deal score
     (after it) per contract, with 95% CI error bars."""
     cols = ("card_points", "deal_score", "net_score")
-    _need(table, [f"{c}{s}" for c in cols for s in ("", "_ci_low", "_ci_high")], "plot_contract_worth")
+    need(table, [f"{c}{s}" for c in cols for s in ("", "_ci_low", "_ci_high")], "plot_contract_worth")
     with styled():
         ax = _axes(ax)
         x = np.arange(len(table))
@@ -94,7 +83,7 @@ def plot_contract_worth(table: pd.DataFrame, ax=None):
 def plot_weis(table: pd.DataFrame, ax=None):
     """Share of hands declaring each kind of Weis: simulated (95% Wilson CI
     error bars) beside the exact probability over all C(36, 9) hands."""
-    _need(table, ("exact", "simulated", "simulated_ci_low", "simulated_ci_high"), "plot_weis")
+    need(table, ("exact", "simulated", "simulated_ci_low", "simulated_ci_high"), "plot_weis")
     t = table[table["exact"] <= 1]  # shares only (no points rows)
     with styled():
         ax = _axes(ax)
@@ -117,7 +106,7 @@ def plot_contract_choice(table: pd.DataFrame, ax=None, feature: str = "aces"):
 
     ``table`` is indexed by (feature, value) with columns ``trump``,
     ``obenabe``, ``undenufe`` and their ``_ci_low``/``_ci_high``."""
-    _need(table, [f"{f}{s}" for f in FAMILIES for s in ("", "_ci_low", "_ci_high")], "plot_contract_choice")
+    need(table, [f"{f}{s}" for f in FAMILIES for s in ("", "_ci_low", "_ci_high")], "plot_contract_choice")
     if feature not in table.index.get_level_values(0):
         raise UsageError(f"feature {feature!r} is not in the table; it has "
                          f"{', '.join(map(str, table.index.get_level_values(0).unique()))}")  # fmt: skip

@@ -53,3 +53,20 @@ def check_trace_form(path: Path) -> str:
     done = subprocess.run([sys.executable, str(TRACE_FORMAT), str(path)], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
+
+
+CI_SUFFIXES = ("_se", "_ci_low", "_ci_high")
+
+
+def ci_columns(col: str) -> tuple[str, str]:
+    """The interval columns of an estimate column, by the tables' naming."""
+    return ("ci_low", "ci_high") if col == "estimate" else (f"{col}_ci_low", f"{col}_ci_high")
+
+
+def estimate_columns(table, not_estimates) -> list[str]:
+    """The float columns of ``table`` that are estimates (so need a CI)."""
+    import pandas as pd
+
+    return [str(c) for c in table.columns
+            if pd.api.types.is_float_dtype(table[c]) and str(c) not in not_estimates
+            and not str(c).endswith(CI_SUFFIXES)]  # fmt: skip

@@ -17,9 +17,9 @@ from analysis.registry import UsageError  # noqa: E402
 from reports import english_jazz as rj  # noqa: E402
 from reports import english_jazz_charts as ec  # noqa: E402
 from reports.build import write_data  # noqa: E402
+from tests.helpers import ci_columns, estimate_columns  # noqa: E402
 
 GAMES, SEED = 300, 8  # seed 8 has a sweep in its first 300 games under random play
-CI_SUFFIXES = ("_se", "_ci_low", "_ci_high")
 NOT_ESTIMATES = {"se", "ci_low", "ci_high", "exact"}
 
 
@@ -34,14 +34,6 @@ def runs(tmp_path_factory):
     return out
 
 
-def _ci_columns(col: str) -> tuple[str, str]:
-    return ("ci_low", "ci_high") if col == "estimate" else (f"{col}_ci_low", f"{col}_ci_high")
-
-
-def _estimate_columns(table: pd.DataFrame) -> list[str]:
-    return [str(c) for c in table.columns
-            if pd.api.types.is_float_dtype(table[c]) and str(c) not in NOT_ESTIMATES
-            and not str(c).endswith(CI_SUFFIXES)]  # fmt: skip
 
 
 def test_section_shape(runs):
@@ -122,10 +114,10 @@ def test_block_size_does_not_change_the_tables():
 def test_every_estimate_has_its_ci(runs):
     _, s = runs[0]
     for table in [t for _, _, t in s.tables] + list(s.data.values()):
-        cols = _estimate_columns(table)
+        cols = estimate_columns(table, NOT_ESTIMATES)
         assert cols, f"no estimates in {list(table.columns)}"
         for col in cols:
-            lo, hi = _ci_columns(col)
+            lo, hi = ci_columns(col)
             assert lo in table.columns and hi in table.columns, f"{col} has no CI columns"
             ok = table[[col, lo, hi]].dropna()
             assert (ok[lo] <= ok[col] + 1e-9).all() and (ok[col] <= ok[hi] + 1e-9).all(), col

@@ -15,9 +15,9 @@ from analysis.registry import UsageError  # noqa: E402
 from reports import schieber as rs  # noqa: E402
 from reports import schieber_charts as sc  # noqa: E402
 from reports.build import write_data  # noqa: E402
+from tests.helpers import ci_columns, estimate_columns  # noqa: E402
 
 GAMES, SEED = 40, 7
-CI_SUFFIXES = ("_se", "_ci_low", "_ci_high")
 NOT_ESTIMATES = {"exact", "se", "ci_low", "ci_high"}  # exact: enumerated probabilities, no sampling error
 
 
@@ -32,15 +32,6 @@ def runs(tmp_path_factory):
     return out
 
 
-def _ci_columns(col: str) -> tuple[str, str]:
-    return ("ci_low", "ci_high") if col == "estimate" else (f"{col}_ci_low", f"{col}_ci_high")
-
-
-def _estimate_columns(table: pd.DataFrame) -> list[str]:
-    """Float columns that are estimates (not CI bounds, standard errors or exact values)."""
-    return [str(c) for c in table.columns
-            if pd.api.types.is_float_dtype(table[c]) and str(c) not in NOT_ESTIMATES
-            and not str(c).endswith(CI_SUFFIXES)]  # fmt: skip
 
 
 def test_section_shape(runs):
@@ -63,10 +54,10 @@ def test_every_estimate_has_its_ci(runs):
     _, s = runs[0]
     tables = [t for _, _, t in s.tables] + list(s.data.values())
     for table in tables:
-        cols = _estimate_columns(table)
+        cols = estimate_columns(table, NOT_ESTIMATES)
         assert cols, f"no estimates in {list(table.columns)}"
         for col in cols:
-            lo, hi = _ci_columns(col)
+            lo, hi = ci_columns(col)
             assert lo in table.columns and hi in table.columns, f"{col} has no CI columns"
             ok = table[[col, lo, hi]].dropna()
             assert (ok[lo] <= ok[col] + 1e-9).all() and (ok[col] <= ok[hi] + 1e-9).all(), col
