@@ -81,7 +81,7 @@ def simulate(
 def _simulate(game, games, seed, policy, players, threads, out, force, progress, start, chunk_games, aggregate,
               scheduler, workers, log, settings):  # fmt: skip
     spec, games, seed, players, policy, policies, full = _prepare(game, games, seed, policy, players, settings)
-    start = driver.check_seed(start)
+    start = driver.check_range(start, games)
     if chunk_games is not None:
         chunk_games = driver.check_count("chunk_games", chunk_games)
     if not isinstance(aggregate, bool):
@@ -403,7 +403,7 @@ def trace(
 ) -> list[dict] | Path:
     """TRACE.md lines of games start..start+games-1 (a list, or a JSONL file)."""
     spec, games, seed, players, policy, policies, full = _prepare(game, games, seed, policy, players, settings)
-    start = driver.check_seed(start)
+    start = driver.check_range(start, games)
     if out is not None:
         target = Path(out)
         if target.exists() and not force:

@@ -38,6 +38,18 @@ def check_seed(seed: object) -> int:
     return int(seed)
 
 
+MAX_GAME_INDEX = 2**31 - 1  # rows keep the game index as int32
+
+
+def check_range(start: object, games: int) -> int:
+    """The first game's index, checked so that every index fits the rows."""
+    start = check_seed(start) if not isinstance(start, bool) else start
+    if not isinstance(start, int) or start < 0 or start + games - 1 > MAX_GAME_INDEX:
+        raise UsageError(f"games {start}..{start + games - 1} go past the last game index {MAX_GAME_INDEX}; "
+                         f"use fewer games or another seed")  # fmt: skip
+    return start
+
+
 def set_threads(threads: int | None) -> int:
     """Use ``threads`` Numba threads (default: all); returns the count."""
     top = numba.config.NUMBA_NUM_THREADS
