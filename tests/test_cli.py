@@ -118,3 +118,9 @@ def test_odds_names_a_bad_hand(hand, named):
 def test_odds_names_a_bad_seat():
     done = run("odds", "english_jazz", "--hand", "JS 9S AS KS QS TS AH KH QH AD KD QD", "--seat", "3")
     assert done.returncode == 2 and "seat" in done.stderr and "3" in done.stderr
+
+
+def test_game_indices_past_the_int32_rows_are_refused(tmp_path):
+    done = run("simulate", "differenzler", "--games", "3000000000", "--out", str(tmp_path / "x.parquet"))
+    assert done.returncode == 2 and "2147483647" in done.stderr
+    assert list(tmp_path.iterdir()) == []
