@@ -12,7 +12,6 @@ settles (a few rounds).
 from __future__ import annotations
 
 import os
-from importlib import resources
 from pathlib import Path
 
 import pandas as pd
@@ -24,7 +23,7 @@ FORMAT_VERSION = 1
 
 
 def shipped_path() -> Path:
-    return Path(str(resources.files("kernels").joinpath("data", D.CALIBRATION_FILE)))
+    return D.calibration_path()
 
 
 def calibrate(games: int = 500_000, seed: int = 20261202, rounds: int = 3, out: str | os.PathLike | None = None) -> Path:

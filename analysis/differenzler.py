@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import functools
-from importlib import resources
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -45,12 +45,17 @@ def parse_policy(text: str, players: int = 4) -> np.ndarray:
     return out
 
 
+def calibration_path() -> Path:
+    """The shipped calibration table, beside the kernels."""
+    return Path(k.__file__).with_name("data") / CALIBRATION_FILE
+
+
 @functools.lru_cache(maxsize=1)
 def calibration_table() -> np.ndarray:
     """The shipped calibrated declarations per feature cell (-1: no data,
     the heuristic formula is used)."""
     table = np.full(k.CAL_CELLS, -1, dtype=np.int64)
-    path = resources.files("kernels").joinpath("data", CALIBRATION_FILE)
+    path = calibration_path()
     if not path.is_file():
         return table
     text = path.read_text()
