@@ -70,3 +70,17 @@ def estimate_columns(table, not_estimates) -> list[str]:
     return [str(c) for c in table.columns
             if pd.api.types.is_float_dtype(table[c]) and str(c) not in not_estimates
             and not str(c).endswith(CI_SUFFIXES)]  # fmt: skip
+
+
+def study_twice(study, name: str, games: int, seed: int, tmp_path_factory) -> list:
+    """(folder, section) of two runs of a report study with the same seed,
+    each with its data written, for the reproducibility checks."""
+    from reports.build import write_data
+
+    out = []
+    for run in ("a", "b"):
+        folder = tmp_path_factory.mktemp(f"{name}_{run}")
+        section = study(folder, games=games, seed=seed)
+        write_data(folder, [section])
+        out.append((folder, section))
+    return out

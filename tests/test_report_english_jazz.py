@@ -16,8 +16,7 @@ from analysis.display import readable  # noqa: E402
 from analysis.registry import UsageError  # noqa: E402
 from reports import english_jazz as rj  # noqa: E402
 from reports import english_jazz_charts as ec  # noqa: E402
-from reports.build import write_data  # noqa: E402
-from tests.helpers import ci_columns, estimate_columns  # noqa: E402
+from tests.helpers import ci_columns, estimate_columns, study_twice  # noqa: E402
 
 GAMES, SEED = 300, 8  # seed 8 has a sweep in its first 300 games under random play
 NOT_ESTIMATES = {"se", "ci_low", "ci_high", "exact"}
@@ -25,13 +24,7 @@ NOT_ESTIMATES = {"se", "ci_low", "ci_high", "exact"}
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
-    out = []
-    for name in ("a", "b"):
-        folder = tmp_path_factory.mktemp(f"english_jazz_{name}")
-        section = rj.study(folder, games=GAMES, seed=SEED)
-        write_data(folder, [section])
-        out.append((folder, section))
-    return out
+    return study_twice(rj.study, "english_jazz", GAMES, SEED, tmp_path_factory)
 
 
 

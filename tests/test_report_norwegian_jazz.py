@@ -15,8 +15,7 @@ from analysis.display import readable  # noqa: E402
 from analysis.registry import UsageError  # noqa: E402
 from reports import norwegian_jazz as rn  # noqa: E402
 from reports import norwegian_jazz_charts as nc  # noqa: E402
-from reports.build import write_data  # noqa: E402
-from tests.helpers import ci_columns, estimate_columns  # noqa: E402
+from tests.helpers import ci_columns, estimate_columns, study_twice  # noqa: E402
 
 GAMES, SEED = 40, 5
 NOT_ESTIMATES = {"se", "ci_low", "ci_high"}
@@ -24,13 +23,7 @@ NOT_ESTIMATES = {"se", "ci_low", "ci_high"}
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
-    out = []
-    for name in ("a", "b"):
-        folder = tmp_path_factory.mktemp(f"norwegian_jazz_{name}")
-        section = rn.study(folder, games=GAMES, seed=SEED)
-        write_data(folder, [section])
-        out.append((folder, section))
-    return out
+    return study_twice(rn.study, "norwegian_jazz", GAMES, SEED, tmp_path_factory)
 
 
 

@@ -14,8 +14,7 @@ from analysis.display import readable  # noqa: E402
 from analysis.registry import UsageError  # noqa: E402
 from reports import schieber as rs  # noqa: E402
 from reports import schieber_charts as sc  # noqa: E402
-from reports.build import write_data  # noqa: E402
-from tests.helpers import ci_columns, estimate_columns  # noqa: E402
+from tests.helpers import ci_columns, estimate_columns, study_twice  # noqa: E402
 
 GAMES, SEED = 40, 7
 NOT_ESTIMATES = {"exact", "se", "ci_low", "ci_high"}  # exact: enumerated probabilities, no sampling error
@@ -23,13 +22,7 @@ NOT_ESTIMATES = {"exact", "se", "ci_low", "ci_high"}  # exact: enumerated probab
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
-    out = []
-    for name in ("a", "b"):
-        folder = tmp_path_factory.mktemp(f"schieber_{name}")
-        section = rs.study(folder, games=GAMES, seed=SEED)
-        write_data(folder, [section])
-        out.append((folder, section))
-    return out
+    return study_twice(rs.study, "schieber", GAMES, SEED, tmp_path_factory)
 
 
 
