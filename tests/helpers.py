@@ -84,3 +84,24 @@ def study_twice(study, name: str, games: int, seed: int, tmp_path_factory) -> li
         write_data(folder, [section])
         out.append((folder, section))
     return out
+
+
+def check_cis(section, not_estimates) -> list:
+    """Every estimate column of a study's tables and data has CI columns that
+    bracket it, and the readable table never shows it bare; returns the
+    readable tables for further checks."""
+    from analysis.display import readable
+
+    shown_tables = []
+    for table in [t for _, _, t in section.tables] + list(section.data.values()):
+        cols = estimate_columns(table, not_estimates)
+        assert cols, f"no estimates in {list(table.columns)}"
+        for col in cols:
+            lo, hi = ci_columns(col)
+            assert lo in table.columns and hi in table.columns, f"{col} has no CI columns"
+            ok = table[[col, lo, hi]].dropna()
+            assert (ok[lo] <= ok[col] + 1e-9).all() and (ok[col] <= ok[hi] + 1e-9).all(), col
+        shown = readable(table)
+        assert not any(c in shown.columns for c in cols), "an estimate is shown without its CI"
+        shown_tables.append(shown)
+    return shown_tables

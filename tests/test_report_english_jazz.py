@@ -12,11 +12,10 @@ from matplotlib.container import ErrorbarContainer  # noqa: E402
 
 from analysis import english_jazz as ej  # noqa: E402
 from analysis.api import simulate  # noqa: E402
-from analysis.display import readable  # noqa: E402
 from analysis.registry import UsageError  # noqa: E402
 from reports import english_jazz as rj  # noqa: E402
 from reports import english_jazz_charts as ec  # noqa: E402
-from tests.helpers import ci_columns, estimate_columns, study_twice  # noqa: E402
+from tests.helpers import check_cis, study_twice  # noqa: E402
 
 GAMES, SEED = 300, 8  # seed 8 has a sweep in its first 300 games under random play
 NOT_ESTIMATES = {"se", "ci_low", "ci_high", "exact"}
@@ -106,16 +105,7 @@ def test_block_size_does_not_change_the_tables():
 
 def test_every_estimate_has_its_ci(runs):
     _, s = runs[0]
-    for table in [t for _, _, t in s.tables] + list(s.data.values()):
-        cols = estimate_columns(table, NOT_ESTIMATES)
-        assert cols, f"no estimates in {list(table.columns)}"
-        for col in cols:
-            lo, hi = ci_columns(col)
-            assert lo in table.columns and hi in table.columns, f"{col} has no CI columns"
-            ok = table[[col, lo, hi]].dropna()
-            assert (ok[lo] <= ok[col] + 1e-9).all() and (ok[col] <= ok[hi] + 1e-9).all(), col
-        shown = readable(table)
-        assert not any(c in shown.columns for c in cols), "an estimate is shown without its CI"
+    for shown in check_cis(s, NOT_ESTIMATES):
         for c in shown.columns:  # every other number is a whole count or the exact value
             if c != "exact" and pd.api.types.is_float_dtype(shown[c]):
                 raise AssertionError(f"bare decimal column {c}")

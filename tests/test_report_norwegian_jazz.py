@@ -11,11 +11,10 @@ import pytest  # noqa: E402
 from matplotlib.container import ErrorbarContainer  # noqa: E402
 
 from analysis.api import simulate  # noqa: E402
-from analysis.display import readable  # noqa: E402
 from analysis.registry import UsageError  # noqa: E402
 from reports import norwegian_jazz as rn  # noqa: E402
 from reports import norwegian_jazz_charts as nc  # noqa: E402
-from tests.helpers import ci_columns, estimate_columns, study_twice  # noqa: E402
+from tests.helpers import check_cis, study_twice  # noqa: E402
 
 GAMES, SEED = 40, 5
 NOT_ESTIMATES = {"se", "ci_low", "ci_high"}
@@ -68,16 +67,7 @@ def test_headline_quotes_the_tables(runs):
 
 def test_every_estimate_has_its_ci(runs):
     _, s = runs[0]
-    for table in [t for _, _, t in s.tables] + list(s.data.values()):
-        cols = estimate_columns(table, NOT_ESTIMATES)
-        assert cols, f"no estimates in {list(table.columns)}"
-        for col in cols:
-            lo, hi = ci_columns(col)
-            assert lo in table.columns and hi in table.columns, f"{col} has no CI columns"
-            ok = table[[col, lo, hi]].dropna()
-            assert (ok[lo] <= ok[col] + 1e-9).all() and (ok[col] <= ok[hi] + 1e-9).all(), col
-        shown = readable(table)
-        assert not any(c in shown.columns for c in cols), "an estimate is shown without its CI"
+    check_cis(s, NOT_ESTIMATES)
 
 
 def test_same_seed_same_data_other_seed_other_data(runs, tmp_path):

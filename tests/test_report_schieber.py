@@ -10,11 +10,10 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.collections import LineCollection, PolyCollection  # noqa: E402
 
-from analysis.display import readable  # noqa: E402
 from analysis.registry import UsageError  # noqa: E402
 from reports import schieber as rs  # noqa: E402
 from reports import schieber_charts as sc  # noqa: E402
-from tests.helpers import ci_columns, estimate_columns, study_twice  # noqa: E402
+from tests.helpers import check_cis, study_twice  # noqa: E402
 
 GAMES, SEED = 40, 7
 NOT_ESTIMATES = {"exact", "se", "ci_low", "ci_high"}  # exact: enumerated probabilities, no sampling error
@@ -23,8 +22,6 @@ NOT_ESTIMATES = {"exact", "se", "ci_low", "ci_high"}  # exact: enumerated probab
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
     return study_twice(rs.study, "schieber", GAMES, SEED, tmp_path_factory)
-
-
 
 
 def test_section_shape(runs):
@@ -45,17 +42,7 @@ def test_section_shape(runs):
 
 def test_every_estimate_has_its_ci(runs):
     _, s = runs[0]
-    tables = [t for _, _, t in s.tables] + list(s.data.values())
-    for table in tables:
-        cols = estimate_columns(table, NOT_ESTIMATES)
-        assert cols, f"no estimates in {list(table.columns)}"
-        for col in cols:
-            lo, hi = ci_columns(col)
-            assert lo in table.columns and hi in table.columns, f"{col} has no CI columns"
-            ok = table[[col, lo, hi]].dropna()
-            assert (ok[lo] <= ok[col] + 1e-9).all() and (ok[col] <= ok[hi] + 1e-9).all(), col
-        shown = readable(table)
-        assert not any(c in shown.columns for c in cols), "an estimate is shown without its CI"
+    for shown in check_cis(s, NOT_ESTIMATES):
         assert any("[95% CI]" in str(c) for c in shown.columns)
 
 
