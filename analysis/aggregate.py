@@ -9,7 +9,8 @@ aggregate of all rows, whatever the chunking or order.
 
 A game supports aggregate runs when its module defines (or its spec's
 ``extra`` holds) ``aggregate(df) -> {name: table}``, additive over any split
-of the rows, and ``summarise(aggregates) -> {name: DataFrame}`` giving the
+of the rows into whole games (runs are chunked by game, and files are read so
+that each game's rows come together), and ``summarise(aggregates) -> {name: DataFrame}`` giving the
 same tables as ``analyze``; its ``analyze(df)`` is then
 ``summarise(aggregate(df))``.
 """
@@ -317,6 +318,19 @@ def proportion_table(n, events, index) -> pd.DataFrame:
         se = np.sqrt(p * (1 - p) / n)
     return pd.DataFrame({"estimate": p, "se": se, "ci_low": lo, "ci_high": hi, "n": n, "events": events},
                         index=index)  # fmt: skip
+
+
+def histogram_moments(table: pd.DataFrame, value: str, by: list[str]) -> pd.DataFrame:
+    """A moments table keyed by ``by`` from a histogram (a ``counts`` table
+    whose keys include the integer column ``value``): ``n``,
+    ``<value>_sum`` and ``<value>_sumsq``, exactly (int64)."""
+    t = table.reset_index()
+    v = t[value].astype(np.int64)
+    t = t.assign(**{f"{value}_sum": v * t["n"], f"{value}_sumsq": v * v * t["n"]})
+    cols = ["n", f"{value}_sum", f"{value}_sumsq"]
+    if not by:
+        return pd.DataFrame({c: [t[c].sum()] for c in cols}).astype(np.int64)
+    return t.groupby(by, observed=True, sort=True)[cols].sum()
 
 
 def histogram_quantiles(values: np.ndarray, weights: np.ndarray, qs=(0.05, 0.25, 0.5, 0.75, 0.95)) -> pd.Series:

@@ -12,6 +12,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 
@@ -371,8 +372,9 @@ def analyze(game: str, data, **kwargs) -> dict[str, pd.DataFrame]:
 
 
 def _aggregate_parts(spec, game: str, parts: list[Path], aggregate) -> dict:
-    """The merged aggregates of Parquet row files, read row group by row group."""
-    total = None
+    """The merged aggregates of Parquet row files (rows in game order), read
+    row group by row group, each game's rows aggregated together."""
+    total = carry = None
     for part in parts:
         try:
             pf = pq.ParquetFile(part)
@@ -383,8 +385,18 @@ def _aggregate_parts(spec, game: str, parts: list[Path], aggregate) -> dict:
             df = pf.read_row_group(i).to_pandas()
             df.attrs.update(meta)
             _check_rows(spec, df, game)
-            piece = aggregate(df)
-            total = piece if total is None else agg.merge(total, piece)
+            if carry is not None:
+                df = pd.concat([carry, df], ignore_index=True)
+            # a row group may end inside a game: keep its last game for the next piece,
+            # so an aggregate that looks at whole games sees each game at once
+            last = df["game"].to_numpy() == df["game"].iat[-1] if len(df) else np.zeros(0, dtype=bool)
+            carry, df = df[last], df[~last]
+            if len(df):
+                piece = aggregate(df)
+                total = piece if total is None else agg.merge(total, piece)
+    if carry is not None and len(carry):
+        piece = aggregate(carry)
+        total = piece if total is None else agg.merge(total, piece)
     if total is None:
         raise UsageError(f"{parts[0]} holds no rows")
     return total

@@ -171,10 +171,7 @@ def summarise(aggs: dict) -> dict[str, pd.DataFrame]:
 
     out: dict[str, pd.DataFrame] = {}
     hist = _by_policy(aggs["penalty"], ["penalty"]).reset_index()
-    pen = hist.assign(penalty_sum=hist["penalty"].astype(np.int64) * hist["n"],
-                      penalty_sumsq=hist["penalty"].astype(np.int64) ** 2 * hist["n"])  # fmt: skip
-    out["penalty_by_policy"] = agg.mean_table(
-        pen.groupby("policy", sort=True)[["n", "penalty_sum", "penalty_sumsq"]].sum(), "penalty")
+    out["penalty_by_policy"] = agg.mean_table(agg.histogram_moments(hist, "penalty", ["policy"]), "penalty")
     out["penalty_quantiles"] = pd.DataFrame(
         {p: agg.histogram_quantiles(g["penalty"].to_numpy(), g["n"].to_numpy())
          for p, g in hist.groupby("policy", sort=True)}).T.rename_axis("policy")  # fmt: skip

@@ -172,3 +172,25 @@ def test_aggregate_refused_for_a_game_without_it(monkeypatch):
     monkeypatch.setattr(registry, "get", lambda name: spec)
     with pytest.raises(UsageError, match="whist has no aggregate analysis"):
         api.simulate("whist", games=10, aggregate=True)
+
+
+def test_a_file_is_aggregated_whole_game_by_whole_game(tmp_path, rows):
+    """Row groups that end inside a game still give each aggregate call whole games."""
+    import pyarrow.parquet as pq
+
+    path = api.simulate("differenzler", games=60, seed=SEED, policy=POLICY, out=tmp_path / "rows.parquet")
+    table = pq.read_table(path)
+    small = tmp_path / "small.parquet"
+    pq.write_table(table, small, row_group_size=7)  # 7 rows: groups end mid-deal and mid-game
+    assert pq.ParquetFile(small).num_row_groups > 60
+    seen: list[pd.DataFrame] = []
+
+    def aggregate(df):
+        seen.append(df)
+        return {"rows": agg.counts(df, ["game"])}
+
+    total = api._aggregate_parts(registry.get("differenzler"), "differenzler", [small], aggregate)
+    whole = table.to_pandas()
+    assert total["rows"]["n"].tolist() == whole.groupby("game").size().tolist()
+    games = [set(df["game"]) for df in seen]
+    assert sum(len(g) for g in games) == len(set().union(*games)) == 60  # no game split between calls
