@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from analysis import aggregate as agg
 from analysis import stats
 from analysis.driver import check_count, check_seed
 from analysis.registry import GameSpec, UsageError, compact, seat_codes
@@ -84,9 +85,109 @@ def trace_game(seed: int, index: int, players: int, settings: dict, policy: str)
 
 # ------------------------------------------------------------------ analyses
 
+FEATURES = ("aces", "jacks", "nines", "longest", "voids", "points_held", "trumps_held")  # of a hand as dealt
+POINTS_HELD_BINS = [-1, 19, 29, 39, 49, 59, 69, 120]
+
 
 def _row(label, d: dict) -> pd.DataFrame:
     return pd.DataFrame([d], index=[label])
+
+
+def aggregate(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The mergeable counts and sums ``summarise`` needs (see analysis/aggregate.py): additive over
+    any split of the rows into whole games, so chunks of a run merge exactly."""
+    dealt = df[(df["seat"] == 0).to_numpy()]  # one row per deal: the deal-level columns
+    setter = dealt["trump_set_by"].to_numpy()
+    deals = pd.DataFrame({
+        "rule": dealt["rule"], "trump_never_set": dealt["trump"].isna(),
+        "setter_position": np.where(setter < 0, -1, (setter - dealt["dealer"].to_numpy()) % 3),
+    })  # fmt: skip
+    games = pd.DataFrame({"swept": df.groupby("game", sort=False)["all_tricks"].max().to_numpy()})
+    return {
+        "hands": agg.moments(df, ["rule", "position", "all_tricks"], ["score"]),
+        **{f"hands_by_{feature}": agg.counts(df, [feature, "all_tricks"]) for feature in FEATURES},
+        "deals": agg.counts(deals, ["rule", "trump_never_set", "setter_position"]),
+        "games": agg.counts(games, ["swept"]),
+        # one row per seat at the first deal (totals are per game)
+        "first_deals": agg.counts(df, ["seat", "position", "winner", "shared_win", "total"],
+                                  where=(df["deal"] == 0).to_numpy()),  # fmt: skip
+    }
+
+
+def _named(table: pd.DataFrame, **columns) -> pd.DataFrame:
+    """An aggregate table's cells as rows (keys as columns), with ``position_name`` (leader, second,
+    dealer) for its position code and, per ``name=(key, value)``, the count ``n`` of the cells where
+    ``key`` equals ``value`` (0 elsewhere)."""
+    t = table.reset_index()
+    if "position" in t:
+        t["position_name"] = pd.Categorical(t["position"].map(POSITIONS), categories=list(POSITIONS.values()))
+    for name, (key, value) in columns.items():
+        t[name] = np.where(t[key] == value, t["n"], 0)
+    return t
+
+
+def summarise(aggs: dict) -> dict[str, pd.DataFrame]:
+    """How often one hand takes every trick (rule A), by seat and hand features; how often each rule
+    decides a deal; trump setting; game scores and seat advantage, from ``aggregate`` tables (merged
+    over any number of chunks). Every figure has a 95% CI and its n."""
+    out: dict[str, pd.DataFrame] = {}
+    hands = _named(aggs["hands"], sweeps=("all_tricks", 1))
+    deals = _named(aggs["deals"])
+    games = _named(aggs["games"])
+    n = int(deals["n"].sum())
+    rule_a = int(deals["n"][deals["rule"] == "A"].sum())
+    out["all_tricks"] = pd.concat([
+        _row("per deal", stats.proportion(rule_a, n)),
+        _row("per hand", stats.proportion(int(hands["sweeps"].sum()), int(hands["n"].sum()))),
+        _row("per game of 12 deals", stats.proportion(int((games["swept"] * games["n"]).sum()),
+                                                      int(games["n"].sum()))),
+    ])  # fmt: skip
+    by_position = hands.groupby(["position_name"], observed=True)[["n", "sweeps", "score_sum", "score_sumsq"]].sum()
+    out["all_tricks_by_position"] = agg.proportion_table(by_position["n"], by_position["sweeps"], by_position.index)
+    parts = []
+    for feature in FEATURES:
+        t = _named(aggs[f"hands_by_{feature}"], sweeps=("all_tricks", 1))
+        if feature == "points_held":
+            feature = "points_held_bin"
+            t[feature] = pd.cut(t["points_held"], POINTS_HELD_BINS)
+        g = t.groupby([feature], observed=True)[["n", "sweeps"]].sum()
+        g = agg.proportion_table(g["n"], g["sweeps"], g.index)
+        g.index = pd.MultiIndex.from_product([[feature], g.index.astype(str)], names=["feature", "value"])
+        parts.append(g)
+    out["all_tricks_by_feature"] = pd.concat(parts)
+    rules = deals.groupby("rule", observed=True)["n"].sum().reindex(list(k.RULE_LETTERS), fill_value=0)
+    out["rules"] = pd.concat([_row(r, stats.proportion(int(rules[r]), n)) for r in k.RULE_LETTERS])
+    never = int(deals["n"][deals["trump_never_set"]].sum())
+    out["trump_never_set"] = _row("trump never set", stats.proportion(never, n))
+    setters = deals.groupby("setter_position")["n"].sum()
+    names = {**POSITIONS, -1: "never"}
+    out["trump_set_by"] = pd.concat(
+        [_row(names[p], stats.proportion(int(setters.get(p, 0)), n)) for p in (1, 2, 0, -1)]
+    )
+    out["score_by_position"] = agg.mean_table(by_position, "score")
+    out["score_by_rule_and_position"] = _rule_shares(hands)
+    first = _named(aggs["first_deals"], win=("winner", 1))
+    first["sole_win"] = np.where(first["shared_win"] == 0, first["win"], 0)
+    totals = first.groupby("total")["n"].sum()
+    mean = agg.mean_table(agg.histogram_moments(first, "total", []), "total").to_dict("records")[0]
+    quantiles = agg.histogram_quantiles(totals.index.to_numpy(), totals.to_numpy())
+    out["game_totals"] = _row("total", {**mean, **quantiles.to_dict()})
+    n_first = int(totals.sum())
+    lo, hi = stats.wilson(totals.to_numpy(), n_first)
+    out["game_total_distribution"] = pd.DataFrame(
+        {"share": totals.to_numpy() / n_first, "ci_low": lo, "ci_high": hi, "n": n_first,
+         "events": totals.to_numpy()}, index=totals.index)  # fmt: skip
+    # seat advantage: by the seat's place relative to the first dealer
+    seats = first.groupby(["position_name"], observed=True)[["n", "win", "sole_win"]].sum()
+    seats = seats.rename_axis("first_position")
+    out["wins_by_first_position"] = agg.proportion_table(seats["n"], seats["win"], seats.index)
+    out["sole_wins_by_first_position"] = agg.proportion_table(seats["n"], seats["sole_win"], seats.index)
+    totals_by_seat = agg.histogram_moments(first, "total", ["position_name"]).rename_axis("first_position")
+    out["total_by_first_position"] = agg.mean_table(totals_by_seat, "total")
+    one = first[first["seat"] == 0]
+    shared = stats.proportion(int((one["shared_win"] * one["n"]).sum()), int(one["n"].sum()))
+    out["shared_wins"] = _row("games with a shared win", shared)
+    return out
 
 
 def analyze(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
@@ -95,62 +196,16 @@ def analyze(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     scores and seat advantage. Every figure has a 95% CI and its n."""
     if df.empty:
         raise UsageError("no rows to analyze")
-    out: dict[str, pd.DataFrame] = {}
-    names = pd.Categorical(df["position"].map(POSITIONS), categories=list(POSITIONS.values()))
-    df = df.assign(position_name=names)
-    deals = df[df["seat"] == 0]  # one row per deal: the deal-level columns
-    n_games = int(df["game"].nunique())
-    game_sweep = df.groupby("game")["all_tricks"].max()
-    out["all_tricks"] = pd.concat([
-        _row("per deal", stats.proportion(int((deals["rule"] == "A").sum()), len(deals))),
-        _row("per hand", stats.proportion(int(df["all_tricks"].sum()), len(df))),
-        _row("per game of 12 deals", stats.proportion(int(game_sweep.sum()), n_games)),
-    ])  # fmt: skip
-    out["all_tricks_by_position"] = stats.grouped_proportion(df, ["position_name"], "all_tricks")
-    features = df.assign(points_held_bin=pd.cut(df["points_held"], [-1, 19, 29, 39, 49, 59, 69, 120]))
-    parts = []
-    for feature in ("aces", "jacks", "nines", "longest", "voids", "points_held_bin", "trumps_held"):
-        g = stats.grouped_proportion(features, [feature], "all_tricks")
-        g.index = pd.MultiIndex.from_product([[feature], g.index.astype(str)], names=["feature", "value"])
-        parts.append(g)
-    out["all_tricks_by_feature"] = pd.concat(parts)
-    n = len(deals)
-    rules = deals["rule"].value_counts().reindex(list(k.RULE_LETTERS), fill_value=0)
-    out["rules"] = pd.concat([_row(r, stats.proportion(int(rules[r]), n)) for r in k.RULE_LETTERS])
-    out["trump_never_set"] = _row("trump never set", stats.proportion(int(deals["trump"].isna().sum()), n))
-    setter_pos = np.where(deals["trump_set_by"] < 0, -1, (deals["trump_set_by"] - deals["dealer"]) % 3)
-    names = {**POSITIONS, -1: "never"}
-    out["trump_set_by"] = pd.concat(
-        [_row(names[p], stats.proportion(int((setter_pos == p).sum()), n)) for p in (1, 2, 0, -1)]
-    )
-    out["score_by_position"] = stats.grouped_mean(df, ["position_name"], "score")
-    out["score_by_rule_and_position"] = _rule_shares(df)
-    # games: one row per seat, at the first deal (totals are per game)
-    games = df[df["deal"] == 0]
-    games = games.assign(first_position=games["position_name"], win=games["winner"] == 1,
-                         sole_win=(games["winner"] == 1) & (games["shared_win"] == 0))  # fmt: skip
-    totals = games["total"]
-    out["game_totals"] = _row("total", {**stats.mean(totals), **stats.quantiles(totals).to_dict()})
-    counts = games["total"].value_counts().sort_index()
-    lo, hi = stats.wilson(counts.to_numpy(), len(games))
-    out["game_total_distribution"] = pd.DataFrame(
-        {"share": counts.to_numpy() / len(games), "ci_low": lo, "ci_high": hi, "n": len(games),
-         "events": counts.to_numpy()}, index=pd.Index(counts.index, name="total"))  # fmt: skip
-    # seat advantage: by the seat's place relative to the first dealer
-    out["wins_by_first_position"] = stats.grouped_proportion(games, ["first_position"], "win")
-    out["sole_wins_by_first_position"] = stats.grouped_proportion(games, ["first_position"], "sole_win")
-    out["total_by_first_position"] = stats.grouped_mean(games, ["first_position"], "total")
-    one = games[games["seat"] == 0]
-    shared = stats.proportion(int(one["shared_win"].sum()), len(one))
-    out["shared_wins"] = _row("games with a shared win", shared)
-    return out
+    return summarise(aggregate(df))
 
 
-def _rule_shares(df: pd.DataFrame) -> pd.DataFrame:
-    """Per position: share of deals each rule decides and the mean score then."""
+def _rule_shares(hands: pd.DataFrame) -> pd.DataFrame:
+    """Per rule and position: the mean score of the hands in the deals the rule decides."""
+    columns = ["n", "score_sum", "score_sumsq"]
     parts = []
     for r in k.RULE_LETTERS:
-        g = stats.grouped_mean(df[df["rule"] == r], ["position_name"], "score")
+        by_position = hands[hands["rule"] == r].groupby(["position_name"], observed=True)[columns].sum()
+        g = agg.mean_table(by_position, "score")
         g.index = pd.MultiIndex.from_product([[r], g.index], names=["rule", "position"])
         parts.append(g)
     return pd.concat(parts)
