@@ -14,6 +14,7 @@ from typing import Iterable
 import numpy as np
 import pandas as pd
 
+from analysis import aggregate as agg
 from analysis import stats
 from analysis.registry import GameSpec, Option, UsageError, compact, seat_codes
 from kernels import norwegian_jazz as k
@@ -147,14 +148,25 @@ def kendall_tau_b(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     b = np.asarray(b, float)
     if a.ndim != 2 or a.shape != b.shape:
         raise UsageError(f"kendall_tau_b needs two (games, seats) arrays of one shape: {a.shape}, {b.shape}")
+    return _tau(*_tau_parts(a, b))
+
+
+def _tau_parts(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per row of ``a`` and ``b`` (games x seats): concordant minus discordant
+    seat pairs, and the product of the two rankings' untied pair counts (int64)."""
+    a = np.asarray(a, float)
+    b = np.asarray(b, float)
     i, j = np.triu_indices(a.shape[1], 1)
     sa = np.sign(a[:, i] - a[:, j])
     sb = np.sign(b[:, i] - b[:, j])
-    concord = (sa * sb).sum(axis=1)
-    pairs_a = np.abs(sa).sum(axis=1)
-    pairs_b = np.abs(sb).sum(axis=1)
+    pairs = np.abs(sa).sum(axis=1) * np.abs(sb).sum(axis=1)
+    return (sa * sb).sum(axis=1).astype(np.int64), pairs.astype(np.int64)
+
+
+def _tau(concord, pairs) -> np.ndarray:
+    """Kendall's tau-b from ``_tau_parts``: concord / sqrt(pairs), NaN where pairs is 0."""
     with np.errstate(invalid="ignore", divide="ignore"):
-        return concord / np.sqrt(pairs_a * pairs_b)
+        return np.asarray(concord, float) / np.sqrt(np.asarray(pairs, float))
 
 
 def game_outcomes(totals5: np.ndarray, totals: np.ndarray) -> pd.DataFrame:
@@ -164,70 +176,142 @@ def game_outcomes(totals5: np.ndarray, totals: np.ndarray) -> pd.DataFrame:
     after five deals; ``overtaken``: no seat that led after five deals wins;
     ``tau``: Kendall tau-b between the five-deal and six-deal totals.
     """
+    out = _outcomes(totals5, totals)
+    return out.assign(tau=_tau(out.pop("concord"), out.pop("pairs")))
+
+
+def _outcomes(totals5: np.ndarray, totals: np.ndarray) -> pd.DataFrame:
+    """``game_outcomes`` with tau-b as its integer parts ``concord`` and ``pairs`` (see ``_tau_parts``)."""
     totals5, totals = np.asarray(totals5), np.asarray(totals)
     if totals5.ndim != 2 or totals5.shape != totals.shape:
         raise UsageError(f"totals need (games, seats) arrays of one shape: {totals5.shape}, {totals.shape}")
     lead5 = totals5 == totals5.max(axis=1, keepdims=True)
     win = totals == totals.max(axis=1, keepdims=True)
+    concord, pairs = _tau_parts(totals5, totals)
     return pd.DataFrame({
         "changed": (lead5 != win).any(axis=1),
         "overtaken": ~(lead5 & win).any(axis=1),
         "shared5": lead5.sum(axis=1) > 1,
         "shared": win.sum(axis=1) > 1,
-        "tau": kendall_tau_b(totals5, totals),
+        "concord": concord,
+        "pairs": pairs,
     })  # fmt: skip
 
 
 def _per_game(df: pd.DataFrame) -> pd.DataFrame:
+    """Per game of the rows: ``players`` and its ``_outcomes``."""
     last = df[df["deal"] == 6].sort_values(["players", "game", "seat"])
     parts = []
     for n, g in last.groupby("players", observed=True):
         t5 = g["total5"].to_numpy(np.int64).reshape(-1, n)
         t6 = g["total"].to_numpy(np.int64).reshape(-1, n)
-        out = game_outcomes(t5, t6)
+        out = _outcomes(t5, t6)
         out.insert(0, "players", int(n))
         parts.append(out)
     return pd.concat(parts, ignore_index=True)
 
 
-def _tau_summary(games: pd.DataFrame, by: list[str]) -> pd.DataFrame:
-    ok = games.dropna(subset=["tau"])
-    return stats.grouped_mean(ok, by, "tau")
+FLAGS = ("changed", "overtaken", "shared5", "shared")
 
 
-def analyze(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """The sixth deal's effect and every deal's score distribution, with 95% CIs."""
+def aggregate(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The mergeable counts and sums ``summarise`` needs (see analysis/aggregate.py),
+    additive over any split of the rows into whole games:
+
+    * ``outcomes``: games per player count and sixth-deal flags;
+    * ``tau``: games per player count and tau-b parts (``concord``, ``pairs`` > 0);
+    * ``score``: a histogram of the score per player count, deal and seat;
+    * ``seat_effect``: sums of ``effect_x_players``, the player count times a
+      seat's score minus its table's total in the deal (players x the seat effect);
+    * ``taken``: penalty units taken in deals 1-5;
+    * ``sevens``: the sixth deal's score and passes by seat, cards dealt and first out;
+    * ``first_deal``: the game total by seat (relative to the first dealer) and winner.
+    """
     missing = sorted(set(k.COLUMNS) - set(df.columns))
     if missing:
         raise UsageError(f"these rows are not norwegian_jazz results (missing columns {missing[:5]})")
     if df.empty:
         raise UsageError("no rows to analyze")
-    out: dict[str, pd.DataFrame] = {}
     games = _per_game(df)
-    for flag in ("changed", "overtaken", "shared5", "shared"):
-        out[f"sixth_deal_{flag}"] = stats.grouped_proportion(games, ["players"], flag)
-    out["rank_correlation"] = _tau_summary(games, ["players"])
-    out["deal_score"] = stats.grouped_mean(df, ["players", "deal"], "score")
-    out["deal_score_by_seat"] = stats.grouped_mean(df, ["players", "deal", "rel_seat"], "score")
-    # seat effect: a seat's score minus the mean of its table in the same deal (paired within the deal)
-    table_mean = df.groupby(["players", "game", "deal"], observed=True)["score"].transform("mean")
-    out["seat_effect"] = stats.grouped_mean(df.assign(effect=df["score"] - table_mean),
-                                            ["players", "deal", "rel_seat"], "effect")  # fmt: skip
-    out["deal_score_quantiles"] = (
-        df.groupby(["players", "deal"], observed=True)["score"].apply(stats.quantiles).unstack()
-    )
-    out["penalty_units"] = stats.grouped_mean(df[df["deal"] <= 5], ["players", "deal"], "taken")
-    six = df[df["deal"] == 6]
-    out["sevens_by_cards"] = stats.grouped_mean(six, ["players", "cards_dealt"], "score")
-    out["sevens_passes_by_seat"] = stats.grouped_mean(six, ["players", "rel_seat"], "passes")
-    out["first_out_by_seat"] = stats.grouped_proportion(six.assign(out=six["first_out"] == 1),
-                                                        ["players", "rel_seat"], "out")  # fmt: skip
-    first = df[df["deal"] == 1]
-    out["wins_by_seat"] = stats.grouped_proportion(first.assign(win=first["winner"] == 1),
-                                                   ["players", "rel_seat"], "win")  # fmt: skip
-    out["total_by_seat"] = stats.grouped_mean(first, ["players", "rel_seat"], "total")
-    out["games"] = games.groupby("players").size().rename("games").to_frame()
+    score = df["score"].astype(np.int64)
+    table_total = score.groupby([df["players"], df["game"], df["deal"]], observed=True, sort=False).transform("sum")
+    deal = df["deal"].to_numpy()
+    return {
+        "outcomes": agg.counts(games, ["players", *FLAGS]),
+        "tau": agg.counts(games, ["players", "concord", "pairs"], where=games["pairs"] > 0),
+        "score": agg.counts(df, ["players", "deal", "rel_seat", "score"]),
+        "seat_effect": agg.moments(df.assign(effect_x_players=df["players"] * score - table_total),
+                                   ["players", "deal", "rel_seat"], ["effect_x_players"]),  # fmt: skip
+        "taken": agg.moments(df, ["players", "deal"], ["taken"], where=deal <= 5),
+        "sevens": agg.moments(df, ["players", "rel_seat", "cards_dealt", "first_out"], ["score", "passes"],
+                              where=deal == 6),  # fmt: skip
+        "first_deal": agg.moments(df, ["players", "rel_seat", "winner"], ["total"], where=deal == 1),
+    }
+
+
+def _share(table: pd.DataFrame, by: list[str], flag: str) -> pd.DataFrame:
+    """The ``stats.grouped_proportion`` columns per group of ``by`` from a
+    counts table keyed by ``by`` and ``flag``: the share of rows with ``flag`` 1 (true)."""
+    t = table.reset_index()
+    t["events"] = t["n"].where(t[flag] == 1, 0)
+    g = t.groupby(by, observed=True, sort=True)[["n", "events"]].sum()
+    return agg.proportion_table(g["n"], g["events"], g.index)
+
+
+def _histogram_mean(hist: pd.DataFrame, value: str, by: list[str]) -> pd.DataFrame:
+    """The ``stats.grouped_mean`` columns per group of ``by`` from a histogram
+    of real values (columns ``*by``, ``value``, ``n``): mean, then the variance
+    about it, so no float sum of squares is needed."""
+    t = hist.assign(weighted=hist["n"] * hist[value])
+    g = t.groupby(by, sort=True)
+    t["dev"] = t["n"] * (t[value] - g["weighted"].transform("sum") / g["n"].transform("sum")) ** 2
+    sums = t.groupby(by, sort=True)[["n", "weighted", "dev"]].sum()
+    count = sums["n"].to_numpy()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        est = sums["weighted"].to_numpy() / count
+        se = np.sqrt(sums["dev"].to_numpy() / (count - 1)) / np.sqrt(count)
+    half = stats.Z95 * se
+    return pd.DataFrame({"estimate": est, "se": se, "ci_low": est - half, "ci_high": est + half,
+                         "n": count.astype(np.int64)}, index=sums.index)  # fmt: skip
+
+
+def summarise(aggs: dict) -> dict[str, pd.DataFrame]:
+    """The sixth deal's effect and every deal's score distribution, with 95% CIs,
+    from ``aggregate`` tables (merged over any number of chunks)."""
+    out: dict[str, pd.DataFrame] = {}
+    outcomes = aggs["outcomes"]
+    for flag in FLAGS:
+        out[f"sixth_deal_{flag}"] = _share(outcomes, ["players"], flag)
+    tau = aggs["tau"].reset_index()
+    tau["tau"] = _tau(tau["concord"], tau["pairs"])
+    out["rank_correlation"] = _histogram_mean(tau, "tau", ["players"])
+    score = aggs["score"]
+    out["deal_score"] = agg.mean_table(agg.histogram_moments(score, "score", ["players", "deal"]), "score")
+    out["deal_score_by_seat"] = agg.mean_table(
+        agg.histogram_moments(score, "score", ["players", "deal", "rel_seat"]), "score")
+    # seat effect: a seat's score minus the mean of its table in the same deal (paired within the deal),
+    # summed as players x effect (an integer) and divided back here
+    effect = agg.mean_table(aggs["seat_effect"], "effect_x_players")
+    players = effect.index.get_level_values("players").to_numpy(np.int64)
+    out["seat_effect"] = effect.assign(**{c: effect[c] / players for c in ("estimate", "se", "ci_low", "ci_high")})
+    per_deal = score.groupby(level=["players", "deal", "score"], sort=True)["n"].sum()
+    out["deal_score_quantiles"] = per_deal.groupby(level=["players", "deal"], sort=True).apply(
+        lambda h: agg.histogram_quantiles(h.index.get_level_values("score").to_numpy(), h.to_numpy())).unstack()
+    out["penalty_units"] = agg.mean_table(aggs["taken"], "taken")
+    sevens = aggs["sevens"]
+    out["sevens_by_cards"] = agg.mean_table(sevens.groupby(level=["players", "cards_dealt"]).sum(), "score")
+    out["sevens_passes_by_seat"] = agg.mean_table(sevens.groupby(level=["players", "rel_seat"]).sum(), "passes")
+    out["first_out_by_seat"] = _share(sevens, ["players", "rel_seat"], "first_out")
+    first = aggs["first_deal"]
+    out["wins_by_seat"] = _share(first, ["players", "rel_seat"], "winner")
+    out["total_by_seat"] = agg.mean_table(first.groupby(level=["players", "rel_seat"]).sum(), "total")
+    out["games"] = outcomes.groupby(level="players")["n"].sum().rename("games").to_frame()
     return out
+
+
+def analyze(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The sixth deal's effect and every deal's score distribution, with 95% CIs."""
+    return summarise(aggregate(df))
 
 
 # ------------------------------------------------------------ paired studies
