@@ -137,82 +137,150 @@ def _deals(df: pd.DataFrame) -> pd.DataFrame:
     return f.reset_index()
 
 
-def analyze(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """Contracts, points, Weis, Stöck, matches and advantages; every figure with a 95% CI."""
+HAND_FEATURES = {"aces": 9, "sixes": 9, "tens": 9, "longest": 9, "weis": 100}  # feature: cap (higher values pooled)
+CONTRACT_TYPE = pd.CategoricalDtype(CONTRACTS)
+
+
+def _deal_outcomes(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per deal (``_deals``) with what its four rows say together: Weis scored by the forehand's
+    team or the other team, Stöck declared, a team took all nine tricks, the forehand team's net score."""
+    key = ["game", "deal"]
+    d = _deals(df).set_index(key)
+    scored = df[df["weis_scored"] == 1].drop_duplicates(key).set_index(key)["team"].reindex(d.index)
+    fh_team = d["forehand"].astype(int) % 2
+    tricks = df.groupby([*key, "team"])["tricks"].sum()
+    return d.assign(fh_weis=scored == fh_team, op_weis=scored == 1 - fh_team,
+                    stoeck=df.groupby(key)["stoeck"].max(), match=(tricks == 9).groupby(level=key).any(),
+                    net=d["fh_score"] - d["op_score"]).reset_index()  # fmt: skip
+
+
+def aggregate(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The mergeable counts and sums ``summarise`` needs (see analysis/aggregate.py): additive over any
+    split of the rows into whole matches, so chunks of a run merge exactly."""
+    from analysis import aggregate as agg
+
     if df.empty:
         raise UsageError("no schieber rows to analyse")
-    out: dict[str, pd.DataFrame] = {}
-    deals = _deals(df)
-    chooser = df[df["seat"] == df["chooser"]]
-    out["contracts"] = stats.grouped_proportion(
-        pd.concat([chooser.assign(c=chooser["contract"] == name, contract_name=name) for name in CONTRACTS]),
-        ["pushed", "contract_name"], "c")
+    chooser = (df["seat"] == df["chooser"]).to_numpy()
+    deals = _deal_outcomes(df)
+    complete = deals["complete"].to_numpy()
+    out = {"contracts": agg.counts(df, ["pushed", "contract"], where=chooser)}
+    for feature in HAND_FEATURES:
+        out[f"contract_by_{feature}"] = agg.counts(df, [feature, "contract"], where=chooser)
+    out["chooser_points"] = agg.moments(df, ["contract"], ["card_points", "score"],
+                                        where=chooser & (df["match_end"] == 0).to_numpy())
+    out["weis_kinds"] = agg.counts(df, ["weis_kinds"])
+    out["weis_team"] = agg.counts(deals, ["fh_weis", "op_weis"])
+    out["stoeck"] = agg.counts(deals, ["stoeck"], where=deals["contract"].isin(CONTRACTS[:4]))
+    out["match_by_contract"] = agg.counts(deals, ["contract", "match"], where=complete)
+    out["net_score"] = agg.moments(deals, ["pushed"], ["net"], where=complete)
+    out["card_point_split"] = agg.counts(deals, ["fh_points", "op_points"], where=complete)
+    out["match_ends"] = agg.counts(df[df["match_end"] == 1].drop_duplicates("game"), ["schneider", "deals"])
+    out["first_deals"] = agg.counts(df, ["forehand", "winner"], where=((df["deal"] == 0) & (df["seat"] == 0)))
+    return out
+
+
+def _weighted_mean(values, weights) -> dict:
+    """``stats.mean`` of the values a histogram stands for (each value ``weights`` times)."""
+    x, w = np.asarray(values, dtype=float), np.asarray(weights, dtype=np.int64)
+    n = int(w.sum())
+    m = (w * x).sum() / n if n else np.nan
+    se = np.sqrt((w * (x - m) ** 2).sum() / (n - 1)) / np.sqrt(n) if n > 1 else np.nan
+    return {"estimate": m, "se": se, "ci_low": m - stats.Z95 * se, "ci_high": m + stats.Z95 * se, "n": n}
+
+
+def _events(table: pd.DataFrame, flag) -> int:
+    """Rows of a ``counts`` table where ``flag`` (a column of its reset index, or a function of it) holds."""
+    t = table.reset_index()
+    hit = flag(t) if callable(flag) else t[flag]
+    return int((hit.astype(np.int64) * t["n"]).sum())
+
+
+def _contract_by_chooser_hand(aggs: dict) -> pd.DataFrame:
+    """Share of each contract by the chooser's hand feature value, most chosen first."""
     rows = []
-    for feature in ("aces", "sixes", "tens", "longest", "weis"):
-        for value, g in chooser.groupby(np.minimum(chooser[feature], 100 if feature == "weis" else 9)):
-            counts = g["contract"].value_counts()
-            lo, hi = stats.wilson(counts.to_numpy(), len(g))
+    for feature, cap in HAND_FEATURES.items():
+        t = aggs[f"contract_by_{feature}"].reset_index()
+        t[feature] = np.minimum(t[feature], cap)
+        grid = t.pivot_table(index=feature, columns="contract", values="n", aggfunc="sum", fill_value=0)
+        for value, counts in grid.reindex(columns=list(CONTRACTS), fill_value=0).iterrows():
+            counts = counts.sort_values(ascending=False, kind="stable")  # as value_counts orders them
+            total = counts.sum()
+            lo, hi = stats.wilson(counts.to_numpy(), total)
             for (name, n), l_, h_ in zip(counts.items(), lo, hi):
-                p = n / len(g)
+                p = n / total
                 rows.append({"feature": feature, "value": int(value), "contract": name, "estimate": p,
-                             "se": np.sqrt(p * (1 - p) / len(g)), "ci_low": l_, "ci_high": h_, "n": len(g)})
-    out["contract_by_chooser_hand"] = pd.DataFrame(rows).set_index(["feature", "value", "contract"])
-    complete = deals[deals["complete"]]
-    ch = chooser[chooser["match_end"] == 0]
+                             "se": np.sqrt(p * (1 - p) / total), "ci_low": l_, "ci_high": h_, "n": total})
+    return pd.DataFrame(rows).set_index(["feature", "value", "contract"])
+
+
+def summarise(aggs: dict) -> dict[str, pd.DataFrame]:
+    """Contracts, points, Weis, Stöck, matches and advantages from ``aggregate`` tables (merged over any
+    number of chunks); every figure with a 95% CI."""
+    from analysis import aggregate as agg
+
+    out: dict[str, pd.DataFrame] = {}
+    chosen = aggs["contracts"]["n"].rename_axis(["pushed", "contract_name"])
+    grid = pd.MultiIndex.from_product([chosen.index.unique("pushed"), list(CONTRACTS)], names=chosen.index.names)
+    events = chosen.reindex(grid, fill_value=0)
+    out["contracts"] = agg.proportion_table(events.groupby(level="pushed").transform("sum"), events, grid)
+    out["contract_by_chooser_hand"] = _contract_by_chooser_hand(aggs)
     tables = []
     for col, label in (("card_points", "card points (before multiplier)"), ("score", "deal score (after)")):
-        t = stats.grouped_mean(ch, ["contract"], col)
+        t = agg.mean_table(aggs["chooser_points"], col).reset_index()
         t.insert(0, "measure", f"chooser team {label}")
         tables.append(t)
-    out["points_by_contract"] = pd.concat(tables).reset_index().set_index(["measure", "contract"])
+    points = pd.concat(tables, ignore_index=True).astype({"contract": CONTRACT_TYPE})
+    out["points_by_contract"] = points.set_index(["measure", "contract"])
     # Weis: observed per hand versus the exact odds
     odds = weis_odds()
-    kinds = df["weis_kinds"].to_numpy()
+    kinds, hands = aggs["weis_kinds"].index.to_numpy(), aggs["weis_kinds"]["n"].to_numpy()
     obs = []
     for i, name in enumerate(list(w.KIND_NAMES) + ["any"]):
         hit = kinds != 0 if name == "any" else (kinds >> i) & 1 == 1
-        p = stats.proportion(hit.sum(), len(df))
-        obs.append({"kind": name, "exact": odds.loc[name, "exact"], **p})
+        obs.append({"kind": name, "exact": odds.loc[name, "exact"],
+                    **stats.proportion(hands[hit].sum(), hands.sum())})
     out["weis_per_hand"] = pd.DataFrame(obs).set_index("kind")
-    scored = df[df["weis_scored"] == 1].drop_duplicates(["game", "deal"])[["game", "deal", "team"]]
-    fh = deals.merge(scored.rename(columns={"team": "weis_team"}), on=["game", "deal"], how="left")
-    fh_team = fh["forehand"].astype(int) % 2
-    fh = fh.assign(fh_weis=fh["weis_team"] == fh_team, op_weis=fh["weis_team"] == 1 - fh_team)
+    weis = aggs["weis_team"]
+    deals = int(weis["n"].sum())
     out["weis_team"] = pd.DataFrame([
-        {"team": "forehand team", **stats.proportion(fh["fh_weis"].sum(), len(fh))},
-        {"team": "other team", **stats.proportion(fh["op_weis"].sum(), len(fh))},
-        {"team": "nobody", **stats.proportion((~fh["fh_weis"] & ~fh["op_weis"]).sum(), len(fh))},
-    ]).set_index("team")
-    trump = df[df["contract"].isin(["C", "D", "H", "S"])]
-    st = trump.groupby(["game", "deal"])["stoeck"].max()
-    out["stoeck"] = pd.DataFrame([{"deals": "trump contracts", **stats.proportion(st.sum(), len(st))}]
-                                 ).set_index("deals")
-    played = df[df["match_end"] == 0]
-    team_tricks = played.groupby(["game", "deal", "team"])["tricks"].sum()
-    sweep = pd.DataFrame({
-        "match": (team_tricks == 9).groupby(level=["game", "deal"]).any(),
-        "contract": played[played["seat"] == 0].set_index(["game", "deal"])["contract"],
-    })  # fmt: skip
-    out["match_by_contract"] = stats.grouped_proportion(sweep, ["contract"], "match")
-    games = df[df["match_end"] == 1].drop_duplicates("game")
-    out["schneider"] = pd.DataFrame(
-        [{"matches": "all", **stats.proportion(games["schneider"].sum(), len(games))}]).set_index("matches")
-    length = stats.mean(games["deals"])
-    out["match_length"] = pd.DataFrame([{**length, **stats.quantiles(games["deals"]).to_dict()}],
-                                       index=["deals per match"])
-    net = complete["fh_score"] - complete["op_score"]
-    share = complete["fh_points"] / (complete["fh_points"] + complete["op_points"])
-    first = df[(df["deal"] == 0) & (df["seat"] == 0)]
-    first_team = first["forehand"].to_numpy() % 2
+        {"team": "forehand team", **stats.proportion(_events(weis, "fh_weis"), deals)},
+        {"team": "other team", **stats.proportion(_events(weis, "op_weis"), deals)},
+        {"team": "nobody", **stats.proportion(_events(weis, lambda t: ~t["fh_weis"] & ~t["op_weis"]), deals)},
+    ]).set_index("team")  # fmt: skip
+    st = aggs["stoeck"]
+    out["stoeck"] = pd.DataFrame([{"deals": "trump contracts", **stats.proportion(
+        _events(st, "stoeck"), st["n"].sum())}]).set_index("deals")  # fmt: skip
+    sweep = aggs["match_by_contract"].reset_index()
+    sweep = sweep.assign(match=sweep["match"] * sweep["n"]).groupby("contract", sort=True)[["n", "match"]].sum()
+    out["match_by_contract"] = agg.proportion_table(
+        sweep["n"], sweep["match"], pd.CategoricalIndex(sweep.index, dtype=CONTRACT_TYPE, name="contract"))
+    ends = aggs["match_ends"]
+    out["schneider"] = pd.DataFrame([{"matches": "all", **stats.proportion(_events(ends, "schneider"),
+                                                                          ends["n"].sum())}]).set_index("matches")
+    hist = agg.histogram_moments(ends, "deals", ["deals"]).reset_index()
+    length = agg.mean_table(agg.histogram_moments(ends, "deals", []), "deals").to_dict("records")[0]
+    quantiles = agg.histogram_quantiles(hist["deals"].to_numpy(), hist["n"].to_numpy())
+    out["match_length"] = pd.DataFrame([{**length, **quantiles.to_dict()}], index=["deals per match"])
+    net = aggs["net_score"]
+    split = aggs["card_point_split"].reset_index()
+    first = aggs["first_deals"]
     out["forehand_advantage"] = pd.DataFrame([
-        {"measure": "forehand team net deal score", **stats.mean(net)},
-        {"measure": "forehand team share of card points", **stats.mean(share)},
-        {"measure": "forehand team chose (did not push)", **stats.proportion((complete["pushed"] == 0).sum(),
-                                                                              len(complete))},
+        {"measure": "forehand team net deal score",
+         **agg.mean_table(net.sum().to_frame().T, "net").to_dict("records")[0]},
+        {"measure": "forehand team share of card points",
+         **_weighted_mean(split["fh_points"] / (split["fh_points"] + split["op_points"]), split["n"])},
+        {"measure": "forehand team chose (did not push)",
+         **stats.proportion(_events(net, lambda t: t["pushed"] == 0), net["n"].sum())},
         {"measure": "first forehand's team wins the match",
-         **stats.proportion((first["winner"].to_numpy() == first_team).sum(), len(first))},
+         **stats.proportion(_events(first, lambda t: t["winner"] == t["forehand"] % 2), first["n"].sum())},
     ]).set_index("measure")  # fmt: skip
     return out
+
+
+def analyze(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """Contracts, points, Weis, Stöck, matches and advantages; every figure with a 95% CI."""
+    return summarise(aggregate(df))
 
 
 # ------------------------------------------------------ paired comparisons

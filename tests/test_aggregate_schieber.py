@@ -1,0 +1,129 @@
+"""Schieber's mergeable aggregates: additive over any split into whole matches, the summary agreeing
+with direct computations on the rows, and aggregate mode giving exactly the tables of the row analysis."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from analysis import aggregate as agg
+from analysis import api, stats
+from analysis import schieber as S
+from tests.helpers import ROOT
+
+GAMES = 400
+SEED = 11
+POLICY = "heuristic,random,heuristic,random"
+
+
+@pytest.fixture(scope="module")
+def rows() -> pd.DataFrame:
+    return api.simulate("schieber", games=GAMES, seed=SEED, policy=POLICY, threads=1)
+
+
+@pytest.fixture(scope="module")
+def row_tables(rows) -> dict:
+    return api.analyze("schieber", rows)
+
+
+def assert_same_tables(a: dict, b: dict) -> None:
+    assert list(a) == list(b)
+    for name in a:
+        pd.testing.assert_frame_equal(a[name], b[name], check_exact=True)
+
+
+def test_schieber_aggregates_are_additive(rows):
+    whole = S.aggregate(rows)
+    games = rows["game"].to_numpy()
+    parts = [S.aggregate(rows[(games >= a) & (games < b)]) for a, b in [(0, 3), (3, 250), (250, GAMES)]]
+    merged = agg.merge(*parts[::-1])
+    assert list(merged) == list(whole)
+    for name in whole:
+        assert (whole[name].dtypes == np.int64).all(), name
+        pd.testing.assert_frame_equal(merged[name], whole[name], check_exact=True)
+
+
+def test_schieber_summary_matches_direct_row_computations(rows, row_tables):
+    """The aggregate route gives the figures a direct pandas computation gives."""
+    df = rows
+    chooser = df[df["seat"] == df["chooser"]]
+    played = chooser[chooser["match_end"] == 0]
+    points = row_tables["points_by_contract"].xs("chooser team deal score (after)", level="measure")
+    pd.testing.assert_frame_equal(points, stats.grouped_mean(played, ["contract"], "score"),
+                                  check_exact=False, rtol=1e-12)  # fmt: skip
+    # per match: its length, with quantiles, and Schneider
+    games = df[(df["deal"] == 0) & (df["seat"] == 0)]
+    length = row_tables["match_length"].iloc[0]
+    want = {**stats.mean(games["deals"]), **stats.quantiles(games["deals"]).to_dict()}
+    assert length.to_dict() == pytest.approx(want, rel=1e-12)
+    assert row_tables["schneider"].iloc[0]["events"] == games["schneider"].sum()
+    first = games["winner"] == games["forehand"] % 2
+    advantage = row_tables["forehand_advantage"]
+    assert advantage.loc["first forehand's team wins the match", "events"] == first.sum()
+    # per deal: the forehand team's share of the card points and a team taking all nine tricks
+    complete = df[df["match_end"] == 0]
+    team_points = complete.pivot_table(index=["game", "deal"], columns="team", values="card_points", aggfunc="first")
+    forehand = complete[complete["seat"] == 0].set_index(["game", "deal"])["forehand"] % 2
+    own = np.where(forehand == 0, team_points[0], team_points[1])
+    share = stats.mean(own / (team_points[0] + team_points[1]))
+    got = advantage.loc["forehand team share of card points", ["estimate", "se", "ci_low", "ci_high", "n"]]
+    assert got.to_dict() == pytest.approx(share, rel=1e-12)
+    tricks = complete.groupby(["game", "deal", "team"])["tricks"].sum()
+    deals = complete[complete["seat"] == 0].set_index(["game", "deal"])[["contract"]]
+    deals["match"] = (tricks == 9).groupby(level=["game", "deal"]).any()
+    want = stats.grouped_proportion(deals, ["contract"], "match")
+    pd.testing.assert_frame_equal(row_tables["match_by_contract"], want, check_exact=False, rtol=1e-12)
+    # per hand: Weis declared, and per deal: who scored it
+    weis = row_tables["weis_per_hand"]
+    assert weis.loc["any", "events"] == (df["weis_kinds"] != 0).sum() and weis.loc["any", "n"] == len(df)
+    assert row_tables["weis_team"]["estimate"].sum() == pytest.approx(1.0)
+    forehands = df[df["seat"] == df["forehand"]]
+    assert row_tables["weis_team"].loc["forehand team", "events"] == forehands["weis_scored"].sum()
+    trump = df[df["contract"].isin(["C", "D", "H", "S"])].groupby(["game", "deal"])["stoeck"].max()
+    assert row_tables["stoeck"].iloc[0][["n", "events"]].tolist() == [len(trump), trump.sum()]
+    # per chooser: the contract chosen, by push and by hand
+    contracts = row_tables["contracts"]
+    want = stats.grouped_proportion(chooser.assign(c=chooser["contract"] == "obenabe"), ["pushed"], "c")
+    got = contracts.xs("obenabe", level="contract_name")
+    pd.testing.assert_frame_equal(got, want, check_exact=False, rtol=1e-12)
+    counts = chooser.loc[chooser["tens"] == 1, "contract"].value_counts()
+    by_hand = row_tables["contract_by_chooser_hand"].reset_index()
+    got = by_hand[(by_hand["feature"] == "tens") & (by_hand["value"] == 1)]
+    assert got["contract"].tolist() == counts.index.tolist()  # most chosen first
+    assert (got["estimate"] * got["n"]).round().astype(int).tolist() == counts.tolist()
+
+
+def test_aggregate_mode_equals_row_analysis(tmp_path, row_tables):
+    kw = dict(games=GAMES, seed=SEED, policy=POLICY, threads=1)
+    aggs = api.simulate("schieber", aggregate=True, chunk_games=150, **kw)
+    assert isinstance(aggs, agg.Aggregates) and aggs.attrs["game"] == "schieber"
+    assert_same_tables(api.analyze("schieber", aggs), row_tables)
+    folder = api.simulate("schieber", aggregate=True, chunk_games=170, out=tmp_path / "run", **kw)
+    assert sorted(p.name for p in folder.glob("agg-*.parquet")) == [f"agg-0000000{i}.parquet" for i in range(3)]
+    assert_same_tables(api.analyze("schieber", folder), row_tables)
+    single = api.simulate("schieber", aggregate=True, out=tmp_path / "a.parquet", **kw)
+    assert_same_tables(api.analyze("schieber", single), row_tables)
+    rows_file = api.simulate("schieber", out=tmp_path / "rows.parquet", **kw)  # analysed part by part
+    assert_same_tables(api.analyze("schieber", rows_file), row_tables)
+
+
+def test_cli_aggregate_folder_analysis_equals_row_analysis(tmp_path):
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}  # this tree's analysis, whatever is installed
+    base = ["simulate", "schieber", "--games", "300", "--seed", "4", "--no-progress"]
+    for args in (["--out", "rows.parquet"], ["--out", "aggs/", "--aggregate", "--chunk-games", "120"]):
+        done = subprocess.run([sys.executable, "-m", "analysis.cli", *base, *args], cwd=tmp_path,
+                              capture_output=True, text=True, env=env)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+    for source in ("rows.parquet", "aggs"):
+        done = subprocess.run([sys.executable, "-m", "analysis.cli", "analyze", "schieber", source],
+                              cwd=tmp_path, capture_output=True, text=True, env=env)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert "300 games, seed 4" in done.stdout
+    names = sorted(p.name for p in (tmp_path / "rows-analysis").iterdir())
+    assert names and names == sorted(p.name for p in (tmp_path / "aggs-analysis").iterdir())
+    for name in names:
+        assert (tmp_path / "rows-analysis" / name).read_text() == (tmp_path / "aggs-analysis" / name).read_text()
