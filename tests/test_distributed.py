@@ -81,3 +81,13 @@ def test_local_cluster_from_the_api_and_bad_options(local):
         api.simulate("differenzler", games=10, threads=2, scheduler="tcp://127.0.0.1:1")
     with pytest.raises(UsageError, match="workers must be"):
         api.simulate("differenzler", games=10, workers=0)
+
+
+@pytest.mark.parametrize("game, games", [("schieber", 60), ("english_jazz", 300), ("norwegian_jazz", 400)])
+def test_every_game_aggregates_on_the_cluster_as_here(cluster, game, games):
+    kw = dict(games=games, seed=3, policy="heuristic")
+    want = api.analyze(game, api.simulate(game, threads=1, **kw))
+    got = api.analyze(game, api.simulate(game, scheduler=cluster, chunk_games=games // 3 + 1, aggregate=True, **kw))
+    assert list(got) == list(want)
+    for name in want:
+        pd.testing.assert_frame_equal(got[name], want[name], check_exact=True)
