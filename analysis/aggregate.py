@@ -2,17 +2,29 @@
 
 An aggregate is a dict ``{table name: DataFrame}``. Each table is indexed by
 its group keys (sorted) and every column is additive: a count ``n``, a sum
-``<value>_sum`` or a sum of squares ``<value>_sumsq``. Aggregates of any two
-sets of rows therefore merge by adding matching cells, and integer columns
-stay exact (int64), so the merge of chunk aggregates is identical to the
-aggregate of all rows, whatever the chunking or order.
+``<value>_sum`` or a sum of squares ``<value>_sumsq``. Two aggregates
+therefore merge by adding matching cells, and integer columns stay exact
+(int64): when each chunk holds whole games, the merge of the chunks'
+aggregates is identical to the aggregate of all rows, whatever the chunking
+or order.
 
-A game supports aggregate runs when its module defines (or its spec's
-``extra`` holds) ``aggregate(df) -> {name: table}``, additive over any split
-of the rows into whole games (runs are chunked by game, and files are read so
-that each game's rows come together), and ``summarise(aggregates) -> {name: DataFrame}`` giving the
-same tables as ``analyze``; its ``analyze(df)`` is then
-``summarise(aggregate(df))``.
+Every game (Differenzler, Schieber, English Jazz, Norwegian Jazz) supports
+aggregate runs (``--aggregate``): its module defines ``aggregate(df) ->
+{name: table}``, additive over any split of the rows into whole games (runs
+are chunked by game, and files are read so that each game's rows come
+together), and ``summarise(aggregates) -> {name: DataFrame}``, with
+``analyze(df) = summarise(aggregate(df))``, so an aggregate run and the rows
+give the same tables. A game added later supports it when its module (or its
+spec's ``extra``) holds the two functions; otherwise ``--aggregate`` is refused.
+
+Tables are built with ``counts`` (rows per group; a histogram when the last
+key is a value) and ``moments`` (count, sum and sum of squares per group).
+Summaries read them back: ``mean_table`` and ``proportion_table`` give the
+columns of ``stats.grouped_mean`` and ``stats.grouped_proportion``;
+``histogram_moments`` turns a histogram of integer values into moments,
+``histogram_mean`` gives the mean of a histogram of real values and
+``histogram_quantiles`` the quantiles of any histogram; ``events`` counts the
+rows where a key holds and ``share`` gives their share per group.
 """
 from __future__ import annotations
 
@@ -327,10 +339,56 @@ def histogram_moments(table: pd.DataFrame, value: str, by: list[str]) -> pd.Data
     t = table.reset_index()
     v = t[value].astype(np.int64)
     t = t.assign(**{f"{value}_sum": v * t["n"], f"{value}_sumsq": v * v * t["n"]})
-    cols = ["n", f"{value}_sum", f"{value}_sumsq"]
+    return _group_sums(t, by, ["n", f"{value}_sum", f"{value}_sumsq"]).astype(np.int64)
+
+
+def histogram_mean(hist: pd.DataFrame, value: str, by: list[str]) -> pd.DataFrame:
+    """The columns of ``stats.grouped_mean`` per group of ``by`` (one row when ``by`` is empty) from a
+    histogram of real values: a frame with the columns ``*by``, ``value`` and its count ``n``. The mean
+    comes first, then the variance about it, so no float sum of squares is needed."""
+    t = hist.assign(weighted=hist["n"] * hist[value])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if by:
+            g = t.groupby(by, observed=True, sort=True)
+            mean = g["weighted"].transform("sum") / g["n"].transform("sum")
+        else:
+            mean = t["weighted"].sum() / t["n"].sum()
+        t["dev"] = t["n"] * (t[value] - mean) ** 2
+        sums = _group_sums(t, by, ["n", "weighted", "dev"])
+        count = sums["n"].to_numpy()
+        est = sums["weighted"].to_numpy() / count
+        se = np.sqrt(sums["dev"].to_numpy() / (count - 1)) / np.sqrt(count)
+    half = stats.Z95 * se
+    return pd.DataFrame({"estimate": est, "se": se, "ci_low": est - half, "ci_high": est + half,
+                         "n": count.astype(np.int64)}, index=sums.index)  # fmt: skip
+
+
+def _group_sums(t: pd.DataFrame, by: list[str], columns: list[str]) -> pd.DataFrame:
+    """Sums of ``columns`` per group of ``by``, sorted (one row when ``by`` is empty)."""
     if not by:
-        return pd.DataFrame({c: [t[c].sum()] for c in cols}).astype(np.int64)
-    return t.groupby(by, observed=True, sort=True)[cols].sum()
+        return pd.DataFrame({c: [t[c].sum()] for c in columns})
+    return t.groupby(by, observed=True, sort=True)[columns].sum()
+
+
+def _hits(table: pd.DataFrame, key, value) -> np.ndarray:
+    """Per cell of a counts table: its ``n`` where ``key`` equals ``value``, else 0 (int64)."""
+    if isinstance(key, str):
+        key = table[key] if key in table.columns else table.index.get_level_values(key)
+    return np.where(np.asarray(key == value), table["n"].to_numpy(np.int64), 0)
+
+
+def events(table: pd.DataFrame, key, value=True) -> int:
+    """How many of the rows a counts table stands for have ``key`` equal to ``value`` (by default: true or 1).
+    ``key`` names one of its keys (an index level or a column), or gives a value per cell, in its order."""
+    return int(_hits(table, key, value).sum())
+
+
+def share(table: pd.DataFrame, by: list[str], key, value=True) -> pd.DataFrame:
+    """The columns of ``stats.grouped_proportion`` per group of ``by`` (keys of a counts table, as index
+    levels or columns): the share of the rows with ``key`` equal to ``value``, as in ``events``."""
+    t = table.assign(events=_hits(table, key, value))
+    g = t.groupby(by, observed=True, sort=True)[["n", "events"]].sum()
+    return proportion_table(g["n"], g["events"], g.index)
 
 
 def histogram_quantiles(values: np.ndarray, weights: np.ndarray, qs=(0.05, 0.25, 0.5, 0.75, 0.95)) -> pd.Series:

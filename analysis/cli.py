@@ -90,8 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--chunk-games", type=positive_int, default=None, metavar="N",
                    help="games per chunk of a run folder or cluster run (default: 524288, fewer for "
                    "small runs; a resumed run keeps its own)")  # fmt: skip
-    p.add_argument("--aggregate", action="store_true", help="keep only the aggregates the analyses need, no "
-                   "per-deal rows: flat memory and little disk for runs of any size")  # fmt: skip
+    p.add_argument("--aggregate", action="store_true", help="keep only the aggregates the game's analyses need "
+                   "(every game), no per-deal rows: flat memory and little disk for runs of any size; chunks "
+                   "merge by addition over whole games and analyze gives the tables of the rows")  # fmt: skip
     where = p.add_mutually_exclusive_group()
     where.add_argument("--scheduler", metavar="ADDRESS", default=None,
                        help="run on an existing Dask cluster, e.g. tcp://HOST:8786")

@@ -192,12 +192,10 @@ def summarise(aggs: dict) -> dict[str, pd.DataFrame]:
     declared["declared_bin"] = pd.cut(declared["declared"], np.arange(-1, 170, 10))
     declared = declared.drop(columns="declared").set_index(["play_policy", "declare_policy", "declared_bin"])
     out["calibration"] = agg.mean_table(_by_policy(declared, ["declared_bin"]), "made")
-    first = _by_policy(aggs["first_deals"], ["winner", "tied"]).reset_index()
-    first["win"] = np.where(first["winner"] == 1, first["n"], 0)
-    wins = first.groupby("policy", sort=True)[["n", "win"]].sum()
-    out["wins_by_policy"] = agg.proportion_table(wins["n"], wins["win"], wins.index)
+    first = _by_policy(aggs["first_deals"], ["winner", "tied"])
+    out["wins_by_policy"] = agg.share(first, ["policy"], "winner")
     first_rows = int(first["n"].sum())
-    tied = int((first["tied"].astype(np.int64) * first["n"]).sum())
+    tied = agg.events(first, "tied")
     out["games"] = pd.DataFrame(
         {"games": [int(aggs["games"]["n"].sum())], "deals": [int(aggs["rows"]["n"].sum()) // 4],
          "tie_break_share": [tied / first_rows if first_rows else np.nan]}  # fmt: skip

@@ -114,15 +114,11 @@ def aggregate(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     }
 
 
-def _named(table: pd.DataFrame, **columns) -> pd.DataFrame:
-    """An aggregate table's cells as rows (keys as columns), with ``position_name`` (leader, second,
-    dealer) for its position code and, per ``name=(key, value)``, the count ``n`` of the cells where
-    ``key`` equals ``value`` (0 elsewhere)."""
+def _positions(table: pd.DataFrame) -> pd.DataFrame:
+    """An aggregate table's cells as rows (keys as columns), with ``position_name`` (leader, second, dealer)
+    for its position code."""
     t = table.reset_index()
-    if "position" in t:
-        t["position_name"] = pd.Categorical(t["position"].map(POSITIONS), categories=list(POSITIONS.values()))
-    for name, (key, value) in columns.items():
-        t[name] = np.where(t[key] == value, t["n"], 0)
+    t["position_name"] = pd.Categorical(t["position"].map(POSITIONS), categories=list(POSITIONS.values()))
     return t
 
 
@@ -131,43 +127,38 @@ def summarise(aggs: dict) -> dict[str, pd.DataFrame]:
     decides a deal; trump setting; game scores and seat advantage, from ``aggregate`` tables (merged
     over any number of chunks). Every figure has a 95% CI and its n."""
     out: dict[str, pd.DataFrame] = {}
-    hands = _named(aggs["hands"], sweeps=("all_tricks", 1))
-    deals = _named(aggs["deals"])
-    games = _named(aggs["games"])
+    hands = _positions(aggs["hands"])
+    deals = aggs["deals"].reset_index()
+    games = aggs["games"]
     n = int(deals["n"].sum())
-    rule_a = int(deals["n"][deals["rule"] == "A"].sum())
     out["all_tricks"] = pd.concat([
-        _row("per deal", stats.proportion(rule_a, n)),
-        _row("per hand", stats.proportion(int(hands["sweeps"].sum()), int(hands["n"].sum()))),
-        _row("per game of 12 deals", stats.proportion(int((games["swept"] * games["n"]).sum()),
-                                                      int(games["n"].sum()))),
+        _row("per deal", stats.proportion(agg.events(deals, "rule", "A"), n)),
+        _row("per hand", stats.proportion(agg.events(hands, "all_tricks"), int(hands["n"].sum()))),
+        _row("per game of 12 deals", stats.proportion(agg.events(games, "swept"), int(games["n"].sum()))),
     ])  # fmt: skip
-    by_position = hands.groupby(["position_name"], observed=True)[["n", "sweeps", "score_sum", "score_sumsq"]].sum()
-    out["all_tricks_by_position"] = agg.proportion_table(by_position["n"], by_position["sweeps"], by_position.index)
+    out["all_tricks_by_position"] = agg.share(hands, ["position_name"], "all_tricks")
     parts = []
     for feature in FEATURES:
-        t = _named(aggs[f"hands_by_{feature}"], sweeps=("all_tricks", 1))
+        t = aggs[f"hands_by_{feature}"].reset_index()
         if feature == "points_held":
             feature = "points_held_bin"
             t[feature] = pd.cut(t["points_held"], POINTS_HELD_BINS)
-        g = t.groupby([feature], observed=True)[["n", "sweeps"]].sum()
-        g = agg.proportion_table(g["n"], g["sweeps"], g.index)
+        g = agg.share(t, [feature], "all_tricks")
         g.index = pd.MultiIndex.from_product([[feature], g.index.astype(str)], names=["feature", "value"])
         parts.append(g)
     out["all_tricks_by_feature"] = pd.concat(parts)
     rules = deals.groupby("rule", observed=True)["n"].sum().reindex(list(k.RULE_LETTERS), fill_value=0)
     out["rules"] = pd.concat([_row(r, stats.proportion(int(rules[r]), n)) for r in k.RULE_LETTERS])
-    never = int(deals["n"][deals["trump_never_set"]].sum())
+    never = agg.events(deals, "trump_never_set")
     out["trump_never_set"] = _row("trump never set", stats.proportion(never, n))
     setters = deals.groupby("setter_position")["n"].sum()
     names = {**POSITIONS, -1: "never"}
     out["trump_set_by"] = pd.concat(
         [_row(names[p], stats.proportion(int(setters.get(p, 0)), n)) for p in (1, 2, 0, -1)]
     )
-    out["score_by_position"] = agg.mean_table(by_position, "score")
+    out["score_by_position"] = _score_by_position(hands)
     out["score_by_rule_and_position"] = _rule_shares(hands)
-    first = _named(aggs["first_deals"], win=("winner", 1))
-    first["sole_win"] = np.where(first["shared_win"] == 0, first["win"], 0)
+    first = _positions(aggs["first_deals"])
     totals = first.groupby("total")["n"].sum()
     mean = agg.mean_table(agg.histogram_moments(first, "total", []), "total").to_dict("records")[0]
     quantiles = agg.histogram_quantiles(totals.index.to_numpy(), totals.to_numpy())
@@ -178,14 +169,14 @@ def summarise(aggs: dict) -> dict[str, pd.DataFrame]:
         {"share": totals.to_numpy() / n_first, "ci_low": lo, "ci_high": hi, "n": n_first,
          "events": totals.to_numpy()}, index=totals.index)  # fmt: skip
     # seat advantage: by the seat's place relative to the first dealer
-    seats = first.groupby(["position_name"], observed=True)[["n", "win", "sole_win"]].sum()
-    seats = seats.rename_axis("first_position")
-    out["wins_by_first_position"] = agg.proportion_table(seats["n"], seats["win"], seats.index)
-    out["sole_wins_by_first_position"] = agg.proportion_table(seats["n"], seats["sole_win"], seats.index)
-    totals_by_seat = agg.histogram_moments(first, "total", ["position_name"]).rename_axis("first_position")
+    seats = first.rename(columns={"position_name": "first_position"})
+    sole_win = (seats["winner"] == 1) & (seats["shared_win"] == 0)
+    out["wins_by_first_position"] = agg.share(seats, ["first_position"], "winner")
+    out["sole_wins_by_first_position"] = agg.share(seats, ["first_position"], sole_win)
+    totals_by_seat = agg.histogram_moments(seats, "total", ["first_position"])
     out["total_by_first_position"] = agg.mean_table(totals_by_seat, "total")
     one = first[first["seat"] == 0]
-    shared = stats.proportion(int((one["shared_win"] * one["n"]).sum()), int(one["n"].sum()))
+    shared = stats.proportion(agg.events(one, "shared_win"), int(one["n"].sum()))
     out["shared_wins"] = _row("games with a shared win", shared)
     return out
 
@@ -199,13 +190,17 @@ def analyze(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     return summarise(aggregate(df))
 
 
+def _score_by_position(hands: pd.DataFrame) -> pd.DataFrame:
+    """The mean score of the hands per position."""
+    by_position = hands.groupby(["position_name"], observed=True)[["n", "score_sum", "score_sumsq"]].sum()
+    return agg.mean_table(by_position, "score")
+
+
 def _rule_shares(hands: pd.DataFrame) -> pd.DataFrame:
     """Per rule and position: the mean score of the hands in the deals the rule decides."""
-    columns = ["n", "score_sum", "score_sumsq"]
     parts = []
     for r in k.RULE_LETTERS:
-        by_position = hands[hands["rule"] == r].groupby(["position_name"], observed=True)[columns].sum()
-        g = agg.mean_table(by_position, "score")
+        g = _score_by_position(hands[hands["rule"] == r])
         g.index = pd.MultiIndex.from_product([[r], g.index], names=["rule", "position"])
         parts.append(g)
     return pd.concat(parts)

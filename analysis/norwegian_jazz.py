@@ -249,42 +249,16 @@ def aggregate(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     }
 
 
-def _share(table: pd.DataFrame, by: list[str], flag: str) -> pd.DataFrame:
-    """The ``stats.grouped_proportion`` columns per group of ``by`` from a
-    counts table keyed by ``by`` and ``flag``: the share of rows with ``flag`` 1 (true)."""
-    t = table.reset_index()
-    t["events"] = t["n"].where(t[flag] == 1, 0)
-    g = t.groupby(by, observed=True, sort=True)[["n", "events"]].sum()
-    return agg.proportion_table(g["n"], g["events"], g.index)
-
-
-def _histogram_mean(hist: pd.DataFrame, value: str, by: list[str]) -> pd.DataFrame:
-    """The ``stats.grouped_mean`` columns per group of ``by`` from a histogram
-    of real values (columns ``*by``, ``value``, ``n``): mean, then the variance
-    about it, so no float sum of squares is needed."""
-    t = hist.assign(weighted=hist["n"] * hist[value])
-    g = t.groupby(by, sort=True)
-    t["dev"] = t["n"] * (t[value] - g["weighted"].transform("sum") / g["n"].transform("sum")) ** 2
-    sums = t.groupby(by, sort=True)[["n", "weighted", "dev"]].sum()
-    count = sums["n"].to_numpy()
-    with np.errstate(invalid="ignore", divide="ignore"):
-        est = sums["weighted"].to_numpy() / count
-        se = np.sqrt(sums["dev"].to_numpy() / (count - 1)) / np.sqrt(count)
-    half = stats.Z95 * se
-    return pd.DataFrame({"estimate": est, "se": se, "ci_low": est - half, "ci_high": est + half,
-                         "n": count.astype(np.int64)}, index=sums.index)  # fmt: skip
-
-
 def summarise(aggs: dict) -> dict[str, pd.DataFrame]:
     """The sixth deal's effect and every deal's score distribution, with 95% CIs,
     from ``aggregate`` tables (merged over any number of chunks)."""
     out: dict[str, pd.DataFrame] = {}
     outcomes = aggs["outcomes"]
     for flag in FLAGS:
-        out[f"sixth_deal_{flag}"] = _share(outcomes, ["players"], flag)
+        out[f"sixth_deal_{flag}"] = agg.share(outcomes, ["players"], flag)
     tau = aggs["tau"].reset_index()
     tau["tau"] = _tau(tau["concord"], tau["pairs"])
-    out["rank_correlation"] = _histogram_mean(tau, "tau", ["players"])
+    out["rank_correlation"] = agg.histogram_mean(tau, "tau", ["players"])
     score = aggs["score"]
     out["deal_score"] = agg.mean_table(agg.histogram_moments(score, "score", ["players", "deal"]), "score")
     out["deal_score_by_seat"] = agg.mean_table(
@@ -301,9 +275,9 @@ def summarise(aggs: dict) -> dict[str, pd.DataFrame]:
     sevens = aggs["sevens"]
     out["sevens_by_cards"] = agg.mean_table(sevens.groupby(level=["players", "cards_dealt"]).sum(), "score")
     out["sevens_passes_by_seat"] = agg.mean_table(sevens.groupby(level=["players", "rel_seat"]).sum(), "passes")
-    out["first_out_by_seat"] = _share(sevens, ["players", "rel_seat"], "first_out")
+    out["first_out_by_seat"] = agg.share(sevens, ["players", "rel_seat"], "first_out")
     first = aggs["first_deal"]
-    out["wins_by_seat"] = _share(first, ["players", "rel_seat"], "winner")
+    out["wins_by_seat"] = agg.share(first, ["players", "rel_seat"], "winner")
     out["total_by_seat"] = agg.mean_table(first.groupby(level=["players", "rel_seat"]).sum(), "total")
     out["games"] = outcomes.groupby(level="players")["n"].sum().rename("games").to_frame()
     return out

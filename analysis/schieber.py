@@ -180,22 +180,6 @@ def aggregate(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     return out
 
 
-def _weighted_mean(values, weights) -> dict:
-    """``stats.mean`` of the values a histogram stands for (each value ``weights`` times)."""
-    x, w = np.asarray(values, dtype=float), np.asarray(weights, dtype=np.int64)
-    n = int(w.sum())
-    m = (w * x).sum() / n if n else np.nan
-    se = np.sqrt((w * (x - m) ** 2).sum() / (n - 1)) / np.sqrt(n) if n > 1 else np.nan
-    return {"estimate": m, "se": se, "ci_low": m - stats.Z95 * se, "ci_high": m + stats.Z95 * se, "n": n}
-
-
-def _events(table: pd.DataFrame, flag) -> int:
-    """Rows of a ``counts`` table where ``flag`` (a column of its reset index, or a function of it) holds."""
-    t = table.reset_index()
-    hit = flag(t) if callable(flag) else t[flag]
-    return int((hit.astype(np.int64) * t["n"]).sum())
-
-
 def _contract_by_chooser_hand(aggs: dict) -> pd.DataFrame:
     """Share of each contract by the chooser's hand feature value, most chosen first."""
     rows = []
@@ -234,29 +218,29 @@ def summarise(aggs: dict) -> dict[str, pd.DataFrame]:
     out["points_by_contract"] = points.set_index(["measure", "contract"])
     # Weis: observed per hand versus the exact odds
     odds = weis_odds()
-    kinds, hands = aggs["weis_kinds"].index.to_numpy(), aggs["weis_kinds"]["n"].to_numpy()
+    kinds = aggs["weis_kinds"]
+    codes, hands = kinds.index.to_numpy(), int(kinds["n"].sum())
     obs = []
     for i, name in enumerate(list(w.KIND_NAMES) + ["any"]):
-        hit = kinds != 0 if name == "any" else (kinds >> i) & 1 == 1
+        hit = codes != 0 if name == "any" else (codes >> i) & 1 == 1
         obs.append({"kind": name, "exact": odds.loc[name, "exact"],
-                    **stats.proportion(hands[hit].sum(), hands.sum())})
+                    **stats.proportion(agg.events(kinds, hit), hands)})
     out["weis_per_hand"] = pd.DataFrame(obs).set_index("kind")
-    weis = aggs["weis_team"]
+    weis = aggs["weis_team"].reset_index()
     deals = int(weis["n"].sum())
     out["weis_team"] = pd.DataFrame([
-        {"team": "forehand team", **stats.proportion(_events(weis, "fh_weis"), deals)},
-        {"team": "other team", **stats.proportion(_events(weis, "op_weis"), deals)},
-        {"team": "nobody", **stats.proportion(_events(weis, lambda t: ~t["fh_weis"] & ~t["op_weis"]), deals)},
+        {"team": "forehand team", **stats.proportion(agg.events(weis, "fh_weis"), deals)},
+        {"team": "other team", **stats.proportion(agg.events(weis, "op_weis"), deals)},
+        {"team": "nobody", **stats.proportion(agg.events(weis, ~weis["fh_weis"] & ~weis["op_weis"]), deals)},
     ]).set_index("team")  # fmt: skip
     st = aggs["stoeck"]
     out["stoeck"] = pd.DataFrame([{"deals": "trump contracts", **stats.proportion(
-        _events(st, "stoeck"), st["n"].sum())}]).set_index("deals")  # fmt: skip
-    sweep = aggs["match_by_contract"].reset_index()
-    sweep = sweep.assign(match=sweep["match"] * sweep["n"]).groupby("contract", sort=True)[["n", "match"]].sum()
-    out["match_by_contract"] = agg.proportion_table(
-        sweep["n"], sweep["match"], pd.CategoricalIndex(sweep.index, dtype=CONTRACT_TYPE, name="contract"))
+        agg.events(st, "stoeck"), st["n"].sum())}]).set_index("deals")  # fmt: skip
+    sweep = agg.share(aggs["match_by_contract"], ["contract"], "match")
+    out["match_by_contract"] = sweep.set_axis(pd.CategoricalIndex(sweep.index, dtype=CONTRACT_TYPE,
+                                                                  name="contract"))
     ends = aggs["match_ends"]
-    out["schneider"] = pd.DataFrame([{"matches": "all", **stats.proportion(_events(ends, "schneider"),
+    out["schneider"] = pd.DataFrame([{"matches": "all", **stats.proportion(agg.events(ends, "schneider"),
                                                                           ends["n"].sum())}]).set_index("matches")
     hist = agg.histogram_moments(ends, "deals", ["deals"]).reset_index()
     length = agg.mean_table(agg.histogram_moments(ends, "deals", []), "deals").to_dict("records")[0]
@@ -264,16 +248,17 @@ def summarise(aggs: dict) -> dict[str, pd.DataFrame]:
     out["match_length"] = pd.DataFrame([{**length, **quantiles.to_dict()}], index=["deals per match"])
     net = aggs["net_score"]
     split = aggs["card_point_split"].reset_index()
-    first = aggs["first_deals"]
+    split["fh_share"] = split["fh_points"] / (split["fh_points"] + split["op_points"])
+    first = aggs["first_deals"].reset_index()
     out["forehand_advantage"] = pd.DataFrame([
         {"measure": "forehand team net deal score",
          **agg.mean_table(net.sum().to_frame().T, "net").to_dict("records")[0]},
         {"measure": "forehand team share of card points",
-         **_weighted_mean(split["fh_points"] / (split["fh_points"] + split["op_points"]), split["n"])},
+         **agg.histogram_mean(split, "fh_share", []).to_dict("records")[0]},
         {"measure": "forehand team chose (did not push)",
-         **stats.proportion(_events(net, lambda t: t["pushed"] == 0), net["n"].sum())},
+         **stats.proportion(agg.events(net, "pushed", 0), net["n"].sum())},
         {"measure": "first forehand's team wins the match",
-         **stats.proportion(_events(first, lambda t: t["winner"] == t["forehand"] % 2), first["n"].sum())},
+         **stats.proportion(agg.events(first, first["winner"] == first["forehand"] % 2), first["n"].sum())},
     ]).set_index("measure")  # fmt: skip
     return out
 

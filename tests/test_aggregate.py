@@ -1,6 +1,7 @@
 """Mergeable aggregates: exact against pandas, additive over any split, a
-lossless Parquet round trip, and Differenzler's aggregate mode giving exactly
-the tables of its row analysis."""
+lossless Parquet round trip, the summaries (means, shares, events) agreeing
+with analysis.stats, and Differenzler's aggregate mode giving exactly the
+tables of its row analysis."""
 from __future__ import annotations
 
 import dataclasses
@@ -69,6 +70,50 @@ def test_mean_and_quantiles_equal_stats_module():
     hist = agg.counts(df, ["x"])
     got = agg.histogram_quantiles(hist.index.to_numpy(), hist["n"].to_numpy())
     pd.testing.assert_series_equal(got, stats.quantiles(df["x"]), check_exact=False, rtol=1e-12)
+
+
+def test_events_and_share_equal_pandas():
+    rnd = np.random.default_rng(4)
+    df = random_frame(5000, rnd)
+    where = rnd.random(len(df)) < 0.8
+    table = agg.counts(df, ["name", "suit", "small", "flag"], where=where)
+    cells = table.reset_index()
+    rows = df[where & df["suit"].notna()]  # rows with a missing key are not counted
+    for t in (table, cells):  # keys as index levels or as columns
+        assert agg.events(t, "flag") == rows["flag"].sum() and isinstance(agg.events(t, "flag"), int)
+        assert agg.events(t, "small", 2) == (rows["small"] == 2).sum()
+        assert agg.events(t, "name", "bob") == (rows["name"] == "bob").sum()
+    assert agg.events(cells, (cells["small"] > 0) & ~cells["flag"]) == ((rows["small"] > 0) & ~rows["flag"]).sum()
+    assert agg.events(table.iloc[:0], "flag") == 0
+    cases = [(["name"], "flag", True), (["small", "name"], "flag", True), (["name", "flag"], "small", 2)]
+    for by, key, value in cases:
+        want = stats.grouped_proportion(rows.assign(hit=rows[key] == value), by, "hit")
+        for t in (table, cells):
+            got = agg.share(t, by, key, value)
+            pd.testing.assert_frame_equal(got, want, check_exact=False, rtol=1e-12)
+            assert got["n"].tolist() == want["n"].tolist() and got["events"].tolist() == want["events"].tolist()
+    want = stats.grouped_proportion(rows.assign(hit=rows["small"] < 0), ["name"], "hit")
+    pd.testing.assert_frame_equal(agg.share(cells, ["name"], cells["small"] < 0), want, check_exact=False, rtol=1e-12)
+
+
+def test_histogram_mean_equals_stats_module():
+    rnd = np.random.default_rng(5)
+    df = random_frame(4000, rnd)
+    df["r"] = rnd.choice(rnd.normal(3.0, 2.0, 40), len(df))  # real values, each many times
+    df.loc[0, "name"] = "dee"  # a group of one row: no standard error
+    hist = agg.counts(df, ["name", "small", "r"]).reset_index()
+    for by in (["name"], ["name", "small"], ["small"]):
+        got = agg.histogram_mean(hist, "r", by)
+        pd.testing.assert_frame_equal(got, stats.grouped_mean(df, by, "r"), check_exact=False, rtol=1e-12)
+    assert np.isnan(agg.histogram_mean(hist, "r", ["name"]).loc["dee", "se"])
+    whole = agg.histogram_mean(hist, "r", []).to_dict("records")[0]
+    want = stats.mean(df["r"])
+    assert whole["n"] == want["n"] == len(df) and isinstance(whole["n"], int)
+    for c in ("estimate", "se", "ci_low", "ci_high"):
+        assert whole[c] == pytest.approx(want[c], rel=1e-12)
+    halves = agg.merge_tables(agg.counts(df.iloc[:1000], ["r"]), agg.counts(df.iloc[1000:], ["r"]))
+    pd.testing.assert_frame_equal(agg.histogram_mean(halves.reset_index(), "r", []),
+                                  agg.histogram_mean(agg.counts(df, ["r"]).reset_index(), "r", []), check_exact=True)
 
 
 def test_merge_is_exact_over_any_split_and_save_load_round_trips(tmp_path):
