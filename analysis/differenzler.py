@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import stats
-from analysis.registry import GameSpec, Option, UsageError
+from analysis.registry import GameSpec, Option, UsageError, join_spans
 from kernels import differenzler as k
 from kernels.cards import RANKS, SUITS, code, codes_of
 
@@ -67,10 +67,8 @@ def calibration_table() -> np.ndarray:
 
 
 def simulate_block(seed, start, count, players, params, policies) -> np.ndarray:
-    rows, nrows = k.simulate(seed, start, count, players, params, policies, calibration_table())
-    m = k.max_rows(players, params)
-    keep = np.arange(m)[None, :] < nrows[:, None]
-    return rows[keep.ravel()]
+    rows, spans = k.simulate(seed, start, count, players, params, policies, calibration_table())
+    return join_spans(rows, spans)
 
 
 _SMALL = {c: "int16" for c in k.COLUMNS}
@@ -101,7 +99,7 @@ def trace_game(seed: int, index: int, players: int, settings: dict, policy: str)
     policies = parse_policy(policy, players)
     rows = np.zeros((k.max_rows(players, params), len(k.COLUMNS)), np.int32)
     events = np.zeros((k.max_events(params), 4), np.int64)
-    nrows, nev = k.play_game(seed, index, players, params, policies, calibration_table(), rows, events)
+    nrows, nev = k.play_game(seed, index, players, params, policies, calibration_table(), rows, events, k.new_scratch())
     rows, events = rows[:nrows], events[:nev]
     deals = []
     for ev in events:

@@ -167,3 +167,16 @@ def compact(rows: np.ndarray, nrows: np.ndarray, per_game: int) -> np.ndarray:
         return rows
     keep = np.arange(per_game)[None, :] < nrows[:, None]
     return rows[keep.ravel()]
+
+
+def join_spans(rows: np.ndarray, spans: np.ndarray) -> np.ndarray:
+    """The written rows of a batch kernel whose chunks wrote their games' rows
+    one after another: chunk c wrote ``rows[first : first + n]`` with
+    ``spans[c] = (first, n)``. The spans are moved together in place (a few
+    large copies, in chunk and so game order)."""
+    out = 0
+    for first, n in spans.tolist():
+        if first != out:
+            rows[out:out + n] = rows[first:first + n]  # numpy copes with the overlap
+        out += n
+    return rows[:out]

@@ -13,7 +13,8 @@ from kernels import rng
 from kernels.bits import ONE, ZERO, bit, lowest, nth, popcount
 from kernels.cards import ACE, JACK, KING, NINE, QUEEN, TEN, deck
 from kernels.jit import jit, parallel_jit
-from kernels.tricks import PLAIN, TRUMP_BASE, TRUMP_STRENGTH, jass_points, strength, suit_cards, trumps_above
+from kernels.tricks import (JASS_PLAIN, JASS_TRUMP, PLAIN, SUIT16, TRUMP_BASE, TRUMP_STRENGTH, jass_points,
+                            strength, suit_cards, trumps_above)
 
 PLAYERS = 4
 DEAL_POINTS = 157
@@ -40,7 +41,7 @@ COLUMNS = (
 ) = range(len(COLUMNS))  # fmt: skip
 
 EV_DEAL, EV_HAND, EV_PLAY, EV_DECLARE = 0, 1, 2, 10
-W_DECLARED, W_MADE, W_TRICKS = 0, 4, 8  # offsets in the int64 scratch array
+W_DECLARED, W_MADE, W_TRICKS, W_TOTAL, W_SIZE = 0, 4, 8, 12, 16  # per-seat sums in the int64 work array
 MAX_EVENTS_PER_DEAL = 1 + PLAYERS + PLAYERS + 36
 
 # calibration table: one declaration per feature cell (see calibration_cell)
@@ -63,22 +64,18 @@ def max_events(params: np.ndarray) -> int:
 
 
 @jit(inline="always")
-def legal_cards(hand, n, led, trump, top_trump):
-    """The cards ``hand`` may play onto a trick of ``n`` cards led in suit
-    ``led`` whose highest trump has rank ``top_trump`` (-1: none) (RULES.md 2)."""
-    if n == 0:
-        return hand
+def legal_cards(hand, led, trump, beat):
+    """The cards ``hand`` may play onto a trick led in suit ``led`` (-1: to
+    lead), where ``beat`` holds the trumps that would overtrump it (the whole
+    trump suit while it holds no trump) (RULES.md 2). Written with selects,
+    not branches: random play cannot predict them."""
     trumps = suit_cards(hand, trump)
-    if led == trump:
-        if trumps == ZERO or trumps == bit(trump * 16 + JACK):
-            return hand  # no trump, or a lone trump J held back: anything
-        return trumps
-    follow = suit_cards(hand, led)
-    if follow == ZERO:
-        return hand  # void in the led suit: anything, a lower trump too
-    if top_trump < 0:
-        return follow | trumps  # follow suit or trump
-    return follow | (trumps & trumps_above(trump, top_trump))  # or overtrump only
+    lone_jack = (trumps & ~bit(trump * 16 + JACK)) == ZERO  # no trump, or a lone trump J held back
+    on_trump = hand if lone_jack else trumps
+    follow = suit_cards(hand, led) if led >= 0 else ZERO
+    # follow suit, or trump (overtrump only, once the trick holds a trump); void or leading: anything
+    on_plain = hand if follow == ZERO else follow | (trumps & beat)
+    return on_trump if led == trump else on_plain
 
 
 @jit
@@ -86,14 +83,17 @@ def legal_for_trick(hand, trick, n, trump):
     """``legal_cards`` for a trick given as an array of its cards."""
     led = trick[0] >> 4 if n > 0 else -1
     top = -1
+    beat = SUIT16 << np.uint64(16 * trump)
     for i in range(n):
-        c = trick[i]
-        if c >> 4 == trump and (top < 0 or TRUMP_STRENGTH[c & 15] > TRUMP_STRENGTH[top]):
-            top = c & 15
-    return legal_cards(hand, n, led, trump, top)
+        st = strength(trick[i], led, trump, PLAIN)
+        if st > top:
+            top = st
+            if st >= TRUMP_BASE:
+                beat = trumps_above(trump, trick[i] & 15)
+    return legal_cards(hand, led, trump, beat)
 
 
-@jit
+@jit(inline="always")
 def hand_features(hand, trump):
     """(trumps, trump J, trump 9, aces, tens, kings, side points) of a hand."""
     trumps = popcount(suit_cards(hand, trump))
@@ -212,30 +212,37 @@ def heuristic_card(hand, legal, n, led, top, pot, trump, need, gone):
 
 
 @jit
-def deal_hands(seed, index, k, dealer, hands, cards=None, st=None):
-    """Deal ``k`` of game ``index``: packets of three from the seat after the
-    dealer; returns the trump card (the dealer's last card). ``cards`` (36)
-    and ``st`` (1) are optional work arrays."""
-    if st is None:
-        st = np.empty(1, np.uint64)
-    if cards is None:
-        cards = np.empty(36, np.int64)
-    rng.restart(st, seed, index, k, rng.DEAL)
-    cards[:] = DECK
-    rng.shuffle(st, cards)
+def new_scratch():
+    """Work arrays reused by the games of a batch: the hands (4), the deck
+    (36), the players' random stream (1) and per-seat sums (int64)."""
+    return np.empty(PLAYERS, np.uint64), np.empty(36, np.int64), np.empty(1, np.uint64), np.empty(W_SIZE, np.int64)
+
+
+@jit(inline="always")
+def deal_into(seed, index, k, dealer, hands, cards):
+    """Deal ``k`` of game ``index`` into ``hands``: packets of three from the
+    seat after the dealer; returns the trump card (the dealer's last card)."""
+    for i in range(36):
+        cards[i] = DECK[i]
+    rng.shuffle_from(rng.key(seed, index, k, rng.DEAL), cards)
     for s in range(PLAYERS):
         hands[s] = ZERO
     pos = 0
     for _ in range(3):
         for j in range(PLAYERS):
             seat = (dealer + 1 + j) % PLAYERS
-            for _c in range(3):
-                hands[seat] |= bit(cards[pos])
-                pos += 1
+            hands[seat] |= bit(cards[pos]) | bit(cards[pos + 1]) | bit(cards[pos + 2])
+            pos += 3
     return cards[35]
 
 
 @jit
+def deal_hands(seed, index, k, dealer, hands):
+    """``deal_into`` with a deck of its own."""
+    return deal_into(seed, index, k, dealer, hands, np.empty(36, np.int64))
+
+
+@jit(inline="always")
 def declare(policy, rel, hand, trump, play_st, table):
     if policy == DECLARE_RANDOM:
         return rng.below(play_st, DEAL_POINTS + 1)
@@ -247,12 +254,10 @@ def declare(policy, rel, hand, trump, play_st, table):
 
 
 @jit
-def play_deal(seed, index, k, dealer, params, policies, table, play_st, rows, r0, events, ne, work, uwork):
+def play_deal(seed, index, k, dealer, policies, table, rows, r0, events, ne, hands, cards, play_st, work):
     """Play deal ``k``: writes four rows from ``rows[r0]``; returns the new
-    event count. ``work`` (int64, 64) and ``uwork`` (uint64, 8) are scratch."""
-    # scratch by offset, not by views: a view costs a reference count each
-    hands = uwork
-    trump_card = deal_hands(seed, index, k, dealer, hands, work[16:52], uwork[4:5])
+    event count. ``hands``, ``cards``, ``play_st`` and ``work`` are from ``new_scratch``."""
+    trump_card = deal_into(seed, index, k, dealer, hands, cards)
     trump = trump_card >> 4
     leader = (dealer + 1) % PLAYERS
     rec = events.shape[0] > 0
@@ -280,36 +285,37 @@ def play_deal(seed, index, k, dealer, params, policies, table, play_st, rows, r0
         rows[r0 + s, C_LEN_H] = popcount(suit_cards(hands[s], 2))
         rows[r0 + s, C_LEN_S] = popcount(suit_cards(hands[s], 3))
         rows[r0 + s, C_PLAY_POLICY], rows[r0 + s, C_DECLARE_POLICY] = policies[s, 0], policies[s, 1]
-    for s in range(PLAYERS):
         work[W_MADE + s] = 0
         work[W_TRICKS + s] = 0
     gone = ZERO
+    all_trumps = SUIT16 << np.uint64(16 * trump)
     for t in range(9):
         led = -1
         top = -1  # strength of the card winning so far
-        top_trump = -1  # rank of the highest trump in the trick
+        beat = all_trumps  # the trumps that overtrump it
         winner = leader
         pot = LAST_TRICK if t == 8 else 0
         s = leader
         for i in range(PLAYERS):
-            legal = legal_cards(hands[s], i, led, trump, top_trump)
+            hand = hands[s]
+            legal = legal_cards(hand, led, trump, beat)
             if policies[s, 0] == PLAY_RANDOM:
                 c = nth(legal, rng.below(play_st, popcount(legal)))
             else:
-                c = heuristic_card(hands[s], legal, i, led, top, pot, trump, work[W_DECLARED + s] - work[W_MADE + s], gone)
+                c = heuristic_card(hand, legal, i, led, top, pot, trump, work[W_DECLARED + s] - work[W_MADE + s], gone)
             if rec:
                 events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_PLAY, s, c, np.int64(legal)
                 ne += 1
-            if i == 0:
-                led = c >> 4
-            st = strength(c, led, trump, PLAIN)
-            if st > top:
-                top = st
-                winner = s
-            if c >> 4 == trump and (top_trump < 0 or TRUMP_STRENGTH[c & 15] > TRUMP_STRENGTH[top_trump]):
-                top_trump = c & 15
-            pot += jass_points(c, trump)
-            hands[s] &= ~bit(c)
+            # the trick's bookkeeping with selects, not branches
+            cs, cr = c >> 4, c & 15
+            led = cs if i == 0 else led
+            st = TRUMP_BASE + TRUMP_STRENGTH[cr] if cs == trump else (cr if cs == led else -1)
+            wins = st > top
+            winner = s if wins else winner
+            beat = trumps_above(trump, cr) if wins and cs == trump else beat
+            top = max(st, top)
+            pot += JASS_TRUMP[cr] if cs == trump else JASS_PLAIN[cr]
+            hands[s] = hand & ~bit(c)
             gone |= bit(c)
             s = s + 1 if s < PLAYERS - 1 else 0
         work[W_MADE + winner] += pot
@@ -323,61 +329,59 @@ def play_deal(seed, index, k, dealer, params, policies, table, play_st, rows, r0
 
 
 @jit
-def play_game(seed, index, players, params, policies, table, rows, events, work=None, uwork=None):
+def play_game(seed, index, players, params, policies, table, rows, events, scratch):
     """Play game ``index`` of ``seed``: 4 deals, then tie-break deals while the
-    lowest total penalty is shared (at most ``max_extra_deals``).
-    Returns (rows written, events written)."""
-    if work is None:
-        work = np.empty(64, np.int64)
-    if uwork is None:
-        uwork = np.empty(8, np.uint64)
-    play_st = uwork[5:6]
+    lowest total penalty is shared (at most ``max_extra_deals``). ``scratch``
+    is from ``new_scratch``. Returns (rows written, events written)."""
+    hands, cards, play_st, work = scratch
     rng.restart(play_st, seed, index, 0, rng.SETUP)
     first = rng.below(play_st, PLAYERS)
     rng.restart(play_st, seed, index, 0, rng.PLAY)
-    totals = work[56:60]
-    totals[:] = 0
+    for s in range(PLAYERS):
+        work[W_TOTAL + s] = 0
     ne = 0
     k = 0
     limit = 4 + params[P_MAX_EXTRA_DEALS]
     while True:
         r0 = k * PLAYERS
-        ne = play_deal(seed, index, k, (first + k) % PLAYERS, params, policies, table, play_st, rows, r0, events, ne,
-                       work, uwork)
+        ne = play_deal(seed, index, k, (first + k) % PLAYERS, policies, table, rows, r0, events, ne,
+                       hands, cards, play_st, work)
+        low = 1 << 30
         for s in range(PLAYERS):
             rows[r0 + s, C_GAME] = index
-            totals[s] += rows[r0 + s, C_PENALTY]
+            work[W_TOTAL + s] += rows[r0 + s, C_PENALTY]
+            low = min(low, work[W_TOTAL + s])
         k += 1
-        low = totals.min()
         shared = 0
         for s in range(PLAYERS):
-            if totals[s] == low:
-                shared += 1
+            shared += 1 if work[W_TOTAL + s] == low else 0
         if k >= 4 and (shared == 1 or k >= limit):
             break
     n = k * PLAYERS
     for r in range(n):
-        s = rows[r, C_SEAT]
-        rows[r, C_TOTAL] = totals[s]
-        rows[r, C_WINNER] = 1 if totals[s] == low else 0
+        total = work[W_TOTAL + rows[r, C_SEAT]]
+        rows[r, C_TOTAL] = total
+        rows[r, C_WINNER] = 1 if total == low else 0
         rows[r, C_TIED] = 1 if shared > 1 else 0
     return n, ne
 
 
 @parallel_jit
 def simulate(seed, start, count, players, params, policies, table):
-    """Play games start..start+count-1; game j writes rows[j*m : j*m+nrows[j]]."""
+    """Play games start..start+count-1 in chunks of consecutive games; chunk c
+    writes its games' rows one after another from row ``spans[c, 0]``, in all
+    ``spans[c, 1]`` rows (``analysis.registry.join_spans`` packs them)."""
     m = PLAYERS * (4 + params[P_MAX_EXTRA_DEALS])
     rows = np.empty((count * m, len(COLUMNS)), np.int32)  # only written rows are read
-    nrows = np.zeros(count, np.int64)
     chunks = min(count, 64)
+    spans = np.zeros((chunks, 2), np.int64)
     for c in prange(chunks):
-        # each chunk owns its scratch arrays and a fixed range of games
-        work = np.empty(64, np.int64)
-        uwork = np.empty(8, np.uint64)
+        scratch = new_scratch()  # each chunk owns its work arrays and a fixed range of games
         events = np.zeros((0, 4), np.int64)
-        for j in range(c * count // chunks, (c + 1) * count // chunks):
-            n, _ = play_game(seed, start + j, players, params, policies, table, rows[j * m:(j + 1) * m], events,
-                             work, uwork)
-            nrows[j] = n
-    return rows, nrows
+        first = c * count // chunks
+        r = first * m
+        for j in range(first, (c + 1) * count // chunks):
+            n, _ = play_game(seed, start + j, players, params, policies, table, rows[r:r + m], events, scratch)
+            r += n
+        spans[c, 0], spans[c, 1] = first * m, r - first * m
+    return rows, spans

@@ -338,15 +338,17 @@ def follow_card(legal, led, trump, top, aim, last, room):
 
 
 @jit(inline="always")
-def heuristic_card(me, k, hand, legal, led, trump, top, trick_plain, trick_mask, played,
-                   tricks, plain, won, t):  # fmt: skip
+def heuristic_card(k, hand, legal, led, trump, top, trick_plain, trick_mask, played, taken, mine, hi, t):
     """A cheap player that knows the scoring: take a trick, stay at or under
-    100, keep out of the middle, sweep when every card is a master."""
+    100, keep out of the middle, sweep when every card is a master. ``taken``
+    is how many tricks the player has taken, ``mine`` its card points so far
+    and ``hi`` the most of the others' (scalars: an array passed into an
+    inlined function costs reference counting on every card)."""
     unseen = ~(hand | played) & FULL
     last = k == PLAYERS - 1
     void_setter = k > 0 and trump < 0 and suit_cards(hand, led) == ZERO
     # sweep: won every trick so far and every card is a master
-    if tricks[me] == t:
+    if taken == t:
         cand = trump_choice(hand) if void_setter else trump
         if can_sweep(hand, unseen, cand):
             if void_setter:
@@ -377,12 +379,7 @@ def heuristic_card(me, k, hand, legal, led, trump, top, trick_plain, trick_mask,
     # aim: win this trick (1) or lose it (0). Take a trick first (rule B);
     # then keep out of the middle (rule E) by ducking to be lowest, unless well
     # ahead of both others, and duck anyway once near 100 (rule C)
-    mine = card_points(plain[me], won[me], trump)
-    hi = -1
-    for o in range(PLAYERS):
-        if o != me:
-            hi = max(hi, card_points(plain[o], won[o], trump))
-    if tricks[me] == 0:
+    if taken == 0:
         aim = 1
     elif mine > LOSE_AT:
         aim = 0
@@ -481,8 +478,12 @@ def play_deal(hands, dealer, pol, st, script, won, tricks, plain, events, ne):
                 if legal & (legal - ONE) == ZERO:
                     c = lowest(legal)
                 else:
-                    c = heuristic_card(s, k, hand, legal, led, trump, top, trick_plain, trick_mask, played,
-                                       tricks, plain, won, t)  # fmt: skip
+                    hi = -1
+                    for o in range(PLAYERS):
+                        if o != s:
+                            hi = max(hi, card_points(plain[o], won[o], trump))
+                    c = heuristic_card(k, hand, legal, led, trump, top, trick_plain, trick_mask, played, tricks[s],
+                                       card_points(plain[s], won[s], trump), hi, t)  # fmt: skip
             else:
                 c = script[n] if n < script.size and script[n] >= 0 else lowest(legal)
             n += 1

@@ -62,14 +62,23 @@ def below(st, n):
     return np.int64(((next_u64(st) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-@jit
-def shuffle(st, cards):
-    """Fisher-Yates shuffle of ``cards`` in place."""
+@jit(inline="always")
+def shuffle_from(z, cards):
+    """Fisher-Yates shuffle of ``cards`` in place with the draws of ``below``
+    from the stream state ``z`` (kept in a register); returns the new state."""
     for i in range(cards.size - 1, 0, -1):
-        j = below(st, i + 1)
+        z += _GAMMA
+        j = np.int64(((mix(z) >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
         t = cards[i]
         cards[i] = cards[j]
         cards[j] = t
+    return z
+
+
+@jit
+def shuffle(st, cards):
+    """Fisher-Yates shuffle of ``cards`` in place, drawing from the stream ``st``."""
+    st[0] = shuffle_from(st[0], cards)
 
 
 @jit(inline="always")
