@@ -243,14 +243,15 @@ def deal_hands(seed, index, k, dealer, hands):
 
 
 @jit(inline="always")
-def declare(policy, rel, hand, trump, play_st, table):
+def declare(policy, rel, hand, trump, z, table):
+    """(new play stream state, declaration) of a hand under ``policy``."""
     if policy == DECLARE_RANDOM:
-        return rng.below(play_st, DEAL_POINTS + 1)
+        return rng.below_from(z, DEAL_POINTS + 1)
     if policy == DECLARE_CALIBRATED:
         d = table[calibration_cell(rel, hand, trump)]
         if d >= 0:
-            return d
-    return heuristic_declaration(rel, hand, trump)
+            return z, d
+    return z, heuristic_declaration(rel, hand, trump)
 
 
 @jit
@@ -267,9 +268,10 @@ def play_deal(seed, index, k, dealer, policies, table, rows, r0, events, ne, han
         for s in range(PLAYERS):
             events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_HAND, s, np.int64(hands[s]), 0
             ne += 1
+    z = play_st[0]  # the players' stream, in a register until the deal ends
     for j in range(PLAYERS):  # declaration order: from the seat after the dealer
         s = (dealer + 1 + j) % PLAYERS
-        work[W_DECLARED + s] = declare(policies[s, 1], (s - dealer) % PLAYERS, hands[s], trump, play_st, table)
+        z, work[W_DECLARED + s] = declare(policies[s, 1], (s - dealer) % PLAYERS, hands[s], trump, z, table)
         if rec:
             events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_DECLARE, s, work[W_DECLARED + s], 0
             ne += 1
@@ -300,7 +302,8 @@ def play_deal(seed, index, k, dealer, policies, table, rows, r0, events, ne, han
             hand = hands[s]
             legal = legal_cards(hand, led, trump, beat)
             if policies[s, 0] == PLAY_RANDOM:
-                c = nth(legal, rng.below(play_st, popcount(legal)))
+                z, pick = rng.below_from(z, popcount(legal))
+                c = nth(legal, pick)
             else:
                 c = heuristic_card(hand, legal, i, led, top, pot, trump, work[W_DECLARED + s] - work[W_MADE + s], gone)
             if rec:
@@ -321,6 +324,7 @@ def play_deal(seed, index, k, dealer, policies, table, rows, r0, events, ne, han
         work[W_MADE + winner] += pot
         work[W_TRICKS + winner] += 1
         leader = winner
+    play_st[0] = z
     for s in range(PLAYERS):
         rows[r0 + s, C_MADE] = work[W_MADE + s]
         rows[r0 + s, C_PENALTY] = abs(work[W_DECLARED + s] - work[W_MADE + s])

@@ -57,9 +57,17 @@ def next_u64(st):
 
 
 @jit(inline="always")
+def below_from(z, n):
+    """``below`` on a stream state ``z`` held in a register: (new state, draw)."""
+    z += _GAMMA
+    return z, np.int64(((mix(z) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@jit(inline="always")
 def below(st, n):
     """Uniform int in 0..n-1 (n <= 2**32; multiply-shift, bias below 2**-32 * n)."""
-    return np.int64(((next_u64(st) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+    st[0], v = below_from(st[0], n)
+    return v
 
 
 @jit(inline="always")
