@@ -1,12 +1,14 @@
 """Small helpers shared by the tests."""
 from __future__ import annotations
 
+import os
 import random
 import subprocess
 import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from kernels.cards import code, parse
 
@@ -47,8 +49,6 @@ def random_split(deck: list[str], sizes: list[int], rnd: random.Random) -> list[
 def check_trace_form(path: Path) -> str:
     """Run the shared form checker on a trace file; returns its output."""
     if not TRACE_FORMAT.exists():
-        import pytest
-
         pytest.skip(f"shared trace checker not found at {TRACE_FORMAT}")
     done = subprocess.run([sys.executable, str(TRACE_FORMAT), str(path)], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -105,3 +105,63 @@ def check_cis(section, not_estimates) -> list:
         assert not any(c in shown.columns for c in cols), "an estimate is shown without its CI"
         shown_tables.append(shown)
     return shown_tables
+
+
+def assert_same_tables(a: dict, b: dict, rtol: float | None = None) -> None:
+    """The same table names in the same order, each table equal: exactly, or
+    (floats only) to ``rtol``."""
+    import pandas as pd
+
+    assert list(a) == list(b)
+    tol = {"check_exact": True} if rtol is None else {"check_exact": False, "rtol": rtol}
+    for name in a:
+        pd.testing.assert_frame_equal(a[name], b[name], obj=name, **tol)
+
+
+def merged_parts(aggregate, rows, cuts: list[int]) -> dict:
+    """``aggregate`` of the rows of games cuts[i] <= game < cuts[i + 1], each
+    part apart, merged; the same merged in either order."""
+    from analysis import aggregate as agg
+
+    games = rows["game"].to_numpy()
+    parts = [aggregate(rows[(games >= a) & (games < b)]) for a, b in zip(cuts, cuts[1:])]
+    merged = agg.merge(*parts[::-1])
+    assert_same_tables(agg.merge(*parts), merged)
+    return merged
+
+
+def check_aggregate_routes(game: str, tmp_path: Path, want: dict, chunk_games: tuple[int, int], **kw) -> None:
+    """Aggregate runs of ``game`` (``simulate`` keywords ``kw``) give exactly
+    the tables ``want`` of the row analysis on every route: in memory
+    (chunk_games[0] games a chunk), a run folder (chunk_games[1] games a
+    chunk), a single aggregate file, and a rows Parquet file analysed part by
+    part; and an aggregate file is refused where rows are wanted."""
+    from analysis import aggregate as agg
+    from analysis import api
+    from analysis.registry import UsageError
+
+    in_memory, per_file = chunk_games
+    aggs = api.simulate(game, aggregate=True, chunk_games=in_memory, **kw)
+    assert isinstance(aggs, agg.Aggregates) and aggs.attrs["game"] == game
+    assert_same_tables(api.analyze(game, aggs), want)
+    folder = api.simulate(game, aggregate=True, chunk_games=per_file, out=tmp_path / "run", **kw)
+    files = -(-kw["games"] // per_file)
+    assert files > 1 and sorted(p.name for p in folder.glob("agg-*.parquet")) == [
+        f"agg-{i:08d}.parquet" for i in range(files)]  # fmt: skip
+    assert_same_tables(api.analyze(game, folder), want)
+    single = api.simulate(game, aggregate=True, out=tmp_path / "a.parquet", **kw)
+    assert_same_tables(api.analyze(game, single), want)
+    rows_file = api.simulate(game, out=tmp_path / "rows.parquet", **kw)  # analysed part by part
+    assert_same_tables(api.analyze(game, rows_file), want)
+    with pytest.raises(UsageError, match="aggregates, not rows"):
+        api.read(single)
+
+
+def run_cli(cwd: Path, *args: str) -> str:
+    """Run ``python -m analysis.cli *args`` in ``cwd`` on this source tree,
+    whatever copy is installed; it must succeed. Returns its standard output."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    done = subprocess.run([sys.executable, "-m", "analysis.cli", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True)  # fmt: skip
+    assert done.returncode == 0, f"{args}\n{done.stderr}"
+    return done.stdout

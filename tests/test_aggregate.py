@@ -1,12 +1,11 @@
 """Mergeable aggregates: exact against pandas, additive over any split, a
 lossless Parquet round trip, the summaries (means, shares, events) agreeing
-with analysis.stats, and Differenzler's aggregate mode giving exactly the
-tables of its row analysis."""
+with analysis.stats, Differenzler's aggregate mode giving exactly the tables
+of its row analysis, and for every game the command line giving the same
+CSV tables from a rows file as from an aggregate run folder."""
 from __future__ import annotations
 
 import dataclasses
-import subprocess
-import sys
 
 import numpy as np
 import pandas as pd
@@ -16,20 +15,13 @@ from analysis import aggregate as agg
 from analysis import api, registry, stats
 from analysis import differenzler as D
 from analysis.registry import UsageError
+from tests.helpers import assert_same_tables, check_aggregate_routes, merged_parts, run_cli
 
+GAME = "differenzler"
 GAMES = 1500
 SEED = 11
 POLICY = "calibrated,random,heuristic:random,heuristic"
-
-
-@pytest.fixture(scope="module")
-def rows() -> pd.DataFrame:
-    return api.simulate("differenzler", games=GAMES, seed=SEED, policy=POLICY, threads=1)
-
-
-@pytest.fixture(scope="module")
-def row_tables(rows) -> dict:
-    return api.analyze("differenzler", rows)
+RUN = dict(games=GAMES, seed=SEED, policy=POLICY, threads=1)  # the rows and row_tables of conftest.py
 
 
 def random_frame(n: int, rnd: np.random.Generator) -> pd.DataFrame:
@@ -140,16 +132,9 @@ def test_merge_is_exact_over_any_split_and_save_load_round_trips(tmp_path):
 
 def test_differenzler_aggregates_are_additive(rows):
     whole = D.aggregate(rows)
-    games = rows["game"].to_numpy()
-    parts = [D.aggregate(rows[(games >= a) & (games < b)]) for a, b in [(0, 7), (7, 900), (900, GAMES)]]
-    merged = agg.merge(*parts)
-    assert list(merged) == list(whole)
-    for name in whole:
-        pd.testing.assert_frame_equal(merged[name], whole[name], check_exact=True)
+    assert_same_tables(merged_parts(D.aggregate, rows, [0, 7, 900, GAMES]), whole)
     # additive over any split of the rows, not only whole games
-    halves = agg.merge(D.aggregate(rows.iloc[::2]), D.aggregate(rows.iloc[1::2]))
-    for name in whole:
-        pd.testing.assert_frame_equal(halves[name], whole[name], check_exact=True)
+    assert_same_tables(agg.merge(D.aggregate(rows.iloc[::2]), D.aggregate(rows.iloc[1::2])), whole)
 
 
 def test_differenzler_summary_matches_direct_row_computations(rows, row_tables):
@@ -173,43 +158,32 @@ def test_differenzler_summary_matches_direct_row_computations(rows, row_tables):
     assert games["tie_break_share"] == pytest.approx(first["tied"].mean())
 
 
-def assert_same_tables(a: dict, b: dict) -> None:
-    assert list(a) == list(b)
-    for name in a:
-        pd.testing.assert_frame_equal(a[name], b[name], check_exact=True)
-
-
 def test_aggregate_mode_equals_row_analysis(tmp_path, row_tables):
-    kw = dict(games=GAMES, seed=SEED, policy=POLICY, threads=1)
-    aggs = api.simulate("differenzler", aggregate=True, chunk_games=400, **kw)
-    assert isinstance(aggs, agg.Aggregates) and aggs.attrs["game"] == "differenzler"
-    assert_same_tables(api.analyze("differenzler", aggs), row_tables)
-    folder = api.simulate("differenzler", aggregate=True, chunk_games=700, out=tmp_path / "run", **kw)
-    assert sorted(p.name for p in folder.glob("agg-*.parquet")) == [f"agg-0000000{i}.parquet" for i in range(3)]
-    assert_same_tables(api.analyze("differenzler", folder), row_tables)
-    single = api.simulate("differenzler", aggregate=True, out=tmp_path / "a.parquet", **kw)
-    assert_same_tables(api.analyze("differenzler", single), row_tables)
-    rows_file = api.simulate("differenzler", out=tmp_path / "rows.parquet", **kw)  # analysed part by part
-    assert_same_tables(api.analyze("differenzler", rows_file), row_tables)
-    with pytest.raises(UsageError, match="aggregates, not rows"):
-        api.read(single)
+    check_aggregate_routes(GAME, tmp_path, row_tables, chunk_games=(400, 700), **RUN)
 
 
-def test_cli_aggregate_folder_analysis_equals_row_analysis(tmp_path):
-    base = ["simulate", "differenzler", "--games", "600", "--seed", "4", "--no-progress"]
-    for args in (["--out", "rows.parquet"], ["--out", "aggs/", "--aggregate", "--chunk-games", "250"]):
-        done = subprocess.run([sys.executable, "-m", "analysis.cli", *base, *args], cwd=tmp_path,
-                              capture_output=True, text=True)  # fmt: skip
-        assert done.returncode == 0, done.stderr
+CLI_RUNS = {  # game: games, further simulate options, games a chunk of the aggregate run
+    "differenzler": (600, [], 250),
+    "schieber": (300, [], 120),
+    "english_jazz": (500, ["--policy", "random"], 170),
+    "norwegian_jazz": (500, ["--players", "4"], 200),
+}
+
+
+@pytest.mark.parametrize("game", CLI_RUNS)
+def test_cli_aggregate_folder_analysis_equals_row_analysis(tmp_path, game):
+    games, options, chunk_games = CLI_RUNS[game]
+    base = ["simulate", game, "--games", str(games), "--seed", "4", *options, "--no-progress"]
+    run_cli(tmp_path, *base, "--out", "rows.parquet")
+    run_cli(tmp_path, *base, "--out", "aggs/", "--aggregate", "--chunk-games", str(chunk_games))
     for source in ("rows.parquet", "aggs"):
-        done = subprocess.run([sys.executable, "-m", "analysis.cli", "analyze", "differenzler", source],
-                              cwd=tmp_path, capture_output=True, text=True)  # fmt: skip
-        assert done.returncode == 0, done.stderr
-        assert "600 games, seed 4" in done.stdout
-    names = sorted(p.name for p in (tmp_path / "rows-analysis").iterdir())
-    assert names and names == sorted(p.name for p in (tmp_path / "aggs-analysis").iterdir())
+        assert f"{games} games, seed 4" in run_cli(tmp_path, "analyze", game, source)
+    assert len(list((tmp_path / "aggs").glob("agg-*.parquet"))) == -(-games // chunk_games) > 1
+    rows_csv, aggs_csv = tmp_path / "rows-analysis", tmp_path / "aggs-analysis"
+    names = sorted(p.name for p in rows_csv.iterdir())
+    assert names and names == sorted(p.name for p in aggs_csv.iterdir())
     for name in names:
-        assert (tmp_path / "rows-analysis" / name).read_text() == (tmp_path / "aggs-analysis" / name).read_text()
+        assert (rows_csv / name).read_bytes() == (aggs_csv / name).read_bytes(), name
 
 
 def test_aggregate_refused_for_a_game_without_it(monkeypatch):

@@ -2,36 +2,20 @@
 analysis, and aggregate runs giving exactly the tables of the row analysis."""
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import aggregate as agg
 from analysis import api, stats
 from analysis import english_jazz as E
 from kernels import english_jazz as k
+from tests.helpers import assert_same_tables, check_aggregate_routes, merged_parts
 
+GAME = "english_jazz"
 GAMES = 3000
 SEED = 4  # random play: three deals of these games are swept (rule A)
 POLICY = "random"
-# the command line runs this source tree, not an installed copy of the package
-ROOT = str(Path(__file__).resolve().parents[1])
-SOURCE_ENV = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [ROOT, os.environ.get("PYTHONPATH")]))}
-
-
-@pytest.fixture(scope="module")
-def rows() -> pd.DataFrame:
-    return api.simulate("english_jazz", games=GAMES, seed=SEED, policy=POLICY, threads=1)
-
-
-@pytest.fixture(scope="module")
-def row_tables(rows) -> dict:
-    return api.analyze("english_jazz", rows)
+RUN = dict(games=GAMES, seed=SEED, policy=POLICY, threads=1)  # the rows and row_tables of conftest.py
 
 
 def row_analysis(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
@@ -90,31 +74,19 @@ def row_analysis(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     return out
 
 
-def assert_same_tables(a: dict, b: dict, exact: bool = True) -> None:
-    assert list(a) == list(b)
-    tol = {"check_exact": True} if exact else {"check_exact": False, "rtol": 1e-12}
-    for name in a:
-        pd.testing.assert_frame_equal(a[name], b[name], obj=name, **tol)
-
-
 def test_aggregates_are_additive_over_whole_games(rows):
     whole = E.aggregate(rows)
     assert all(c == "n" or c.startswith("score_") for t in whole.values() for c in t.columns)
     assert all(t[c].dtype == np.int64 for t in whole.values() for c in t.columns)
-    games = rows["game"].to_numpy()
-    parts = [E.aggregate(rows[(games >= a) & (games < b)]) for a, b in [(0, 2), (2, 1900), (1900, GAMES)]]
-    merged = agg.merge(*parts[::-1])
-    assert list(merged) == list(whole)
-    for name in whole:
-        pd.testing.assert_frame_equal(merged[name], whole[name], check_exact=True, obj=name)
+    assert_same_tables(merged_parts(E.aggregate, rows, [0, 2, 1900, GAMES]), whole)
 
 
 @pytest.mark.parametrize("games, seed, policy", [(GAMES, SEED, POLICY), (300, 2, "heuristic")])
 def test_tables_equal_the_former_row_analysis(games, seed, policy):
     """Same names, index, columns and dtypes; counts exact, floats to 1e-12 (with and without sweeps)."""
-    df = api.simulate("english_jazz", games=games, seed=seed, policy=policy, threads=1)
+    df = api.simulate(GAME, games=games, seed=seed, policy=policy, threads=1)
     new, old = E.analyze(df), row_analysis(df)
-    assert_same_tables(new, old, exact=False)
+    assert_same_tables(new, old, rtol=1e-12)
     for name, table in new.items():
         for c in {"n", "events"} & set(table.columns):
             assert table[c].tolist() == old[name][c].tolist(), (name, c)
@@ -149,31 +121,4 @@ def test_summary_matches_direct_row_computations(rows, row_tables):
 
 
 def test_aggregate_mode_equals_row_analysis(tmp_path, row_tables):
-    kw = dict(games=GAMES, seed=SEED, policy=POLICY, threads=1)
-    aggs = api.simulate("english_jazz", aggregate=True, chunk_games=700, **kw)
-    assert isinstance(aggs, agg.Aggregates) and aggs.attrs["game"] == "english_jazz"
-    assert_same_tables(api.analyze("english_jazz", aggs), row_tables)
-    folder = api.simulate("english_jazz", aggregate=True, chunk_games=1100, out=tmp_path / "run", **kw)
-    assert len(list(folder.glob("agg-*.parquet"))) == 3
-    assert_same_tables(api.analyze("english_jazz", folder), row_tables)
-    single = api.simulate("english_jazz", aggregate=True, out=tmp_path / "a.parquet", **kw)
-    assert_same_tables(api.analyze("english_jazz", single), row_tables)
-    rows_file = api.simulate("english_jazz", out=tmp_path / "rows.parquet", **kw)  # analysed part by part
-    assert_same_tables(api.analyze("english_jazz", rows_file), row_tables)
-
-
-def test_cli_aggregate_folder_analysis_equals_row_analysis(tmp_path):
-    base = ["simulate", "english_jazz", "--games", "500", "--seed", "4", "--policy", "random", "--no-progress"]
-    for args in (["--out", "rows.parquet"], ["--out", "aggs/", "--aggregate", "--chunk-games", "170"]):
-        done = subprocess.run([sys.executable, "-m", "analysis.cli", *base, *args], cwd=tmp_path,
-                              env=SOURCE_ENV, capture_output=True, text=True)  # fmt: skip
-        assert done.returncode == 0, done.stderr
-    for source in ("rows.parquet", "aggs"):
-        done = subprocess.run([sys.executable, "-m", "analysis.cli", "analyze", "english_jazz", source],
-                              cwd=tmp_path, env=SOURCE_ENV, capture_output=True, text=True)  # fmt: skip
-        assert done.returncode == 0, done.stderr
-        assert "500 games, seed 4" in done.stdout
-    names = sorted(p.name for p in (tmp_path / "rows-analysis").iterdir())
-    assert names and names == sorted(p.name for p in (tmp_path / "aggs-analysis").iterdir())
-    for name in names:
-        assert (tmp_path / "rows-analysis" / name).read_text() == (tmp_path / "aggs-analysis" / name).read_text()
+    check_aggregate_routes(GAME, tmp_path, row_tables, chunk_games=(700, 1100), **RUN)

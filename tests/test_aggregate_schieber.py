@@ -2,49 +2,24 @@
 with direct computations on the rows, and aggregate mode giving exactly the tables of the row analysis."""
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-
 import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import aggregate as agg
-from analysis import api, stats
+from analysis import stats
 from analysis import schieber as S
-from tests.helpers import ROOT
+from tests.helpers import assert_same_tables, check_aggregate_routes, merged_parts
 
+GAME = "schieber"
 GAMES = 400
-SEED = 11
-POLICY = "heuristic,random,heuristic,random"
-
-
-@pytest.fixture(scope="module")
-def rows() -> pd.DataFrame:
-    return api.simulate("schieber", games=GAMES, seed=SEED, policy=POLICY, threads=1)
-
-
-@pytest.fixture(scope="module")
-def row_tables(rows) -> dict:
-    return api.analyze("schieber", rows)
-
-
-def assert_same_tables(a: dict, b: dict) -> None:
-    assert list(a) == list(b)
-    for name in a:
-        pd.testing.assert_frame_equal(a[name], b[name], check_exact=True)
+RUN = dict(games=GAMES, seed=11, policy="heuristic,random,heuristic,random", threads=1)  # for conftest.py
 
 
 def test_schieber_aggregates_are_additive(rows):
     whole = S.aggregate(rows)
-    games = rows["game"].to_numpy()
-    parts = [S.aggregate(rows[(games >= a) & (games < b)]) for a, b in [(0, 3), (3, 250), (250, GAMES)]]
-    merged = agg.merge(*parts[::-1])
-    assert list(merged) == list(whole)
-    for name in whole:
-        assert (whole[name].dtypes == np.int64).all(), name
-        pd.testing.assert_frame_equal(merged[name], whole[name], check_exact=True)
+    for name, table in whole.items():
+        assert (table.dtypes == np.int64).all(), name
+    assert_same_tables(merged_parts(S.aggregate, rows, [0, 3, 250, GAMES]), whole)
 
 
 def test_schieber_summary_matches_direct_row_computations(rows, row_tables):
@@ -98,32 +73,4 @@ def test_schieber_summary_matches_direct_row_computations(rows, row_tables):
 
 
 def test_aggregate_mode_equals_row_analysis(tmp_path, row_tables):
-    kw = dict(games=GAMES, seed=SEED, policy=POLICY, threads=1)
-    aggs = api.simulate("schieber", aggregate=True, chunk_games=150, **kw)
-    assert isinstance(aggs, agg.Aggregates) and aggs.attrs["game"] == "schieber"
-    assert_same_tables(api.analyze("schieber", aggs), row_tables)
-    folder = api.simulate("schieber", aggregate=True, chunk_games=170, out=tmp_path / "run", **kw)
-    assert sorted(p.name for p in folder.glob("agg-*.parquet")) == [f"agg-0000000{i}.parquet" for i in range(3)]
-    assert_same_tables(api.analyze("schieber", folder), row_tables)
-    single = api.simulate("schieber", aggregate=True, out=tmp_path / "a.parquet", **kw)
-    assert_same_tables(api.analyze("schieber", single), row_tables)
-    rows_file = api.simulate("schieber", out=tmp_path / "rows.parquet", **kw)  # analysed part by part
-    assert_same_tables(api.analyze("schieber", rows_file), row_tables)
-
-
-def test_cli_aggregate_folder_analysis_equals_row_analysis(tmp_path):
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}  # this tree's analysis, whatever is installed
-    base = ["simulate", "schieber", "--games", "300", "--seed", "4", "--no-progress"]
-    for args in (["--out", "rows.parquet"], ["--out", "aggs/", "--aggregate", "--chunk-games", "120"]):
-        done = subprocess.run([sys.executable, "-m", "analysis.cli", *base, *args], cwd=tmp_path,
-                              capture_output=True, text=True, env=env)  # fmt: skip
-        assert done.returncode == 0, done.stderr
-    for source in ("rows.parquet", "aggs"):
-        done = subprocess.run([sys.executable, "-m", "analysis.cli", "analyze", "schieber", source],
-                              cwd=tmp_path, capture_output=True, text=True, env=env)  # fmt: skip
-        assert done.returncode == 0, done.stderr
-        assert "300 games, seed 4" in done.stdout
-    names = sorted(p.name for p in (tmp_path / "rows-analysis").iterdir())
-    assert names and names == sorted(p.name for p in (tmp_path / "aggs-analysis").iterdir())
-    for name in names:
-        assert (tmp_path / "rows-analysis" / name).read_text() == (tmp_path / "aggs-analysis" / name).read_text()
+    check_aggregate_routes(GAME, tmp_path, row_tables, chunk_games=(150, 170), **RUN)
