@@ -121,7 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="measure throughput (compile time reported separately)")
     _game(p)
     p.add_argument("--games", type=positive_int, default=None, help="games per timed run")
-    p.add_argument("--repeat", type=positive_int, default=3, help="timed runs per case; the best is kept")
+    p.add_argument("--repeat", type=positive_int, default=5, help="timed runs per case; the best is kept")
     p.add_argument("--players", type=positive_int, default=None, help="number of players (Norwegian Jazz: 3-7)")
     p.add_argument("--cold", action="store_true", help="also time a compile from an empty cache (fresh process)")
 

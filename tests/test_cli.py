@@ -124,3 +124,15 @@ def test_game_indices_past_the_int32_rows_are_refused(tmp_path):
     done = run("simulate", "differenzler", "--games", "3000000000", "--out", str(tmp_path / "x.parquet"))
     assert done.returncode == 2 and "2147483647" in done.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_bench_reports_rates_and_the_speed_up_over_one_thread():
+    from analysis.bench import bench
+
+    df = bench("differenzler", games=256, repeat=1, echo=False)
+    assert set(df["case"]) == {"random", "heuristic+calibrated"} and (df["deals_per_s"] > 0).all()
+    one = df[df["threads"] == 1]
+    assert (one["speedup"] == 1.0).all()
+    for _, row in df.iterrows():
+        base = one[one["case"] == row["case"]]["seconds"].iat[0]
+        assert row["speedup"] == base / row["seconds"]
