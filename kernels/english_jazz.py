@@ -456,8 +456,6 @@ def play_deal(hands, dealer, pol, st, script, won, tricks, plain, events, ne):
         won[s] = ZERO
         tricks[s] = 0
         plain[s] = 0
-    if pol[0] == RANDOM and pol[1] == RANDOM and pol[2] == RANDOM:
-        return _play_random(hands, dealer, st, won, tricks, plain, events, ne)
     rec = events.shape[0] > 0
     leader = (dealer + 1) % PLAYERS
     trump, setter = -1, -1
@@ -497,35 +495,6 @@ def play_deal(hands, dealer, pol, st, script, won, tricks, plain, events, ne):
             trick_plain += JASS_PLAIN[c & 15]
             s = s + 1 if s < PLAYERS - 1 else 0
         played |= trick_mask
-        leader = close_trick(leader, best, trick_mask, trick_plain, won, tricks, plain)
-    return trump, setter, ne
-
-
-@jit
-def _play_random(hands, dealer, st, won, tricks, plain, events, ne):
-    """``play_deal`` when every seat plays at random (the same rules, no policy
-    dispatch): a uniform choice among the legal cards at every turn."""
-    rec = events.shape[0] > 0
-    leader = (dealer + 1) % PLAYERS
-    trump, setter = -1, -1
-    for t in range(TRICKS):
-        led, top, best = -1, -1, 0
-        trick_mask = ZERO
-        trick_plain = 0
-        s = leader
-        for k in range(PLAYERS):
-            hand = hands[s]
-            legal = legal_cards(hand, led)
-            c = nth(legal, rng.below(st, popcount(legal)))
-            if rec:
-                events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_PLAY, s, c, np.int64(legal)
-                ne += 1
-            led, trump, setter, top, best = settle(c, k, s, led, trump, setter, top, best)
-            b = bit(c)
-            hands[s] = hand & ~b
-            trick_mask |= b
-            trick_plain += JASS_PLAIN[c & 15]
-            s = s + 1 if s < PLAYERS - 1 else 0
         leader = close_trick(leader, best, trick_mask, trick_plain, won, tricks, plain)
     return trump, setter, ne
 
