@@ -32,9 +32,10 @@ def check_count(name: str, value: object) -> int:
     return int(value)
 
 
-def check_seed(seed: object) -> int:
+def check_seed(seed: object, name: str = "seed") -> int:
+    """A whole number in 0..2**63-1 (a seed, or a game index), or ``UsageError`` naming it."""
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
-        raise UsageError(f"seed must be a whole number in 0..2**63-1, not {seed!r}")
+        raise UsageError(f"{name} must be a whole number in 0..2**63-1, not {seed!r}")
     return int(seed)
 
 

@@ -16,6 +16,7 @@ import pandas as pd
 
 from analysis import aggregate as agg
 from analysis import stats
+from analysis.driver import check_count, check_seed
 from analysis.registry import GameSpec, Option, UsageError, compact, seat_codes
 from kernels import norwegian_jazz as k
 from kernels.cards import code
@@ -51,8 +52,8 @@ def parse_policy(text: str, players: int = 4) -> np.ndarray:
 def simulate_block(seed: int, start: int, count: int, players: int, params: np.ndarray,
                    policies: np.ndarray) -> np.ndarray:
     """Rows of games start..start+count-1 (six deals each, compacted)."""
-    seed, start = _check_seed(seed), _check_seed(start, "start")
-    count = _check_games(count, "count")
+    seed, start = check_seed(seed), check_seed(start, "start")
+    count = check_count("count", count)
     players = SPEC.check_players(players)
     params = np.asarray(params, np.int64)
     if params.shape != (len(SPEC.rules) + len(SPEC.options),):
@@ -79,18 +80,6 @@ def frame(rows: np.ndarray) -> pd.DataFrame:
     return df
 
 
-def _check_games(games: object, name: str = "games") -> int:
-    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
-        raise UsageError(f"{name} must be a positive whole number, not {games!r}")
-    return int(games)
-
-
-def _check_seed(seed: object, name: str = "seed") -> int:
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
-        raise UsageError(f"{name} must be a whole number in 0..2**63-1, not {seed!r}")
-    return int(seed)
-
-
 def _settings(settings: dict | None) -> dict:
     return SPEC.settings(settings or {})
 
@@ -98,7 +87,7 @@ def _settings(settings: dict | None) -> dict:
 def trace_game(seed: int, index: int, players: int, settings: dict, policy: str) -> dict:
     """One TRACE.md line: game ``index`` of ``seed`` as the kernel plays it."""
     players = SPEC.check_players(players)
-    seed, index = _check_seed(seed), _check_seed(index, "index")
+    seed, index = check_seed(seed), check_seed(index, "index")
     full = _settings(settings)
     params = SPEC.params(full)
     policies = parse_policy(policy, players)
@@ -314,7 +303,7 @@ def sixth_deal_study(
     played out; per player count: how often the sixth deal changes the winner,
     Kendall tau-b between the five- and six-deal standings, and the paired
     differences of each variant against the default (95% CIs)."""
-    seed, games = _check_seed(seed), _check_games(games)
+    seed, games = check_seed(seed), check_count("games", games)
     players_list = [SPEC.check_players(p) for p in players_list]
     if not players_list:
         raise UsageError("players_list must name at least one player count")
@@ -367,7 +356,7 @@ def heuristic_edge(seed: int, games: int, players: int) -> pd.DataFrame:
     seat's score). Rows: each deal and the game total, with 95% CIs; and
     the paired change in the chance of winning (shared wins count).
     """
-    seed, games = _check_seed(seed), _check_games(games)
+    seed, games = check_seed(seed), check_count("games", games)
     players = SPEC.check_players(players)
     base, _ = _run(seed, games, players, parse_policy("random", players), {})
     base_win = _wins(base)

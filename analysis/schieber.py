@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from analysis import stats
+from analysis.driver import check_count, check_seed
 from analysis.registry import GameSpec, Option, UsageError, compact, seat_codes
 from kernels import schieber as k
 from kernels import schieber_weis as w
@@ -271,13 +272,6 @@ def analyze(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
 # ------------------------------------------------------ paired comparisons
 
 
-def _check(seed: int, games: int) -> None:
-    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
-        raise UsageError(f"games must be a positive whole number, not {games!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise UsageError(f"seed must be a whole number >= 0, not {seed!r}")
-
-
 def _run(seed: int, games: int, policy: str, settings: dict, block: int = 1024) -> pd.DataFrame:
     params, policies = SPEC.params(SPEC.settings(settings)), parse_policy(policy)
     parts = [simulate_block(seed, first, min(block, games - first), 4, params, policies)
@@ -292,7 +286,7 @@ def duplicate(seed: int, games: int, a: str = "heuristic", b: str = "random", **
     is the mean of its two seatings. Match wins (Wilson over the 2 * games
     matches), share of card points and points per deal with 95% CIs.
     """
-    _check(seed, games)
+    seed, games = check_seed(seed), check_count("games", games)
     for name in (a, b):
         parse_policy(name)
     runs = [_run(seed, games, f"{a},{b},{a},{b}", settings), _run(seed, games, f"{b},{a},{b},{a}", settings)]
@@ -323,7 +317,7 @@ def push_value(seed: int, games: int, policy: str = "heuristic", bins=(-1000, 0,
     hand strength (the heuristic's best contract value). ``verdict`` says
     "push" where the CI of push - choose lies above 0, "choose" below, else "either".
     """
-    _check(seed, games)
+    seed, games = check_seed(seed), check_count("games", games)
     if any(x in settings for x in ("forehand_push", "contract")):
         raise UsageError("push_value sets forehand_push itself and needs contract=choose")
     nets = {}
@@ -358,7 +352,7 @@ def fit_evaluation(seed: int, games: int, contract: str = "H", target: int = 200
     (heuristic play); the coefficients (with standard errors and 95% CIs) are
     what ``kernels.schieber.EVAL_WEIGHTS`` holds, next to the weights in use.
     """
-    _check(seed, games)
+    seed, games = check_seed(seed), check_count("games", games)
     if contract not in CONTRACTS:
         raise UsageError(f"contract must be one of {', '.join(CONTRACTS)}, not {contract!r}")
     df = _run(seed, games, "heuristic", {"contract": contract, "forehand_push": "never", "target": target})

@@ -13,7 +13,6 @@ and the event counts they rest on. A worked example runs
 from __future__ import annotations
 
 import math
-import sys
 from math import factorial
 from pathlib import Path
 
@@ -23,10 +22,11 @@ import pandas as pd
 from analysis import english_jazz as ej
 from analysis import stats
 from analysis.api import simulate
+from analysis.driver import check_count, check_seed
 from analysis.registry import UsageError
 from reports import charts
 from reports import english_jazz_charts as ec
-from reports.section import Section
+from reports.section import Section, note
 
 POLICIES = ("random", "heuristic")
 POSITIONS = ("leader", "second", "dealer")  # seat after the dealer, the next, the dealer
@@ -147,23 +147,10 @@ class Pairs:
             acc += (int((a & ~b).sum()), int((~a & b).sum()), int((a & b).sum()))
 
 
-def _note(progress: bool, text: str) -> None:
-    if progress:
-        print(f"english_jazz: {text}", file=sys.stderr, flush=True)
-
-
-def _check(seed: object, games: object) -> tuple[int, int]:
-    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
-        raise UsageError(f"games must be a positive whole number, not {games!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
-        raise UsageError(f"seed must be a whole number in 0..2**63-1, not {seed!r}")
-    return int(seed), int(games)
-
-
 def play(seed: int, games: int, block: int = BLOCK, progress: bool = False):
     """Simulate ``games`` games under each policy, paired block by block.
     Returns ({policy: Tally}, Pairs, rows of every deal with a sweep)."""
-    seed, games = _check(seed, games)
+    seed, games = check_seed(seed), check_count("games", games)
     if isinstance(block, bool) or not isinstance(block, (int, np.integer)) or block < 1:
         raise UsageError(f"block must be a positive whole number, not {block!r}")
     tallies = {p: Tally() for p in POLICIES}
@@ -490,14 +477,14 @@ def commands(games: int, seed: int) -> list[str]:
 
 def study(folder, games: int, seed: int, progress: bool = False) -> Section:
     """Run the English Jazz study (``games`` games per policy, ``seed``) into ``folder``."""
-    seed, games = _check(seed, games)
+    seed, games = check_seed(seed), check_count("games", games)
     folder = Path(folder)
     if not folder.is_dir():
         raise UsageError(f"folder {folder} does not exist")
-    _note(progress, f"{games:,} games x {len(POLICIES)} policies, in blocks of {BLOCK:,}")
+    note("english_jazz", progress, f"{games:,} games x {len(POLICIES)} policies, in blocks of {BLOCK:,}")
     tallies, pairs, sweeps = play(seed, games, progress=progress)
     t = _tables(tallies, pairs)
-    _note(progress, f"worked example: {games:,} deals per hand and seat")
+    note("english_jazz", progress, f"worked example: {games:,} deals per hand and seat")
     t["hand_odds"] = hand_odds_table(games, seed)
 
     drawn = [

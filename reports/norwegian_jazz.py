@@ -19,7 +19,6 @@ players + 1 times.
 """
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -28,10 +27,11 @@ import pandas as pd
 from analysis import norwegian_jazz as nj
 from analysis import stats
 from analysis.api import simulate
+from analysis.driver import check_count, check_seed
 from analysis.registry import UsageError
 from reports import charts
 from reports import norwegian_jazz_charts as nc
-from reports.section import Section
+from reports.section import Section, note
 
 PLAYERS = (3, 4, 5, 6, 7)
 RULES = {"default": "bonus 10", "bonus80": "bonus 80", "play_out": "bonus 10, played out"}
@@ -246,19 +246,6 @@ def headline(table: pd.DataFrame, paired: pd.DataFrame) -> str:
     )
 
 
-def _note(progress: bool, text: str) -> None:
-    if progress:
-        print(f"norwegian_jazz: {text}", file=sys.stderr, flush=True)
-
-
-def _check(seed: object, games: object) -> tuple[int, int]:
-    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 1:
-        raise UsageError(f"games must be a positive whole number, not {games!r}")
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
-        raise UsageError(f"seed must be a whole number in 0..2**63-1, not {seed!r}")
-    return int(seed), int(games)
-
-
 def commands(games: int, seed: int, edge_games: int) -> list[str]:
     counts = " ".join(map(str, PLAYERS))
     tup = ", ".join(map(str, PLAYERS))
@@ -285,13 +272,13 @@ def commands(games: int, seed: int, edge_games: int) -> list[str]:
 
 def study(folder, games: int, seed: int, progress: bool = False) -> Section:
     """Run the Norwegian Jazz study (``games`` games per player count and rule, ``seed``) into ``folder``."""
-    seed, games = _check(seed, games)
+    seed, games = check_seed(seed), check_count("games", games)
     folder = Path(folder)
     if not folder.is_dir():
         raise UsageError(f"folder {folder} does not exist")
     edge_games = max(1, games // EDGE_SHARE)
 
-    _note(progress, f"sixth deal study, {games:,} games x 3 rules x {len(PLAYERS)} player counts")
+    note("norwegian_jazz", progress, f"sixth deal study, {games:,} games x 3 rules x {len(PLAYERS)} player counts")
     sixth = nj.sixth_deal_study(seed, games, PLAYERS)
     table = standings(sixth["by_variant"])
     paired = paired_changes(sixth["paired"])
@@ -308,7 +295,7 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
     cost, seat = pd.concat(cost), pd.concat(seat)
     sevens = sevens_by_bonus(seat)
 
-    _note(progress, f"heuristic edge, {edge_games:,} games x (players + 1) runs per player count")
+    note("norwegian_jazz", progress, f"heuristic edge, {edge_games:,} games x (players + 1) runs per player count")
     edge, edge_long = edge_tables(seed, edge_games)
 
     drawn = [

@@ -16,6 +16,7 @@ import pandas as pd
 from analysis import schieber as sch
 from analysis import stats
 from analysis.api import simulate
+from analysis.driver import check_count, check_seed
 from analysis.registry import UsageError
 from kernels import schieber as k
 from reports import charts
@@ -34,12 +35,6 @@ WEIS_LABELS = {
 
 
 NO_ESTIMATE = {"estimate": np.nan, "se": np.nan, "ci_low": np.nan, "ci_high": np.nan}
-
-
-def _check(seed, games) -> None:
-    for name, v, least in (("games", games, 1), ("seed", seed, 0)):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < least:
-            raise UsageError(f"{name} must be a whole number >= {least}, not {v!r}")
 
 
 ROW_COLUMNS = ("game", "deal", "seat", "chooser", "forehand", "contract", "score")
@@ -144,7 +139,7 @@ def contract_by_hand(df: pd.DataFrame) -> pd.DataFrame:
 
 def push_table(seed: int, games: int) -> pd.DataFrame:
     """``push_value`` over PUSH_BINS with readable bin labels and numeric bin edges."""
-    _check(seed, games)
+    seed, games = check_seed(seed), check_count("games", games)
     pv = sch.push_value(seed, games, "heuristic", bins=PUSH_BINS)
     lo, hi, labels = [], [], []
     for s in pv.index:
@@ -175,7 +170,7 @@ def push_rule(seed: int, games: int, policy_run: pd.DataFrame) -> pd.DataFrame:
     """The heuristic's push rule (push when no contract is worth PUSH_BELOW) against never
     and always pushing, paired on the deals played out in both runs: the forehand team's
     net points per deal. ``policy_run`` is ``games`` matches of ``seed`` under heuristic play."""
-    _check(seed, games)
+    seed, games = check_seed(seed), check_count("games", games)
     _rows(policy_run, "push_rule", ("game", "deal", "seat", "forehand", "score", "match_end"))
     rule = _forehand_net(policy_run)
     rows = []
@@ -302,7 +297,7 @@ def headline(value: pd.DataFrame, push: pd.DataFrame, rule: pd.DataFrame) -> str
 
 def study(folder, games: int, seed: int, progress: bool = False) -> Section:
     """Run the Schieber study (``games`` matches per run, ``seed``) into ``folder``."""
-    _check(seed, games)
+    seed, games = check_seed(seed), check_count("games", games)
     folder = Path(folder)
     if not folder.is_dir():
         raise UsageError(f"folder {folder} does not exist")

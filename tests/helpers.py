@@ -165,3 +165,12 @@ def run_cli(cwd: Path, *args: str) -> str:
                           capture_output=True, text=True)  # fmt: skip
     assert done.returncode == 0, f"{args}\n{done.stderr}"
     return done.stdout
+
+
+def error_bar_points(ax) -> int:
+    """Points drawn with error bars on ``ax`` (every error bar container must carry y error bars)."""
+    from matplotlib.container import ErrorbarContainer
+
+    boxes = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
+    assert boxes and all(c.has_yerr for c in boxes)
+    return sum(len(c.lines[0].get_xdata()) for c in boxes)

@@ -8,14 +8,13 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
-from matplotlib.container import ErrorbarContainer  # noqa: E402
 
 from analysis import english_jazz as ej  # noqa: E402
 from analysis.api import simulate  # noqa: E402
 from analysis.registry import UsageError  # noqa: E402
 from reports import english_jazz as rj  # noqa: E402
 from reports import english_jazz_charts as ec  # noqa: E402
-from tests.helpers import check_cis, study_twice  # noqa: E402
+from tests.helpers import check_cis, error_bar_points, study_twice  # noqa: E402
 
 GAMES, SEED = 300, 8  # seed 8 has a sweep in its first 300 games under random play
 NOT_ESTIMATES = {"se", "ci_low", "ci_high", "exact"}
@@ -139,13 +138,6 @@ def test_same_seed_same_data_other_seed_other_data(runs, tmp_path):
     assert not other["rules"].equals(sa.data["english_jazz_rules"])
 
 
-def _points(ax) -> int:
-    """Points drawn with error bars (every ErrorbarContainer must carry y error bars)."""
-    boxes = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
-    assert boxes and all(c.has_yerr for c in boxes)
-    return sum(len(c.lines[0].get_xdata()) for c in boxes)
-
-
 def test_charts_draw_with_labels_and_error_bars(runs):
     _, s = runs[0]
     d = s.data
@@ -159,7 +151,7 @@ def test_charts_draw_with_labels_and_error_bars(runs):
     for plot, table, per_row in cases:
         ax = plot(table)
         assert ax.get_xlabel() and ax.get_ylabel() and ax.get_title(), plot.__name__
-        assert _points(ax) == per_row * len(table), plot.__name__
+        assert error_bar_points(ax) == per_row * len(table), plot.__name__
         fig, own = plt.subplots()
         assert plot(table, ax=own) is own
         plt.close("all")

@@ -8,13 +8,12 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
-from matplotlib.container import ErrorbarContainer  # noqa: E402
 
 from analysis.api import simulate  # noqa: E402
 from analysis.registry import UsageError  # noqa: E402
 from reports import norwegian_jazz as rn  # noqa: E402
 from reports import norwegian_jazz_charts as nc  # noqa: E402
-from tests.helpers import check_cis, study_twice  # noqa: E402
+from tests.helpers import check_cis, error_bar_points, study_twice  # noqa: E402
 
 GAMES, SEED = 40, 5
 NOT_ESTIMATES = {"se", "ci_low", "ci_high"}
@@ -82,13 +81,6 @@ def test_same_seed_same_data_other_seed_other_data(runs, tmp_path):
     assert not other.data["norwegian_jazz_sixth_deal"].equals(sa.data["norwegian_jazz_sixth_deal"])
 
 
-def _points(ax) -> int:
-    """Points drawn with error bars (every ErrorbarContainer must carry y error bars)."""
-    boxes = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
-    assert boxes and all(c.has_yerr for c in boxes)
-    return sum(len(c.lines[0].get_xdata()) for c in boxes)
-
-
 def test_charts_draw_with_labels_and_error_bars(runs):
     _, s = runs[0]
     seat = s.data["norwegian_jazz_seat_effect"]
@@ -105,7 +97,7 @@ def test_charts_draw_with_labels_and_error_bars(runs):
     for plot, table in cases:
         ax = plot(table)
         assert ax.get_xlabel() and ax.get_ylabel() and ax.get_title(), plot.__name__
-        assert _points(ax) == len(table), plot.__name__
+        assert error_bar_points(ax) == len(table), plot.__name__
         fig, own = plt.subplots()
         assert plot(table, ax=own) is own
         plt.close("all")
