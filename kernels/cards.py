@@ -7,11 +7,15 @@ uses ranks 6..A (4..12); Norwegian Jazz uses all 52 cards. Within a suit a
 higher rank index is a higher card in the plain order A K Q J T 9 8 7 6 ... 2.
 
 Text codes (``"7H"``, ``"TS"``) live only at the Python edge: ``code``,
-``parse``, ``mask_of`` and ``cards_of`` convert.
+``parse``, ``mask_of`` and ``cards_of`` convert. ``deal_packets`` is the
+kernels' deal in packets of three.
 """
 from __future__ import annotations
 
 import numpy as np
+
+from kernels.bits import ZERO, bit
+from kernels.jit import jit
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"
@@ -21,6 +25,20 @@ CLUBS, DIAMONDS, HEARTS, SPADES = 0, 1, 2, 3
 TWO, SIX, SEVEN, EIGHT, NINE, TEN, JACK, QUEEN, KING, ACE = 0, 4, 5, 6, 7, 8, 9, 10, 11, 12
 
 SUIT_BITS = np.uint64(0xFFFF)
+
+
+@jit(inline="always")
+def deal_packets(cards, first, players, hands):
+    """Deal ``cards`` in order, in packets of three, to seat ``first`` and on
+    round the table (``players`` seats, every seat the same number); ``hands``
+    get the masks."""
+    for s in range(players):
+        hands[s] = ZERO
+    pos = 0
+    for _ in range(cards.size // (3 * players)):
+        for j in range(players):
+            hands[(first + j) % players] |= bit(cards[pos]) | bit(cards[pos + 1]) | bit(cards[pos + 2])
+            pos += 3
 
 
 def card_of(rank: int, suit: int) -> int:

@@ -11,7 +11,7 @@ from numba import prange
 
 from kernels import rng
 from kernels.bits import ONE, ZERO, bit, lowest, nth, popcount
-from kernels.cards import ACE, JACK, KING, NINE, QUEEN, TEN, deck
+from kernels.cards import ACE, JACK, KING, NINE, QUEEN, TEN, deal_packets, deck
 from kernels.jit import jit, parallel_jit
 from kernels.tricks import (JASS_PLAIN, JASS_TRUMP, PLAIN, SUIT16, TRUMP_BASE, TRUMP_STRENGTH, jass_points,
                             strength, suit_cards, trumps_above)
@@ -225,14 +225,7 @@ def deal_into(seed, index, k, dealer, hands, cards):
     for i in range(36):
         cards[i] = DECK[i]
     rng.shuffle_from(rng.key(seed, index, k, rng.DEAL), cards)
-    for s in range(PLAYERS):
-        hands[s] = ZERO
-    pos = 0
-    for _ in range(3):
-        for j in range(PLAYERS):
-            seat = (dealer + 1 + j) % PLAYERS
-            hands[seat] |= bit(cards[pos]) | bit(cards[pos + 1]) | bit(cards[pos + 2])
-            pos += 3
+    deal_packets(cards, dealer + 1, PLAYERS, hands)
     return cards[35]
 
 

@@ -13,7 +13,7 @@ from numba import prange
 
 from kernels import rng
 from kernels.bits import ONE, ZERO, bit, highest, lowest, nth, popcount
-from kernels.cards import ACE, FULL36, JACK, KING, NINE, QUEEN, TEN, deck
+from kernels.cards import ACE, FULL36, JACK, KING, NINE, QUEEN, TEN, deal_packets, deck
 from kernels.jit import jit, parallel_jit
 from kernels.tricks import (
     JASS_PLAIN, JASS_TRUMP, SUIT16, TRUMP_BASE, TRUMP_STRENGTH, TRUMPS_ABOVE, suit_cards,
@@ -200,20 +200,6 @@ def face_up_dealer(order):
     while (order[t] & 15) != JACK:
         t += 1
     return (1 + t) % PLAYERS, t + 1
-
-
-@jit
-def deal_packets(order, dealer, hands):
-    """Deal 36 cards in ``order`` in packets of three from the seat after the dealer."""
-    for s in range(PLAYERS):
-        hands[s] = ZERO
-    pos = 0
-    for _ in range(4):
-        for j in range(PLAYERS):
-            seat = (dealer + 1 + j) % PLAYERS
-            for _c in range(3):
-                hands[seat] |= bit(order[pos])
-                pos += 1
 
 
 # ------------------------------------------------------------------ policies
@@ -552,7 +538,7 @@ def play_game(seed, index, players, params, policies, rows, events):
             order[i] = DECK[i]
         st[0] = rng.key(seed, index, d, rng.DEAL)
         rng.shuffle(st, order)
-        deal_packets(order, dealer, hands)
+        deal_packets(order, dealer + 1, PLAYERS, hands)
         for s in range(PLAYERS):
             dealt[s] = hands[s]
         if rec:

@@ -18,7 +18,7 @@ from numba import prange
 
 from kernels import rng
 from kernels.bits import ONE, ZERO, lowest, nth, popcount
-from kernels.cards import ACE, EIGHT, FULL36, HEARTS, JACK, KING, NINE, QUEEN, SEVEN, SIX, deck
+from kernels.cards import ACE, EIGHT, FULL36, HEARTS, JACK, KING, NINE, QUEEN, SEVEN, SIX, deal_packets, deck
 from kernels.jit import jit, parallel_jit
 from kernels.schieber_weis import OBENABE, UNDENUFE, combinations, declare, weis_winner
 from kernels.tricks import (JASS_PLAIN, JASS_TRUMP, NO_TRUMP, PLAIN, REVERSED, SUIT16, TRUMP_STRENGTH,
@@ -123,10 +123,7 @@ def deal_hands(seed, index, k, start, cards, hands, st):
     st[0] = rng.key(seed, index, k, rng.DEAL)
     cards[:] = DECK
     rng.shuffle(st, cards)
-    for s in range(4):
-        hands[s] = ZERO
-    for i in range(36):
-        hands[(start + i // 3) & 3] |= ONE << np.uint64(cards[i])
+    deal_packets(cards, start, 4, hands)
 
 
 @jit(inline="always")

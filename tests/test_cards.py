@@ -99,3 +99,15 @@ def test_below_stays_in_range():
         assert min(draws) >= 0 and max(draws) < n
         if n > 1:
             assert len(set(draws)) == n or n > 100
+
+
+@pytest.mark.parametrize("players, size", [(3, 36), (4, 36), (4, 12)])
+def test_deal_packets_matches_the_reference(players, size):
+    rnd = random.Random(players * size)
+    hands = np.empty(players, np.uint64)
+    for _ in range(200):
+        order = rnd.sample(list(cards.deck(36)), size)
+        dealer = rnd.randrange(players)
+        cards.deal_packets(np.array(order, np.int64), dealer + 1, players, hands)
+        want = dealing.deal_packets([cards.code(c) for c in order], players, dealer)
+        assert [{cards.code(c) for c in cards.cards_of(int(h))} for h in hands] == [set(h) for h in want]

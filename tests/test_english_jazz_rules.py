@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from kernels import english_jazz as k
-from kernels.cards import parse
+from kernels.cards import deal_packets, parse
 from kernels.tricks import PLAIN, strength
 from tests.helpers import codes, mask
 from tests.reference import english_jazz as ref
@@ -171,7 +171,7 @@ def test_packets_of_three_from_the_seat_after_the_dealer():
     order = np.array([parse(c) for c in DECK])
     hands = np.zeros(3, np.uint64)
     for dealer in range(3):
-        k.deal_packets(order, dealer, hands)
+        deal_packets(order, dealer + 1, 3, hands)
         first = (dealer + 1) % 3
         assert codes(hands[first]) == set(DECK[0:3] + DECK[9:12] + DECK[18:21] + DECK[27:30])
         assert codes(hands[(dealer + 2) % 3]) == set(DECK[3:6] + DECK[12:15] + DECK[21:24] + DECK[30:33])
