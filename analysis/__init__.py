@@ -1,19 +1,34 @@
-"""cardmc's Python edge: the API, the pandas pipelines and the CLI.
+"""cardmc: Monte Carlo analysis of Schieber, Differenzler, English Jazz and
+Norwegian Jazz.
 
-    >>> import analysis as cardmc
+    >>> import cardmc
     >>> df = cardmc.simulate("differenzler", games=10_000, seed=1)
+    >>> tables = cardmc.analyze("differenzler", df)
+
+The parts: ``cardmc.kernels`` (the Numba kernels: cards, dealing, the rules
+of each game, policies, batch drivers), ``cardmc.reports`` (charts and the
+report), and the Python edge beside this file (``cardmc.api``, the game
+modules ``cardmc.differenzler`` and so on, ``cardmc.cli``).
 """
 from __future__ import annotations
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
-__all__ = ["simulate", "analyze", "trace", "__version__"]
+_API = ("simulate", "analyze", "trace", "read", "run_info")
+_GAME_API = {"odds": "cardmc.english_jazz"}
+_PARTS = ("kernels", "reports")
+
+__all__ = [*_API, *_GAME_API, "__version__"]
 
 
 def __getattr__(name: str):
     # the API pulls in pandas and the kernels: load it on first use only
-    if name in ("simulate", "analyze", "trace"):
-        from analysis import api
+    import importlib
 
-        return getattr(api, name)
-    raise AttributeError(name)
+    if name in _API:
+        return getattr(importlib.import_module("cardmc.api"), name)
+    if name in _GAME_API:
+        return getattr(importlib.import_module(_GAME_API[name]), name)
+    if name in _PARTS:
+        return importlib.import_module(f"cardmc.{name}")
+    raise AttributeError(f"module 'cardmc' has no attribute {name!r}")

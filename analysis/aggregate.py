@@ -40,9 +40,9 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from analysis import stats
-from analysis.driver import FILE_MODE
-from analysis.registry import GameSpec, UsageError
+from cardmc import stats
+from cardmc.driver import FILE_MODE
+from cardmc.registry import GameSpec, UsageError
 
 EXACT = 2.0**53  # float64 sums of integers are exact below this
 META_KEY = b"cardmc.aggregates"
@@ -412,12 +412,39 @@ def histogram_quantiles(values: np.ndarray, weights: np.ndarray, qs=(0.05, 0.25,
 # ------------------------------------------------------------ game support
 
 
+class Tally:
+    """The aggregates of whole games, added block by block from the kernel's
+    row arrays (``add``), read once at the end (``result``).
+
+    This one goes through the game's frame and ``aggregate(df)``; a game may
+    give a faster one with the same results as ``spec.extra["tally"]``."""
+
+    def __init__(self, spec: GameSpec, players: int, params: np.ndarray):
+        self.spec, self.players, self.params = spec, players, params
+        self.aggregate = require(spec)[0]
+        self.total: dict | None = None
+        self.rows = 0
+
+    def add(self, rows: np.ndarray) -> None:
+        part = self.aggregate(self.spec.frame(rows))
+        self.total = part if self.total is None else merge(self.total, part)
+        self.rows += len(rows)
+
+    def result(self) -> Aggregates:
+        return Aggregates(self.total)
+
+
+def tally(spec: GameSpec, players: int, params: np.ndarray) -> Tally:
+    """The accumulator of ``spec``'s aggregates for one run's blocks."""
+    return spec.extra.get("tally", Tally)(spec, players, params)
+
+
 def functions(spec: GameSpec) -> tuple[Callable, Callable] | None:
     """The game's ``(aggregate, summarise)``, or None if it has none."""
     fa, fs = spec.extra.get("aggregate"), spec.extra.get("summarise")
     if fa is None or fs is None:
         try:
-            module = importlib.import_module(f"analysis.{spec.name}")
+            module = importlib.import_module(f"cardmc.{spec.name}")
         except ModuleNotFoundError:
             return None
         fa, fs = getattr(module, "aggregate", None), getattr(module, "summarise", None)

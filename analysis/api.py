@@ -1,6 +1,6 @@
 """The Python API: ``simulate``, ``analyze`` and ``trace`` for every game.
 
-    >>> import analysis as cardmc
+    >>> import cardmc
     >>> df = cardmc.simulate("differenzler", games=10_000, seed=1, policy="calibrated")
     >>> tables = cardmc.analyze("differenzler", df)
 """
@@ -16,10 +16,10 @@ import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
 
-from analysis import aggregate as agg
-from analysis import checkpoint, distributed, driver, registry
-from analysis.aggregate import Aggregates
-from analysis.registry import UsageError
+from cardmc import aggregate as agg
+from cardmc import checkpoint, distributed, driver, registry
+from cardmc.aggregate import Aggregates
+from cardmc.registry import UsageError
 
 DEFAULT_BLOCK = driver.DEFAULT_BLOCK
 
@@ -160,7 +160,7 @@ class _Job:
         self.meta, self.progress = meta, progress
 
     def identity(self, chunk_games: int | None) -> dict:
-        from analysis import __version__
+        from cardmc import __version__
 
         return {"game": self.spec.name, "seed": self.seed, "start": self.start, "games": self.games,
                 "policy": self.policy, "policy_codes": self.policies.tolist(), "players": self.players,
@@ -258,7 +258,7 @@ def _run_folder(job: _Job, folder: Path, chunk_games, runner, force, log) -> Pat
 
 
 def run_metadata(spec, games, seed, policy, players, settings, start=0) -> dict:
-    from analysis import __version__
+    from cardmc import __version__
 
     return {
         "game": spec.name,

@@ -17,8 +17,8 @@ import time
 import numba
 import pandas as pd
 
-from analysis import registry
-from analysis.driver import set_threads
+from cardmc import registry
+from cardmc.driver import set_threads
 
 SEED = 12345
 
@@ -68,7 +68,7 @@ def cold_compile(game: str) -> float:
     with an empty Numba cache."""
     code = (
         "import time; t = time.perf_counter()\n"
-        "from analysis import registry\n"
+        "from cardmc import registry\n"
         f"spec = registry.get({game!r}); p = spec.default_players\n"
         "for label, policy, settings in spec.extra['bench']:\n"
         "    spec.simulate_block(1, 0, 8, p, spec.params(spec.settings(settings)), spec.parse_policy(policy, p))\n"

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis import differenzler as D
-from analysis.api import simulate
+from cardmc import differenzler as D
+from cardmc.api import simulate
 
 FORMAT_VERSION = 1
 
@@ -44,7 +44,7 @@ def calibrate(games: int = 500_000, seed: int = 20261202, rounds: int = 3, out: 
 
 
 def _write(table: pd.DataFrame, target: Path, games: int, seed: int, rounds: int) -> None:
-    from analysis import __version__
+    from cardmc import __version__
 
     tmp = target.with_name(f".{target.name}.part")
     with open(tmp, "w") as f:

@@ -22,8 +22,8 @@ import time
 import uuid
 from pathlib import Path
 
-from analysis.driver import FILE_MODE
-from analysis.registry import UsageError
+from cardmc.driver import FILE_MODE
+from cardmc.registry import UsageError
 
 MANIFEST = "manifest.json"
 LOCK = ".cardmc.lock"

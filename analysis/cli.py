@@ -6,7 +6,7 @@ import os
 import sys
 from pathlib import Path
 
-from analysis.registry import GAMES, UsageError
+from cardmc.registry import GAMES, UsageError
 
 EPILOG = """examples:
   cardmc simulate differenzler --games 10000000 --seed 1 --out diff.parquet
@@ -74,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    from analysis import __version__
+    from cardmc import __version__
 
     parser.add_argument("--version", action="version", version=f"cardmc {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -184,7 +184,7 @@ def _settings(args) -> dict:
 def cmd_simulate(args) -> int:
     import signal
 
-    from analysis import api, checkpoint, driver
+    from cardmc import api, checkpoint, driver
 
     try:
         with driver.interrupts(signal.SIGTERM):
@@ -204,8 +204,8 @@ def cmd_simulate(args) -> int:
 
 
 def cmd_analyze(args) -> int:
-    from analysis import api
-    from analysis.display import show
+    from cardmc import api
+    from cardmc.display import show
 
     meta = api.run_info(args.file)
     tables = api.analyze(args.game, args.file)
@@ -233,7 +233,7 @@ def write_tables(tables: dict, folder: Path) -> None:
 
 
 def cmd_trace(args) -> int:
-    from analysis import api
+    from cardmc import api
 
     path = api.trace(args.game, games=args.games, seed=args.seed, policy=args.policy, players=args.players,
                      out=args.out, force=args.force, start=args.start, **_settings(args))  # fmt: skip
@@ -242,9 +242,9 @@ def cmd_trace(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    from analysis.bench import bench
+    from cardmc.bench import bench
 
-    from analysis.bench import cold_compile
+    from cardmc.bench import cold_compile
 
     if args.cold:
         print(f"{args.game}: cold compile of the benchmarked kernels {cold_compile(args.game):.1f} s", flush=True)
@@ -253,8 +253,8 @@ def cmd_bench(args) -> int:
 
 
 def cmd_odds(args) -> int:
-    from analysis.display import show
-    from analysis.english_jazz import odds
+    from cardmc.display import show
+    from cardmc.english_jazz import odds
 
     result = odds(args.hand, seat=args.seat, dealer=args.dealer, games=args.games, seed=args.seed,
                   policy=args.policy, target_se=args.target_se)  # fmt: skip
@@ -271,7 +271,7 @@ def cmd_odds(args) -> int:
 
 
 def cmd_calibrate(args) -> int:
-    from analysis.calibrate import calibrate
+    from cardmc.calibrate import calibrate
 
     path = calibrate(games=args.games, seed=args.seed, out=args.out)
     print(f"wrote {path}")
@@ -279,7 +279,7 @@ def cmd_calibrate(args) -> int:
 
 
 def cmd_report(args) -> int:
-    from reports.build import build_report
+    from cardmc.reports.build import build_report
 
     path = build_report(out=args.out, games=args.games, seed=args.seed, quick=args.quick, force=args.force)
     print(f"wrote {path}")

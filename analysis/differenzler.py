@@ -7,10 +7,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis import stats
-from analysis.registry import GameSpec, Option, UsageError, join_spans
-from kernels import differenzler as k
-from kernels.cards import RANKS, SUITS, code, codes_of
+from cardmc import stats
+from cardmc.registry import GameSpec, Option, UsageError, join_spans
+from cardmc.kernels import differenzler as k
+from cardmc.kernels.cards import RANKS, SUITS, code, codes_of
 
 PLAY = {"random": k.PLAY_RANDOM, "heuristic": k.PLAY_HEURISTIC}
 DECLARE = {"random": k.DECLARE_RANDOM, "heuristic": k.DECLARE_HEURISTIC, "calibrated": k.DECLARE_CALIBRATED}
@@ -137,7 +137,7 @@ PENALTY_BINS = [-1, 0, 5, 10, 20, 30, 50, 80, 157]
 def aggregate(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """The mergeable counts and sums ``summarise`` needs (see analysis/aggregate.py):
     additive over any split of the rows, so chunks of a run merge exactly."""
-    from analysis import aggregate as agg
+    from cardmc import aggregate as agg
 
     by = ["play_policy", "declare_policy"]
     first = (df["deal"] == 0).to_numpy()
@@ -165,7 +165,7 @@ def _by_policy(table: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
 def summarise(aggs: dict) -> dict[str, pd.DataFrame]:
     """Declaration accuracy and game results from ``aggregate`` tables (merged
     over any number of chunks), every figure with its 95% CI."""
-    from analysis import aggregate as agg
+    from cardmc import aggregate as agg
 
     out: dict[str, pd.DataFrame] = {}
     hist = _by_policy(aggs["penalty"], ["penalty"]).reset_index()
@@ -217,7 +217,7 @@ def compare_declarations(
 ) -> pd.DataFrame:
     """Mean penalty of each declaration rule on the same deals (all four seats
     use it), and paired differences against the first, with 95% CIs."""
-    from analysis.api import simulate
+    from cardmc.api import simulate
 
     runs = {}
     for rule in rules:

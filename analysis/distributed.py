@@ -20,8 +20,8 @@ import os
 import uuid
 from typing import Iterable, Iterator
 
-from analysis import driver
-from analysis.registry import UsageError
+from cardmc import driver
+from cardmc.registry import UsageError
 
 
 def check(scheduler: object, workers: object, threads: object) -> None:
@@ -150,7 +150,7 @@ class DaskRunner:
     def run(self, calls: Iterable[tuple[object, dict]], on_block=None) -> Iterator[tuple[object, dict]]:
         from distributed import as_completed
 
-        from analysis import __version__
+        from cardmc import __version__
 
         session = uuid.uuid4().hex[:12]
         futures = {}

@@ -17,7 +17,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from analysis.registry import GameSpec, UsageError
+from cardmc.registry import GameSpec, UsageError
 
 MAX_SEED = 2**63 - 1
 UMASK = os.umask(0)
@@ -330,9 +330,9 @@ def run_chunk(
     (``data``) when this worker does not see that folder. Numba uses the
     worker's threads (``threads``; default: the Dask worker's, else as set).
     """
-    from analysis import __version__
-    from analysis import aggregate as agg
-    from analysis import registry
+    from cardmc import __version__
+    from cardmc import aggregate as agg
+    from cardmc import registry
 
     if version is not None and version != __version__:
         raise UsageError(f"a worker has cardmc {__version__}, this client {version}: "
@@ -347,29 +347,31 @@ def run_chunk(
     nthreads = threads if threads is not None else in_worker
     if nthreads is not None:
         nthreads = max(1, min(nthreads, numba.config.NUMBA_NUM_THREADS))
-    aggregate_rows = agg.require(spec)[0] if kind == AGGREGATES else None
-
     block = min(block_size(spec), AGGREGATE_BLOCK) if kind == AGGREGATES else block_size(spec)
 
-    def frames() -> Iterator[pd.DataFrame]:
+    def arrays() -> Iterator[np.ndarray]:
         for first, n in blocks(start, count, block):
             with _KERNEL_LOCK:
                 if nthreads is not None:
                     numba.set_num_threads(nthreads)
                 rows = spec.simulate_block(seed, first, n, players, params, policies)
-            yield spec.frame(rows)
+            yield rows
             if on_block is not None:
                 on_block(n)
 
+    def frames() -> Iterator[pd.DataFrame]:
+        for rows in arrays():
+            yield spec.frame(rows)
+
     out: dict = {"start": start, "count": count}
     if kind == AGGREGATES:
-        total = None
-        for df in safe_blocks(frames()):
-            part = aggregate_rows(df)
-            total = part if total is None else agg.merge(total, part)
-            out["rows"] = out.get("rows", 0) + len(df)
+        tally = agg.tally(spec, players, params)
+        for rows in safe_blocks(arrays()):
+            tally.add(rows)
+        out["rows"] = tally.rows
+        total = tally.result()
         if target is None:
-            out["aggregates"] = agg.Aggregates(total)
+            out["aggregates"] = total
             return out
         table = agg.to_arrow(total, target.get("metadata"))
         return _deliver(out, target, lambda sink: pq.write_table(table, sink, compression="zstd"))

@@ -4,12 +4,12 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import aggregate as agg
-from analysis import stats
-from analysis.driver import check_count, check_seed
-from analysis.registry import GameSpec, UsageError, compact, seat_codes
-from kernels import english_jazz as k
-from kernels.cards import SUITS, code, codes_of, parse_hand
+from cardmc import aggregate as agg
+from cardmc import stats
+from cardmc.driver import check_count, check_seed
+from cardmc.registry import GameSpec, UsageError, compact, seat_codes
+from cardmc.kernels import english_jazz as k
+from cardmc.kernels.cards import SUITS, code, codes_of, parse_hand
 
 POLICIES = {"random": k.RANDOM, "heuristic": k.HEURISTIC}
 POSITIONS = {1: "leader", 2: "second", 0: "dealer"}  # seat relative to the dealer

@@ -14,12 +14,12 @@ from typing import Iterable
 import numpy as np
 import pandas as pd
 
-from analysis import aggregate as agg
-from analysis import stats
-from analysis.driver import check_count, check_seed
-from analysis.registry import GameSpec, Option, UsageError, compact, seat_codes
-from kernels import norwegian_jazz as k
-from kernels.cards import code
+from cardmc import aggregate as agg
+from cardmc import stats
+from cardmc.driver import check_count, check_seed
+from cardmc.registry import GameSpec, Option, UsageError, compact, seat_codes
+from cardmc.kernels import norwegian_jazz as k
+from cardmc.kernels.cards import code
 
 PLAY = {name: i for i, name in enumerate(k.POLICY_NAMES)}
 VARIANTS = {

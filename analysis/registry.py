@@ -122,7 +122,7 @@ def get(name: str) -> GameSpec:
     """The spec of game ``name``; ``UsageError`` names an unknown game."""
     if name not in GAMES:
         raise UsageError(f"unknown game {name!r}; games: {', '.join(GAMES)}")
-    return importlib.import_module(f"analysis.{name}").SPEC
+    return importlib.import_module(f"cardmc.{name}").SPEC
 
 
 def available() -> list[str]:
@@ -130,7 +130,7 @@ def available() -> list[str]:
     out = []
     for name in GAMES:
         try:
-            importlib.import_module(f"analysis.{name}")
+            importlib.import_module(f"cardmc.{name}")
         except ModuleNotFoundError:
             continue
         out.append(name)

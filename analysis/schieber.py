@@ -1,7 +1,7 @@
 """Schieber Jass at the Python edge: spec, frames, traces and analyses.
 
 A simulated game is a whole match to ``target``. Rows: one per seat per deal
-(see ``kernels.schieber.COLUMNS``). ``duplicate`` measures one policy against
+(see ``cardmc.kernels.schieber.COLUMNS``). ``duplicate`` measures one policy against
 another on the same deals with the seats swapped; ``push_value`` replays the
 same deals with the forehand forced to choose and forced to push.
 """
@@ -13,12 +13,12 @@ from math import comb
 import numpy as np
 import pandas as pd
 
-from analysis import stats
-from analysis.driver import check_count, check_seed
-from analysis.registry import GameSpec, Option, UsageError, compact, seat_codes
-from kernels import schieber as k
-from kernels import schieber_weis as w
-from kernels.cards import code, codes_of
+from cardmc import stats
+from cardmc.driver import check_count, check_seed
+from cardmc.registry import GameSpec, Option, UsageError, compact, seat_codes
+from cardmc.kernels import schieber as k
+from cardmc.kernels import schieber_weis as w
+from cardmc.kernels.cards import code, codes_of
 
 POLICIES = {name: i for i, name in enumerate(k.POLICY_NAMES)}
 CONTRACTS = k.CONTRACT_NAMES
@@ -158,7 +158,7 @@ def _deal_outcomes(df: pd.DataFrame) -> pd.DataFrame:
 def aggregate(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """The mergeable counts and sums ``summarise`` needs (see analysis/aggregate.py): additive over any
     split of the rows into whole matches, so chunks of a run merge exactly."""
-    from analysis import aggregate as agg
+    from cardmc import aggregate as agg
 
     if df.empty:
         raise UsageError("no schieber rows to analyse")
@@ -202,7 +202,7 @@ def _contract_by_chooser_hand(aggs: dict) -> pd.DataFrame:
 def summarise(aggs: dict) -> dict[str, pd.DataFrame]:
     """Contracts, points, Weis, Stöck, matches and advantages from ``aggregate`` tables (merged over any
     number of chunks); every figure with a 95% CI."""
-    from analysis import aggregate as agg
+    from cardmc import aggregate as agg
 
     out: dict[str, pd.DataFrame] = {}
     chosen = aggs["contracts"]["n"].rename_axis(["pushed", "contract_name"])
@@ -350,7 +350,7 @@ def fit_evaluation(seed: int, games: int, contract: str = "H", target: int = 200
 
     Every deal is played under ``contract`` with the forehand choosing it
     (heuristic play); the coefficients (with standard errors and 95% CIs) are
-    what ``kernels.schieber.EVAL_WEIGHTS`` holds, next to the weights in use.
+    what ``cardmc.kernels.schieber.EVAL_WEIGHTS`` holds, next to the weights in use.
     """
     seed, games = check_seed(seed), check_count("games", games)
     if contract not in CONTRACTS:

@@ -5,7 +5,7 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
-from kernels.jit import jit
+from cardmc.kernels.jit import jit
 
 ONE = np.uint64(1)
 ZERO = np.uint64(0)

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels.bits import ZERO, bit
-from kernels.jit import jit
+from cardmc.kernels.bits import ZERO, bit
+from cardmc.kernels.jit import jit
 
 RANKS = "23456789TJQKA"
 SUITS = "CDHS"

@@ -9,11 +9,11 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from kernels import rng
-from kernels.bits import ONE, ZERO, bit, lowest, nth, popcount
-from kernels.cards import ACE, JACK, KING, NINE, QUEEN, TEN, deal_packets, deck
-from kernels.jit import jit, parallel_jit
-from kernels.tricks import (JASS_PLAIN, JASS_TRUMP, PLAIN, SUIT16, TRUMP_BASE, TRUMP_STRENGTH, jass_points,
+from cardmc.kernels import rng
+from cardmc.kernels.bits import ONE, ZERO, bit, lowest, nth, popcount
+from cardmc.kernels.cards import ACE, JACK, KING, NINE, QUEEN, TEN, deal_packets, deck
+from cardmc.kernels.jit import jit, parallel_jit
+from cardmc.kernels.tricks import (JASS_PLAIN, JASS_TRUMP, PLAIN, SUIT16, TRUMP_BASE, TRUMP_STRENGTH, jass_points,
                             strength, suit_cards, trumps_above)
 
 PLAYERS = 4
@@ -367,7 +367,7 @@ def play_game(seed, index, players, params, policies, table, rows, events, scrat
 def simulate(seed, start, count, players, params, policies, table):
     """Play games start..start+count-1 in chunks of consecutive games; chunk c
     writes its games' rows one after another from row ``spans[c, 0]``, in all
-    ``spans[c, 1]`` rows (``analysis.registry.join_spans`` packs them)."""
+    ``spans[c, 1]`` rows (``cardmc.registry.join_spans`` packs them)."""
     m = PLAYERS * (4 + params[P_MAX_EXTRA_DEALS])
     rows = np.empty((count * m, len(COLUMNS)), np.int32)  # only written rows are read
     chunks = min(count, 64)

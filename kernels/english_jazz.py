@@ -11,11 +11,11 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from kernels import rng
-from kernels.bits import ONE, ZERO, bit, highest, lowest, nth, popcount
-from kernels.cards import ACE, FULL36, JACK, KING, NINE, QUEEN, TEN, deal_packets, deck
-from kernels.jit import jit, parallel_jit
-from kernels.tricks import (
+from cardmc.kernels import rng
+from cardmc.kernels.bits import ONE, ZERO, bit, highest, lowest, nth, popcount
+from cardmc.kernels.cards import ACE, FULL36, JACK, KING, NINE, QUEEN, TEN, deal_packets, deck
+from cardmc.kernels.jit import jit, parallel_jit
+from cardmc.kernels.tricks import (
     JASS_PLAIN, JASS_TRUMP, SUIT16, TRUMP_BASE, TRUMP_STRENGTH, TRUMPS_ABOVE, suit_cards,
 )
 

@@ -17,11 +17,11 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from kernels import rng
-from kernels.bits import ONE, ZERO, bit, highest, lowest, popcount
-from kernels.cards import ACE, KING, QUEEN, SUITS, card_of, deck, parse
-from kernels.jit import jit, parallel_jit
-from kernels.sevens import POLICY_RANDOM, pick_random, play_sevens, record
+from cardmc.kernels import rng
+from cardmc.kernels.bits import ONE, ZERO, bit, highest, lowest, popcount
+from cardmc.kernels.cards import ACE, KING, QUEEN, SUITS, card_of, deck, parse
+from cardmc.kernels.jit import jit, parallel_jit
+from cardmc.kernels.sevens import POLICY_RANDOM, pick_random, play_sevens, record
 
 PLAYERS = (3, 4, 5, 6, 7)
 DEALS = 6

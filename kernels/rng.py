@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels.jit import jit
+from cardmc.kernels.jit import jit
 
 # purposes: independent streams for the same (seed, game, deal)
 DEAL = 1  # the shuffle of a deal

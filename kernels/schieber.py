@@ -3,7 +3,7 @@
 Seats 0..3 in playing order, team = seat & 1 (partners opposite). Contract
 codes: 0..3 trump C D H S (the suit code), 4 Obenabe, 5 Undenufe. A simulated
 game is a whole match to ``target`` with live counting, so it may stop in
-the middle of a deal. Weis live in ``kernels.schieber_weis``; the policies
+the middle of a deal. Weis live in ``cardmc.kernels.schieber_weis``; the policies
 (``random``, ``heuristic``) further down this module.
 
 ``params`` = [target, contract, forehand_push]: the rule option, then the
@@ -16,12 +16,12 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from kernels import rng
-from kernels.bits import ONE, ZERO, lowest, nth, popcount
-from kernels.cards import ACE, EIGHT, FULL36, HEARTS, JACK, KING, NINE, QUEEN, SEVEN, SIX, deal_packets, deck
-from kernels.jit import jit, parallel_jit
-from kernels.schieber_weis import OBENABE, UNDENUFE, combinations, declare, weis_winner
-from kernels.tricks import (JASS_PLAIN, JASS_TRUMP, NO_TRUMP, PLAIN, REVERSED, SUIT16, TRUMP_STRENGTH,
+from cardmc.kernels import rng
+from cardmc.kernels.bits import ONE, ZERO, lowest, nth, popcount
+from cardmc.kernels.cards import ACE, EIGHT, FULL36, HEARTS, JACK, KING, NINE, QUEEN, SEVEN, SIX, deal_packets, deck
+from cardmc.kernels.jit import jit, parallel_jit
+from cardmc.kernels.schieber_weis import OBENABE, UNDENUFE, combinations, declare, weis_winner
+from cardmc.kernels.tricks import (JASS_PLAIN, JASS_TRUMP, NO_TRUMP, PLAIN, REVERSED, SUIT16, TRUMP_STRENGTH,
                             strength, trumps_above)
 
 CONTRACT_NAMES = ("C", "D", "H", "S", "obenabe", "undenufe")
@@ -202,7 +202,7 @@ FULL = np.uint64(FULL36)
 
 # contract evaluation: estimated card points of the chooser's team = weights . features
 NFEAT = 10
-EVAL_WEIGHTS = np.array([  # analysis.schieber.fit_evaluation(3, 1500, contract), rounded
+EVAL_WEIGHTS = np.array([  # cardmc.schieber.fit_evaluation(3, 1500, contract), rounded
     # trump: 1, trumps, J, 9, A, K+Q, side aces, side tens, side kings, voids
     [39.0, 9.0, 20.5, 13.5, 7.5, 2.0, 3.5, 0.0, 3.0, 2.5],
     # obenabe: 1, aces, kings, queens, jacks, tens, sure tricks, long, weak suits, 0

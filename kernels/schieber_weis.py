@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels.bits import ONE, ZERO, lowest
-from kernels.jit import jit
+from cardmc.kernels.bits import ONE, ZERO, lowest
+from cardmc.kernels.jit import jit
 
 OBENABE, UNDENUFE = 4, 5  # contract codes; 0..3 are the trump suits C D H S
 

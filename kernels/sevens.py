@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels import rng
-from kernels.bits import ONE, ZERO, bit, highest, lowest, nth, popcount
-from kernels.cards import SEVEN, deck_mask
-from kernels.jit import jit
+from cardmc.kernels import rng
+from cardmc.kernels.bits import ONE, ZERO, bit, highest, lowest, nth, popcount
+from cardmc.kernels.cards import SEVEN, deck_mask
+from cardmc.kernels.jit import jit
 
 FULL52 = np.uint64(deck_mask(52))
 SUIT16 = np.uint64(0xFFFF)

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from kernels.bits import ONE, ZERO, lowest
-from kernels.jit import jit
-from kernels.cards import ACE, EIGHT, JACK, KING, NINE, QUEEN, SEVEN, SIX, TEN
+from cardmc.kernels.bits import ONE, ZERO, lowest
+from cardmc.kernels.jit import jit
+from cardmc.kernels.cards import ACE, EIGHT, JACK, KING, NINE, QUEEN, SEVEN, SIX, TEN
 
 TRUMP_BASE = 100
 NO_TRUMP = -1

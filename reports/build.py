@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from analysis.display import readable
-from analysis.registry import UsageError
-from reports.section import Section
+from cardmc.display import readable
+from cardmc.registry import UsageError
+from cardmc.reports.section import Section
 
 MARKER = ".cardmc-report"
 # (module, games in --quick, games by default): sized so the default report
@@ -38,7 +38,7 @@ def available_studies() -> list[tuple[str, int, int]]:
     out = []
     for name, quick, full in STUDIES:
         try:
-            importlib.import_module(f"reports.{name}")
+            importlib.import_module(f"cardmc.reports.{name}")
         except ModuleNotFoundError:
             continue
         out.append((name, quick, full))
@@ -62,7 +62,7 @@ def build_report(out="cardmc-report", games: int | None = None, seed: int = 1, q
             n = games or (quick_n if quick else full_n)
             if progress:
                 print(f"[{i}/{len(studies)}] {name}: {n:,} games, seed {seed}", file=sys.stderr, flush=True)
-            module = importlib.import_module(f"reports.{name}")
+            module = importlib.import_module(f"cardmc.reports.{name}")
             sections.append(module.study(tmp, games=n, seed=seed, progress=progress))
         elapsed = time.perf_counter() - started
         write_data(tmp, sections)
@@ -72,7 +72,7 @@ def build_report(out="cardmc-report", games: int | None = None, seed: int = 1, q
             print(f"studies took {elapsed:.0f} s", file=sys.stderr, flush=True)
         (tmp / "report.md").write_text(markdown(sections, command))
         (tmp / "index.html").write_text(page(sections, command))
-        from analysis import __version__
+        from cardmc import __version__
 
         (tmp / MARKER).write_text(json.dumps({"version": __version__, "seed": seed, "quick": quick,
                                               "games": games, "command": command}))  # fmt: skip

@@ -35,7 +35,7 @@ def axes(ax):
 def need(table: pd.DataFrame, columns, what: str, levels=()) -> None:
     """``UsageError`` unless ``table`` is a non-empty DataFrame with these
     columns (and index levels); ``what`` names the chart."""
-    from analysis.registry import UsageError
+    from cardmc.registry import UsageError
 
     if not isinstance(table, pd.DataFrame):
         raise UsageError(f"{what} needs a DataFrame, not {type(table).__name__}")

@@ -4,11 +4,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from analysis import stats
-from analysis.display import digits
-from analysis.api import simulate
-from reports import charts
-from reports.section import Section
+from cardmc import stats
+from cardmc.display import digits
+from cardmc.api import simulate
+from cardmc.reports import charts
+from cardmc.reports.section import Section
 
 RULES = ("random", "heuristic", "calibrated")
 
@@ -98,7 +98,7 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
         frames={"differenzler_calibrated_games": runs["calibrated"]},
         commands=[f"cardmc simulate differenzler --games {games} --seed {seed} --policy heuristic:{r} "
                   f"--out differenzler_{r}.parquet" for r in RULES]  # fmt: skip
-        + [f'python -c "from analysis.differenzler import compare_declarations; '
+        + [f'python -c "from cardmc.differenzler import compare_declarations; '
            f'print(compare_declarations(games={games}, seed={seed}))"'],  # fmt: skip
         sample=f"{games:,} games of four deals ({4 * 4 * games:,} hands per rule), seed {seed}",
     )

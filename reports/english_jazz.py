@@ -8,7 +8,7 @@ sums (``Tally``), so the tables do not depend on the block size or thread
 count. Sweeps (rule A: one hand takes all 12 tricks) are rare, so their
 rates are given per million deals (or hands, or games) with Wilson 95% CIs
 and the event counts they rest on. A worked example runs
-``analysis.english_jazz.odds`` for a strong hand in each seat.
+``cardmc.english_jazz.odds`` for a strong hand in each seat.
 """
 from __future__ import annotations
 
@@ -19,14 +19,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis import english_jazz as ej
-from analysis import stats
-from analysis.api import simulate
-from analysis.driver import check_count, check_seed
-from analysis.registry import UsageError
-from reports import charts
-from reports import english_jazz_charts as ec
-from reports.section import Section, note
+from cardmc import english_jazz as ej
+from cardmc import stats
+from cardmc.api import simulate
+from cardmc.driver import check_count, check_seed
+from cardmc.registry import UsageError
+from cardmc.reports import charts
+from cardmc.reports import english_jazz_charts as ec
+from cardmc.reports.section import Section, note
 
 POLICIES = ("random", "heuristic")
 POSITIONS = ("leader", "second", "dealer")  # seat after the dealer, the next, the dealer
@@ -464,7 +464,7 @@ def commands(games: int, seed: int) -> list[str]:
                 f"cardmc analyze english_jazz english_jazz_{p}.parquet"]  # fmt: skip
     out += [
         "# the tables above (paired sweeps, by position, by feature, rules, trump, seats)",
-        'python -c "from reports.english_jazz import sweep_study; from analysis.display import show; '
+        'python -c "from cardmc.reports.english_jazz import sweep_study; from cardmc.display import show; '
         f"[print(show(k, v, 100)) for k, v in sweep_study(seed={seed}, games={games}).items()]\"",
         "# the worked example: one strong hand in each seat, seat 0 dealing",
     ]

@@ -1,6 +1,6 @@
 """English Jazz charts: one function per chart, ``plot_x(table, ax=None) -> Axes``.
 
-Each reads a table of ``reports.english_jazz`` with one estimate column per
+Each reads a table of ``cardmc.reports.english_jazz`` with one estimate column per
 policy (``random``, ``heuristic``, or ``random_pct`` ...) and its
 ``_ci_low``/``_ci_high`` columns, and draws every estimate with its 95% CI
 as an error bar, one colour per policy, in the shared ``cardmc.mplstyle``
@@ -16,7 +16,7 @@ import matplotlib.transforms as mtransforms  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from reports.charts import axes as _axes, need, styled  # noqa: E402
+from cardmc.reports.charts import axes as _axes, need, styled  # noqa: E402
 
 POLICIES = ("random", "heuristic")
 GAP = 1.0  # empty x units between two blocks

@@ -3,14 +3,14 @@
 Three sets of runs of heuristic play, every one on the same deals (game i of
 seed s), for 3 to 7 players:
 
-* ``analysis.norwegian_jazz.sixth_deal_study``: each game under sevens with
+* ``cardmc.norwegian_jazz.sixth_deal_study``: each game under sevens with
   the 10-point bonus, the 80-point bonus ("sjueren") and sevens played out;
   how often the sixth deal changes the winner, and Kendall tau-b between the
   standings after five and after six deals, paired across the rules;
 * the default games as rows (``cardmc simulate``): each deal's cost by seat
   (``seat_study``); sevens is rescored with the 80-point bonus on the same
   play (the players' choices do not depend on the bonus);
-* ``analysis.norwegian_jazz.heuristic_edge``: a heuristic player against
+* ``cardmc.norwegian_jazz.heuristic_edge``: a heuristic player against
   random ones, seat by seat, on the same deals as an all-random table.
 
 ``games`` is the number of games per player count (and per sevens rule); the
@@ -24,14 +24,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis import norwegian_jazz as nj
-from analysis import stats
-from analysis.api import simulate
-from analysis.driver import check_count, check_seed
-from analysis.registry import UsageError
-from reports import charts
-from reports import norwegian_jazz_charts as nc
-from reports.section import Section, note
+from cardmc import norwegian_jazz as nj
+from cardmc import stats
+from cardmc.api import simulate
+from cardmc.driver import check_count, check_seed
+from cardmc.registry import UsageError
+from cardmc.reports import charts
+from cardmc.reports import norwegian_jazz_charts as nc
+from cardmc.reports.section import Section, note
 
 PLAYERS = (3, 4, 5, 6, 7)
 RULES = {"default": "bonus 10", "bonus80": "bonus 80", "play_out": "bonus 10, played out"}
@@ -251,20 +251,20 @@ def commands(games: int, seed: int, edge_games: int) -> list[str]:
     tup = ", ".join(map(str, PLAYERS))
     return [
         "# winner change and rank correlation, bonus 10 vs 80 vs played out, paired on the same games",
-        'python -c "from analysis.norwegian_jazz import sixth_deal_study; '
-        "from analysis.display import show; "
+        'python -c "from cardmc.norwegian_jazz import sixth_deal_study; '
+        "from cardmc.display import show; "
         f'r = sixth_deal_study(seed={seed}, games={games}); print(*(show(k, v, 200) for k, v in r.items()))"',
         "# each deal's cost by seat (sevens also rescored with the 80-point bonus)",
         f"for n in {counts}; do",
         f"  cardmc simulate norwegian_jazz --games {games} --seed {seed} --players $n "
         f"--out norwegian_jazz_${{n}}p.parquet --force",
-        '  python -c "import sys, pandas as pd; from reports.norwegian_jazz import seat_study; '
-        "from analysis.display import show; "
+        '  python -c "import sys, pandas as pd; from cardmc.reports.norwegian_jazz import seat_study; '
+        "from cardmc.display import show; "
         '[print(show(k, v, 300)) for k, v in seat_study(pd.read_parquet(sys.argv[1])).items()]" '
         "norwegian_jazz_${n}p.parquet",
         "done",
         "# the heuristic player's edge over random",
-        f'python -c "from analysis.norwegian_jazz import heuristic_edge; from analysis.display import show; '
+        f'python -c "from cardmc.norwegian_jazz import heuristic_edge; from cardmc.display import show; '
         f"[print(show(f'{{n}} players', heuristic_edge(seed={seed}, games={edge_games}, players=n))) "
         f'for n in ({tup})]"',
     ]

@@ -1,6 +1,6 @@
 """Norwegian Jazz charts: one function per chart, ``plot_x(table, ax=None) -> Axes``.
 
-Each reads a table of ``reports.norwegian_jazz`` and draws every estimate
+Each reads a table of ``cardmc.reports.norwegian_jazz`` and draws every estimate
 with its 95% CI as an error bar, in the shared ``cardmc.mplstyle`` look.
 Seat charts lay the player counts side by side on one axis, one block of
 seats per count (D = dealer, L = leader, the seat after the dealer; then
@@ -15,7 +15,7 @@ import matplotlib.transforms as mtransforms  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from reports.charts import axes as _axes, need, styled  # noqa: E402
+from cardmc.reports.charts import axes as _axes, need, styled  # noqa: E402
 
 GAP = 1.0  # empty x units between two player-count blocks
 

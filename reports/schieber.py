@@ -2,8 +2,8 @@
 
 Three sets of runs on the same deals (game i of seed s): heuristic play as
 it is; the same matches with the forehand forced to choose and forced to
-push (``analysis.schieber.push_value``, paired per deal); and heuristic
-against random seat-swapped (``analysis.schieber.duplicate``). Weis
+push (``cardmc.schieber.push_value``, paired per deal); and heuristic
+against random seat-swapped (``cardmc.schieber.duplicate``). Weis
 frequencies are set beside the exact enumeration of all C(36, 9) hands.
 """
 from __future__ import annotations
@@ -13,15 +13,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from analysis import schieber as sch
-from analysis import stats
-from analysis.api import simulate
-from analysis.driver import check_count, check_seed
-from analysis.registry import UsageError
-from kernels import schieber as k
-from reports import charts
-from reports import schieber_charts as sc
-from reports.section import Section
+from cardmc import schieber as sch
+from cardmc import stats
+from cardmc.api import simulate
+from cardmc.driver import check_count, check_seed
+from cardmc.registry import UsageError
+from cardmc.kernels import schieber as k
+from cardmc.reports import charts
+from cardmc.reports import schieber_charts as sc
+from cardmc.reports.section import Section
 
 # hand-strength bins of push_value: the forehand's best contract value in points
 PUSH_BINS = (-1000, 0, 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 120, 1000)
@@ -209,10 +209,10 @@ def push_threshold(push: pd.DataFrame) -> tuple[float | None, str | None, str | 
 
 def weis_table(df: pd.DataFrame, tables: dict) -> pd.DataFrame:
     """Simulated Weis per hand (Wilson CI) beside the exact probability, and the mean
-    points per hand. ``tables`` is ``analysis.schieber.analyze(df)``."""
+    points per hand. ``tables`` is ``cardmc.schieber.analyze(df)``."""
     _rows(df, "weis_table", ("weis",))
     if "weis_per_hand" not in tables:
-        raise UsageError("weis_table needs the tables of analysis.schieber.analyze (no 'weis_per_hand')")
+        raise UsageError("weis_table needs the tables of cardmc.schieber.analyze (no 'weis_per_hand')")
     w = tables["weis_per_hand"].rename(columns={
         "estimate": "simulated", "se": "simulated_se", "ci_low": "simulated_ci_low",
         "ci_high": "simulated_ci_high"})  # fmt: skip
@@ -233,9 +233,9 @@ def results_table(deals: pd.DataFrame, tables: dict, dup: pd.DataFrame) -> pd.Da
     _rows(deals, "results_table", ("complete", "any_match", "chooser_match"))
     for name in ("schneider", "match_length"):
         if name not in tables:
-            raise UsageError(f"results_table needs the tables of analysis.schieber.analyze (no {name!r})")
+            raise UsageError(f"results_table needs the tables of cardmc.schieber.analyze (no {name!r})")
     if not isinstance(dup, pd.DataFrame) or "estimate" not in dup.columns:
-        raise UsageError("results_table needs the table of analysis.schieber.duplicate")
+        raise UsageError("results_table needs the table of cardmc.schieber.duplicate")
     done = deals[deals["complete"]]
     rows = [
         {"measure": "match: a team takes all nine tricks (share of complete deals)",
@@ -373,13 +373,13 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
             f"cardmc simulate schieber --games {games} --seed {seed} --policy heuristic "
             "--out schieber_heuristic.parquet",
             "cardmc analyze schieber schieber_heuristic.parquet",
-            'python -c "from analysis.display import readable; from analysis.schieber import push_value; '
+            'python -c "from cardmc.display import readable; from cardmc.schieber import push_value; '
             f'print(readable(push_value(seed={seed}, games={games}, bins=({bins}))))"',
-            'python -c "from analysis.display import readable; from analysis.schieber import duplicate; '
+            'python -c "from cardmc.display import readable; from cardmc.schieber import duplicate; '
             f"print(readable(duplicate(seed={seed}, games={games}, a='heuristic', b='random')))\"",
-            'python -c "from analysis.schieber import weis_odds; t = weis_odds(); print(t, t.attrs)"',
-            'python -c "import pandas as pd; from analysis.display import readable; '
-            f"from reports.schieber import push_rule; print(readable(push_rule({seed}, {games}, "
+            'python -c "from cardmc.schieber import weis_odds; t = weis_odds(); print(t, t.attrs)"',
+            'python -c "import pandas as pd; from cardmc.display import readable; '
+            f"from cardmc.reports.schieber import push_rule; print(readable(push_rule({seed}, {games}, "
             "pd.read_parquet('schieber_heuristic.parquet'))))\"",
         ],  # fmt: skip
         sample=f"{games:,} matches to 3000 of heuristic play ({n_deals:,} deals, {4 * n_deals:,} hands); "

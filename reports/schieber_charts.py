@@ -1,6 +1,6 @@
 """Schieber charts: one function per chart, ``plot_x(table, ax=None) -> Axes``.
 
-Each reads a table of ``reports.schieber`` (estimates with ``*_ci_low`` /
+Each reads a table of ``cardmc.reports.schieber`` (estimates with ``*_ci_low`` /
 ``*_ci_high`` columns) and draws every estimate with its 95% CI as an error
 bar or band, in the shared ``cardmc.mplstyle`` look.
 """
@@ -13,8 +13,8 @@ from matplotlib.ticker import MaxNLocator  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from analysis.registry import UsageError  # noqa: E402
-from reports.charts import axes as _axes, need, styled  # noqa: E402
+from cardmc.registry import UsageError  # noqa: E402
+from cardmc.reports.charts import axes as _axes, need, styled  # noqa: E402
 
 FAMILIES = ("trump", "obenabe", "undenufe")
 

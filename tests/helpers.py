@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kernels.cards import code, parse
+from cardmc.kernels.cards import code, parse
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -75,7 +75,7 @@ def estimate_columns(table, not_estimates) -> list[str]:
 def study_twice(study, name: str, games: int, seed: int, tmp_path_factory) -> list:
     """(folder, section) of two runs of a report study with the same seed,
     each with its data written, for the reproducibility checks."""
-    from reports.build import write_data
+    from cardmc.reports.build import write_data
 
     out = []
     for run in ("a", "b"):
@@ -90,7 +90,7 @@ def check_cis(section, not_estimates) -> list:
     """Every estimate column of a study's tables and data has CI columns that
     bracket it, and the readable table never shows it bare; returns the
     readable tables for further checks."""
-    from analysis.display import readable
+    from cardmc.display import readable
 
     shown_tables = []
     for table in [t for _, _, t in section.tables] + list(section.data.values()):
@@ -121,7 +121,7 @@ def assert_same_tables(a: dict, b: dict, rtol: float | None = None) -> None:
 def merged_parts(aggregate, rows, cuts: list[int]) -> dict:
     """``aggregate`` of the rows of games cuts[i] <= game < cuts[i + 1], each
     part apart, merged; the same merged in either order."""
-    from analysis import aggregate as agg
+    from cardmc import aggregate as agg
 
     games = rows["game"].to_numpy()
     parts = [aggregate(rows[(games >= a) & (games < b)]) for a, b in zip(cuts, cuts[1:])]
@@ -136,9 +136,9 @@ def check_aggregate_routes(game: str, tmp_path: Path, want: dict, chunk_games: t
     (chunk_games[0] games a chunk), a run folder (chunk_games[1] games a
     chunk), a single aggregate file, and a rows Parquet file analysed part by
     part; and an aggregate file is refused where rows are wanted."""
-    from analysis import aggregate as agg
-    from analysis import api
-    from analysis.registry import UsageError
+    from cardmc import aggregate as agg
+    from cardmc import api
+    from cardmc.registry import UsageError
 
     in_memory, per_file = chunk_games
     aggs = api.simulate(game, aggregate=True, chunk_games=in_memory, **kw)
@@ -158,11 +158,9 @@ def check_aggregate_routes(game: str, tmp_path: Path, want: dict, chunk_games: t
 
 
 def run_cli(cwd: Path, *args: str) -> str:
-    """Run ``python -m analysis.cli *args`` in ``cwd`` on this source tree,
-    whatever copy is installed; it must succeed. Returns its standard output."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
-    done = subprocess.run([sys.executable, "-m", "analysis.cli", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True)  # fmt: skip
+    """Run ``python -m cardmc.cli *args`` in ``cwd``; it must succeed.
+    Returns its standard output."""
+    done = subprocess.run([sys.executable, "-m", "cardmc.cli", *args], cwd=cwd, capture_output=True, text=True)
     assert done.returncode == 0, f"{args}\n{done.stderr}"
     return done.stdout
 

@@ -1,6 +1,6 @@
 """Mergeable aggregates: exact against pandas, additive over any split, a
 lossless Parquet round trip, the summaries (means, shares, events) agreeing
-with analysis.stats, Differenzler's aggregate mode giving exactly the tables
+with cardmc.stats, Differenzler's aggregate mode giving exactly the tables
 of its row analysis, and for every game the command line giving the same
 CSV tables from a rows file as from an aggregate run folder."""
 from __future__ import annotations
@@ -11,10 +11,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import aggregate as agg
-from analysis import api, registry, stats
-from analysis import differenzler as D
-from analysis.registry import UsageError
+from cardmc import aggregate as agg
+from cardmc import api, registry, stats
+from cardmc import differenzler as D
+from cardmc.registry import UsageError
 from tests.helpers import assert_same_tables, check_aggregate_routes, merged_parts, run_cli
 
 GAME = "differenzler"

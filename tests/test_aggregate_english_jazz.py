@@ -6,9 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import api, stats
-from analysis import english_jazz as E
-from kernels import english_jazz as k
+from cardmc import api, stats
+from cardmc import english_jazz as E
+from cardmc.kernels import english_jazz as k
 from tests.helpers import assert_same_tables, check_aggregate_routes, merged_parts
 
 GAME = "english_jazz"

@@ -7,8 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import api, stats
-from analysis import norwegian_jazz as A
+from cardmc import api, stats
+from cardmc import norwegian_jazz as A
 from tests.helpers import assert_same_tables, check_aggregate_routes, merged_parts
 
 GAME = "norwegian_jazz"

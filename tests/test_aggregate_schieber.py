@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import stats
-from analysis import schieber as S
+from cardmc import stats
+from cardmc import schieber as S
 from tests.helpers import assert_same_tables, check_aggregate_routes, merged_parts
 
 GAME = "schieber"

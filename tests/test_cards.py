@@ -6,7 +6,7 @@ import random
 import numpy as np
 import pytest
 
-from kernels import bits, cards, rng
+from cardmc.kernels import bits, cards, rng
 from tests.reference import dealing
 
 

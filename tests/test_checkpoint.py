@@ -15,14 +15,14 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from analysis import api, checkpoint
-from analysis.registry import UsageError
+from cardmc import api, checkpoint
+from cardmc.registry import UsageError
 
 KEY = ["game", "deal", "seat"]
 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "analysis.cli", *args], cwd=cwd, capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "cardmc.cli", *args], cwd=cwd, capture_output=True, text=True)
 
 
 def manifest(folder: Path) -> dict:
@@ -38,7 +38,7 @@ def same_rows(a: pd.DataFrame, b: pd.DataFrame) -> None:
 def start_then_stop(tmp_path: Path, args: list[str], how: int) -> tuple[int, str]:
     """Start the CLI and stop it with signal ``how`` once the manifest lists a
     chunk; its exit status and standard error."""
-    proc = subprocess.Popen([sys.executable, "-m", "analysis.cli", *args], cwd=tmp_path, stdout=subprocess.PIPE,
+    proc = subprocess.Popen([sys.executable, "-m", "cardmc.cli", *args], cwd=tmp_path, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)  # fmt: skip
     path = tmp_path / "run" / checkpoint.MANIFEST
     deadline = time.monotonic() + 120
@@ -168,7 +168,7 @@ def test_force_restarts_and_a_locked_folder_is_refused(finished):
 
 
 def test_default_chunk_size_is_recorded_and_kept_on_resume(tmp_path):
-    from analysis import driver, registry
+    from cardmc import driver, registry
 
     spec = registry.get("differenzler")
     games = 2 * driver.block_size(spec) + 100  # small runs: chunks of one block
@@ -195,7 +195,7 @@ def test_unfinished_run_is_not_analysed(finished):
 def test_chunks_the_worker_cannot_see_come_back_as_bytes(tmp_path):
     """A worker without the run folder (no shared file system) returns the
     part; the client writes and records it."""
-    from analysis import driver
+    from cardmc import driver
 
     identity = {"game": "differenzler", "seed": 1, "start": 0, "games": 40, "policy": "random",
                 "policy_codes": [], "players": 4, "settings": {}, "chunk_games": 20, "kind": "rows",
@@ -214,7 +214,7 @@ def test_chunks_the_worker_cannot_see_come_back_as_bytes(tmp_path):
 
 @pytest.mark.parametrize("game", ["schieber", "english_jazz", "norwegian_jazz"])
 def test_every_game_runs_to_a_folder_through_its_spec(tmp_path, game):
-    from analysis import registry
+    from cardmc import registry
 
     if game not in registry.available():
         pytest.skip(f"{game} is not written yet")

@@ -8,11 +8,11 @@ import sys
 import pandas as pd
 import pytest
 
-from analysis.cli import main
+from cardmc.cli import main
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "analysis.cli", *args], capture_output=True, text=True)
+    return subprocess.run([sys.executable, "-m", "cardmc.cli", *args], capture_output=True, text=True)
 
 
 def test_simulate_then_analyze(tmp_path, capsys):
@@ -61,7 +61,7 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, args, named):
     if "--out" not in args and args[0] in ("simulate", "trace"):
         args = args + ["--out", str(tmp_path / "out.parquet")]
     before = set(tmp_path.iterdir())
-    done = subprocess.run([sys.executable, "-m", "analysis.cli", *args], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-m", "cardmc.cli", *args], capture_output=True, text=True,
                           cwd=tmp_path)  # fmt: skip
     assert done.returncode == 2, done.stderr
     assert named in done.stderr
@@ -127,7 +127,7 @@ def test_game_indices_past_the_int32_rows_are_refused(tmp_path):
 
 
 def test_bench_reports_rates_and_the_speed_up_over_one_thread():
-    from analysis.bench import bench
+    from cardmc.bench import bench
 
     df = bench("differenzler", games=256, repeat=1, echo=False)
     assert set(df["case"]) == {"random", "heuristic+calibrated"} and (df["deals_per_s"] > 0).all()

@@ -9,8 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import analysis as cardmc
-from analysis import differenzler as D
+import cardmc
+from cardmc import differenzler as D
 from tests.helpers import check_trace_form
 from tests.reference import dealing, differenzler as ref
 
@@ -103,7 +103,7 @@ def test_rows_are_consistent():
 def test_heuristic_play_beats_random_play_on_the_same_deals(others):
     """Seat 0 plays heuristically or at random against the same three players
     on the same deals, declaring by the same rule: only its play differs."""
-    from analysis.stats import paired_difference
+    from cardmc.stats import paired_difference
 
     runs = {}
     for me in ("heuristic", "random"):
@@ -119,8 +119,8 @@ def test_calibrated_declarations_beat_heuristic_ones():
     assert table.loc["heuristic", "diff_ci_high"] < 0  # heuristic beats random
     calibrated = table.loc["calibrated", "mean_penalty"]
     # paired: calibrated minus heuristic, its CI below zero
-    from analysis.api import simulate
-    from analysis.stats import paired_difference
+    from cardmc.api import simulate
+    from cardmc.stats import paired_difference
 
     runs = [simulate("differenzler", games=3000, seed=22, policy=p) for p in ("heuristic", "calibrated")]
     h, c = (r[r["extra"] == 0].sort_values(["game", "deal", "seat"])["penalty"] for r in runs)

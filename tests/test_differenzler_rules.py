@@ -6,7 +6,7 @@ import random
 import numpy as np
 import pytest
 
-from kernels import differenzler as k
+from cardmc.kernels import differenzler as k
 from tests.helpers import codes, mask, trick_array
 from tests.reference import dealing, differenzler as ref
 
@@ -51,14 +51,14 @@ def test_legal_hand_built(hand, trick, trump, want):
      (["6D", "AH", "KH", "QH"], "S", 0), (["TH", "JH", "QD", "6C"], "C", 3), (["AS", "9S", "KS", "QS"], "S", 1)],
 )  # fmt: skip
 def test_trick_winner_hand_built(trick, trump, winner):
-    from kernels.tricks import PLAIN, trick_winner
+    from cardmc.kernels.tricks import PLAIN, trick_winner
 
     assert trick_winner(trick_array(trick), 4, "CDHS".index(trump), PLAIN) == winner
     assert ref.trick_winner(trick, trump) == winner
 
 
 def test_points_sum_to_152_and_157():
-    from kernels.tricks import jass_points_of
+    from cardmc.kernels.tricks import jass_points_of
 
     for t, suit in enumerate("CDHS"):
         assert jass_points_of(mask(DECK), t) == 152
@@ -67,7 +67,7 @@ def test_points_sum_to_152_and_157():
 
 def test_legal_and_winner_on_random_positions():
     """Legal sets and trick winners on 20,000 random positions."""
-    from kernels.tricks import PLAIN, jass_points, trick_winner
+    from cardmc.kernels.tricks import PLAIN, jass_points, trick_winner
 
     rnd = random.Random(7)
     for _ in range(20_000):

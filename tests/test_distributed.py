@@ -9,8 +9,8 @@ import sys
 import pandas as pd
 import pytest
 
-from analysis import api, distributed
-from analysis.registry import UsageError
+from cardmc import api, distributed
+from cardmc.registry import UsageError
 
 KEY = ["game", "deal", "seat"]
 KW = dict(games=900, seed=21, policy="heuristic,random,calibrated,heuristic:random", max_extra_deals=2)
@@ -65,7 +65,7 @@ def test_cli_on_a_cluster_resumes_a_local_run(cluster, local, tmp_path):
     (folder / "manifest.json").write_text(json.dumps(m))
     args = ["simulate", "differenzler", "--games", "900", "--seed", "21", "--policy", KW["policy"],
             "--set", "max_extra_deals=2", "--out", "run/", "--no-progress", "--scheduler", cluster]  # fmt: skip
-    done = subprocess.run([sys.executable, "-m", "analysis.cli", *args], cwd=tmp_path, capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "cardmc.cli", *args], cwd=tmp_path, capture_output=True,
                           text=True)  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "resuming" in done.stderr and "1 of 3 chunks done" in done.stderr

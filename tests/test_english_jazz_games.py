@@ -9,9 +9,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import english_jazz as E
-from analysis.registry import UsageError
-from kernels import english_jazz as k
+from cardmc import english_jazz as E
+from cardmc.registry import UsageError
+from cardmc.kernels import english_jazz as k
 from tests.helpers import check_trace_form
 from tests.reference import english_jazz as ref
 
@@ -219,7 +219,7 @@ HAND = "JH 9H AH KH 7H AS KS QC 8C 7D 6D 6S"
 
 def test_odds_deals_replay_with_the_reference():
     """Random play: every conditional deal is the reference's deal of the seed."""
-    from kernels.cards import parse_hand
+    from cardmc.kernels.cards import parse_hand
 
     mask = np.uint64(parse_hand(HAND, 12))
     out = k.odds_deals(5, 0, 60, mask, 1, 2, k.RANDOM)
@@ -258,7 +258,7 @@ def test_odds_reproducible_and_batched():
 
 
 def a_mask():
-    from kernels.cards import parse_hand
+    from cardmc.kernels.cards import parse_hand
 
     return parse_hand(HAND, 12)
 

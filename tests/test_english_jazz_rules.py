@@ -8,9 +8,9 @@ import random
 import numpy as np
 import pytest
 
-from kernels import english_jazz as k
-from kernels.cards import deal_packets, parse
-from kernels.tricks import PLAIN, strength
+from cardmc.kernels import english_jazz as k
+from cardmc.kernels.cards import deal_packets, parse
+from cardmc.kernels.tricks import PLAIN, strength
 from tests.helpers import codes, mask
 from tests.reference import english_jazz as ref
 
@@ -157,7 +157,7 @@ def test_face_up_jack_deal(first, dealer):
 
 
 def test_face_up_jack_deal_of_the_seed_matches_reference():
-    from kernels import rng
+    from cardmc.kernels import rng
 
     for i in range(300):
         order = k.DECK.copy()

@@ -9,9 +9,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import norwegian_jazz as A
-from analysis.registry import UsageError
-from kernels import norwegian_jazz as K
+from cardmc import norwegian_jazz as A
+from cardmc.registry import UsageError
+from cardmc.kernels import norwegian_jazz as K
 from tests.helpers import check_trace_form
 from tests.reference import dealing
 from tests.reference import norwegian_jazz as ref

@@ -7,10 +7,10 @@ import random
 import numpy as np
 import pytest
 
-from kernels import norwegian_jazz as K
-from kernels import sevens as S
-from kernels.cards import code, parse
-from kernels.jit import jit
+from cardmc.kernels import norwegian_jazz as K
+from cardmc.kernels import sevens as S
+from cardmc.kernels.cards import code, parse
+from cardmc.kernels.jit import jit
 from tests.helpers import codes, mask
 from tests.reference import norwegian_jazz as ref
 
@@ -241,7 +241,7 @@ def test_play_out_skips_players_who_are_out_and_counts_later_passes():
 
 @pytest.mark.parametrize("bonus", [10, 80])
 def test_sevens_score_with_both_bonus_values(bonus):
-    from analysis import norwegian_jazz as A
+    from cardmc import norwegian_jazz as A
 
     for n in (3, 5):
         line = A.trace_game(3, 1, n, {"first_out_bonus": bonus}, "random")
@@ -351,7 +351,7 @@ def test_random_positions_against_the_reference(players):
 
 
 def test_random_card_choice_selects_the_kth_card():
-    from kernels.bits import nth, nth_portable
+    from cardmc.kernels.bits import nth, nth_portable
 
     rnd = random.Random(12)
     for _ in range(3000):

@@ -6,8 +6,8 @@ from html.parser import HTMLParser
 
 import pytest
 
-from analysis.registry import UsageError
-from reports import build
+from cardmc.registry import UsageError
+from cardmc.reports import build
 
 DECIMAL = re.compile(r"^-?\d+\.\d+%?$")
 WITH_CI = re.compile(r"^-?[\d.]+%? \[-?[\d.]+%?, -?[\d.]+%?\]$")
@@ -115,7 +115,7 @@ def test_an_interrupted_report_leaves_nothing_half_written(tmp_path, monkeypatch
     name = build.available_studies()[-1][0]
     import importlib
 
-    monkeypatch.setattr(importlib.import_module(f"reports.{name}"), "study", boom)
+    monkeypatch.setattr(importlib.import_module(f"cardmc.reports.{name}"), "study", boom)
     with pytest.raises(KeyboardInterrupt):
         build.build_report(out=tmp_path / "r", quick=True, progress=False)
     assert not (tmp_path / "r").exists()
@@ -136,7 +136,7 @@ def test_report_cli_refuses_and_explains(tmp_path):
     import sys
 
     (tmp_path / "x").write_text("a file")
-    done = subprocess.run([sys.executable, "-m", "analysis.cli", "report", "--out", str(tmp_path / "x"), "--quick"],
+    done = subprocess.run([sys.executable, "-m", "cardmc.cli", "report", "--out", str(tmp_path / "x"), "--quick"],
                           capture_output=True, text=True)  # fmt: skip
     assert done.returncode == 2 and "not a cardmc report" in done.stderr and "Traceback" not in done.stderr
     assert (tmp_path / "x").read_text() == "a file"

@@ -9,11 +9,11 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from analysis import english_jazz as ej  # noqa: E402
-from analysis.api import simulate  # noqa: E402
-from analysis.registry import UsageError  # noqa: E402
-from reports import english_jazz as rj  # noqa: E402
-from reports import english_jazz_charts as ec  # noqa: E402
+from cardmc import english_jazz as ej  # noqa: E402
+from cardmc.api import simulate  # noqa: E402
+from cardmc.registry import UsageError  # noqa: E402
+from cardmc.reports import english_jazz as rj  # noqa: E402
+from cardmc.reports import english_jazz_charts as ec  # noqa: E402
 from tests.helpers import check_cis, error_bar_points, study_twice  # noqa: E402
 
 GAMES, SEED = 300, 8  # seed 8 has a sweep in its first 300 games under random play

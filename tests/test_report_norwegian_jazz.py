@@ -9,10 +9,10 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 
-from analysis.api import simulate  # noqa: E402
-from analysis.registry import UsageError  # noqa: E402
-from reports import norwegian_jazz as rn  # noqa: E402
-from reports import norwegian_jazz_charts as nc  # noqa: E402
+from cardmc.api import simulate  # noqa: E402
+from cardmc.registry import UsageError  # noqa: E402
+from cardmc.reports import norwegian_jazz as rn  # noqa: E402
+from cardmc.reports import norwegian_jazz_charts as nc  # noqa: E402
 from tests.helpers import check_cis, error_bar_points, study_twice  # noqa: E402
 
 GAMES, SEED = 40, 5

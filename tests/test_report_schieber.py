@@ -10,9 +10,9 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.collections import LineCollection, PolyCollection  # noqa: E402
 
-from analysis.registry import UsageError  # noqa: E402
-from reports import schieber as rs  # noqa: E402
-from reports import schieber_charts as sc  # noqa: E402
+from cardmc.registry import UsageError  # noqa: E402
+from cardmc.reports import schieber as rs  # noqa: E402
+from cardmc.reports import schieber_charts as sc  # noqa: E402
 from tests.helpers import check_cis, study_twice  # noqa: E402
 
 GAMES, SEED = 40, 7

@@ -10,8 +10,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from analysis import schieber as S
-from analysis.registry import UsageError
+from cardmc import schieber as S
+from cardmc.registry import UsageError
 from tests.helpers import check_trace_form
 from tests.reference import dealing, schieber as ref
 
@@ -238,7 +238,7 @@ def test_fit_evaluation():
 
 
 def test_spec_bench_and_registry():
-    from analysis import registry
+    from cardmc import registry
 
     assert registry.get("schieber") is SPEC
     assert SPEC.columns == tuple(S.k.COLUMNS)

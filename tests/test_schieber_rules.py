@@ -7,11 +7,11 @@ import random
 import numpy as np
 import pytest
 
-from analysis import schieber as S
-from kernels import rng
-from kernels import schieber as K
-from kernels.cards import parse
-from kernels.tricks import TRUMP_STRENGTH
+from cardmc import schieber as S
+from cardmc.kernels import rng
+from cardmc.kernels import schieber as K
+from cardmc.kernels.cards import parse
+from cardmc.kernels.tricks import TRUMP_STRENGTH
 from tests.helpers import codes, mask
 from tests.reference import schieber as ref
 

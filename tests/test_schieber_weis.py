@@ -8,8 +8,8 @@ from math import comb
 import numpy as np
 import pytest
 
-from analysis import schieber as S
-from kernels import schieber_weis as W
+from cardmc import schieber as S
+from cardmc.kernels import schieber_weis as W
 from tests.helpers import codes, mask
 from tests.reference import schieber as ref
 
