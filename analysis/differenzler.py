@@ -7,10 +7,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from cardmc import stats
+from cardmc import stats, trace_lines
 from cardmc.registry import GameSpec, Option, UsageError, join_spans
 from cardmc.kernels import differenzler as k
-from cardmc.kernels.cards import RANKS, SUITS, code, codes_of
+from cardmc.kernels.cards import RANKS, SUITS, code
+from cardmc.kernels.events import EV_DECLARE
 
 PLAY = {"random": k.PLAY_RANDOM, "heuristic": k.PLAY_HEURISTIC}
 DECLARE = {"random": k.DECLARE_RANDOM, "heuristic": k.DECLARE_HEURISTIC, "calibrated": k.DECLARE_CALIBRATED}
@@ -95,36 +96,29 @@ def frame(rows: np.ndarray) -> pd.DataFrame:
 
 def trace_game(seed: int, index: int, players: int, settings: dict, policy: str) -> dict:
     """One TRACE.md line: game ``index`` of ``seed``, replayed by the kernel."""
-    params = SPEC.params(settings)
+    seed, index, players, full = trace_lines.check(SPEC, seed, index, players, settings)
+    params = SPEC.params(full)
     policies = parse_policy(policy, players)
     rows = np.zeros((k.max_rows(players, params), len(k.COLUMNS)), np.int32)
     events = np.zeros((k.max_events(params), 4), np.int64)
-    nrows, nev = k.play_game(seed, index, players, params, policies, calibration_table(), rows, events, k.new_scratch())
-    rows, events = rows[:nrows], events[:nev]
-    deals = []
-    for ev in events:
-        kind, a, b, c = (int(x) for x in ev)
-        if kind == k.EV_DEAL:
-            r = rows[rows[:, k.C_DEAL] == a]
-            r = r[np.argsort(r[:, k.C_SEAT])]
-            deals.append({
-                "dealer": b, "leader": c, "hands": [None] * players, "plays": [],
-                "trump_card": code(int(r[0, k.C_TRUMP_CARD])), "trump": SUITS[int(r[0, k.C_TRUMP])],
-                "declared": r[:, k.C_DECLARED].tolist(), "made": r[:, k.C_MADE].tolist(),
-                "penalty": r[:, k.C_PENALTY].tolist(), "score": r[:, k.C_PENALTY].tolist(),
-            })  # fmt: skip
-        elif kind == k.EV_HAND:
-            deals[-1]["hands"][a] = codes_of(b)
-        elif kind == k.EV_PLAY:
-            deals[-1]["plays"].append({"seat": a, "legal": codes_of(c), "card": code(b)})
-    last = rows[rows[:, k.C_DEAL] == rows[:, k.C_DEAL].max()]
-    last = last[np.argsort(last[:, k.C_SEAT])]
-    return {
-        "game": "differenzler", "seed": seed, "index": index, "players": players,
-        "rules": SPEC.rule_settings(settings), "policy": policy, "deals": deals,
-        "totals": last[:, k.C_TOTAL].tolist(),
-        "winners": [int(s) for s in last[:, k.C_SEAT][last[:, k.C_WINNER] == 1]],
-    }  # fmt: skip
+    nrows, nev = k.play_game(seed, index, players, params, policies, calibration_table(), rows, events,
+                             k.new_scratch())
+    rows = rows[:nrows]
+
+    def layout(number: int, dealer: int, leader: int, hands: list, plays: list) -> dict:
+        r = trace_lines.seat_rows(rows, k.C_DEAL, k.C_SEAT, number)
+        return {
+            **trace_lines.plain_deal(number, dealer, leader, hands, plays),
+            "trump_card": code(int(r[0, k.C_TRUMP_CARD])), "trump": SUITS[int(r[0, k.C_TRUMP])],
+            "declared": r[:, k.C_DECLARED].tolist(), "made": r[:, k.C_MADE].tolist(),
+            "penalty": r[:, k.C_PENALTY].tolist(), "score": r[:, k.C_PENALTY].tolist(),
+        }  # fmt: skip
+
+    # the declarations come from the rows, beside what was made
+    deals = trace_lines.deals(events[:nev], players, layout, {EV_DECLARE: trace_lines.skip})
+    last = trace_lines.seat_rows(rows, k.C_DEAL, k.C_SEAT, rows[:, k.C_DEAL].max())
+    return trace_lines.line(SPEC, seed, index, players, full, policy, deals, last[:, k.C_TOTAL].tolist(),
+                            trace_lines.seats_where(last[:, k.C_WINNER] == 1))
 
 
 # ------------------------------------------------------------------ analyses

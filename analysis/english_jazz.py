@@ -5,11 +5,12 @@ import numpy as np
 import pandas as pd
 
 from cardmc import aggregate as agg
-from cardmc import stats
+from cardmc import stats, trace_lines
 from cardmc.driver import check_count, check_seed
 from cardmc.registry import GameSpec, UsageError, compact, seat_codes
 from cardmc.kernels import english_jazz as k
 from cardmc.kernels.cards import SUITS, code, codes_of, parse_hand
+from cardmc.kernels.events import EV_FACE_UP
 
 POLICIES = {"random": k.RANDOM, "heuristic": k.HEURISTIC}
 POSITIONS = {1: "leader", 2: "second", 0: "dealer"}  # seat relative to the dealer
@@ -41,46 +42,32 @@ def frame(rows: np.ndarray) -> pd.DataFrame:
 
 
 def trace_game(seed: int, index: int, players: int, settings: dict, policy: str) -> dict:
-    """One TRACE.md line: game ``index`` of ``seed``, replayed by the kernel."""
-    seed = check_seed(seed)
-    if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index <= 2**63 - 1:
-        raise UsageError(f"index must be a whole number >= 0, not {index!r}")
-    players = SPEC.check_players(players)
-    params = SPEC.params(SPEC.settings(settings))
+    """One TRACE.md line: game ``index`` of ``seed``, replayed by the kernel; ``first_dealer_cards``
+    are the cards dealt face up until a J found the first dealer."""
+    seed, index, players, full = trace_lines.check(SPEC, seed, index, players, settings)
+    params = SPEC.params(full)
     policies = parse_policy(policy, players)
     rows = np.zeros((k.ROWS_PER_GAME, len(k.COLUMNS)), np.int32)
     events = np.zeros((k.MAX_EVENTS, 4), np.int64)
     nrows, nev = k.play_game(seed, index, players, params, policies, rows, events)
-    rows, events = rows[:nrows], events[:nev]
-    deals, face_up = [], []
-    for ev in events:
-        kind, a, b, c = (int(x) for x in ev)
-        if kind == k.EV_FACE_UP:
-            face_up.append(code(b))
-        elif kind == k.EV_DEAL:
-            r = rows[rows[:, k.C_DEAL] == a]
-            r = r[np.argsort(r[:, k.C_SEAT])]
-            trump, setter = int(r[0, k.C_TRUMP]), int(r[0, k.C_TRUMP_SET_BY])
-            deals.append({
-                "dealer": b, "leader": c, "hands": [None] * players, "plays": [],
-                "trump": SUITS[trump] if trump >= 0 else None,
-                "trump_set_by": setter if setter >= 0 else None,
-                "tricks": r[:, k.C_TRICKS].tolist(), "card_points": r[:, k.C_CARD_POINTS].tolist(),
-                "rule": k.RULE_LETTERS[int(r[0, k.C_RULE])], "score": r[:, k.C_SCORE].tolist(),
-            })  # fmt: skip
-        elif kind == k.EV_HAND:
-            deals[-1]["hands"][a] = codes_of(b)
-        elif kind == k.EV_PLAY:
-            deals[-1]["plays"].append({"seat": a, "legal": codes_of(c), "card": code(b)})
-    first = rows[rows[:, k.C_DEAL] == 0]
-    first = first[np.argsort(first[:, k.C_SEAT])]
-    return {
-        "game": "english_jazz", "seed": seed, "index": index, "players": players,
-        "rules": SPEC.rule_settings(SPEC.settings(settings)), "policy": policy, "deals": deals,
-        "totals": first[:, k.C_TOTAL].tolist(),
-        "winners": [int(s) for s in first[:, k.C_SEAT][first[:, k.C_WINNER] == 1]],
-        "first_dealer_cards": face_up,
-    }  # fmt: skip
+    rows = rows[:nrows]
+
+    def layout(number: int, dealer: int, leader: int, hands: list, plays: list) -> dict:
+        r = trace_lines.seat_rows(rows, k.C_DEAL, k.C_SEAT, number)
+        trump, setter = int(r[0, k.C_TRUMP]), int(r[0, k.C_TRUMP_SET_BY])
+        return {
+            **trace_lines.plain_deal(number, dealer, leader, hands, plays),
+            "trump": SUITS[trump] if trump >= 0 else None, "trump_set_by": trace_lines.seat(setter),
+            "tricks": r[:, k.C_TRICKS].tolist(), "card_points": r[:, k.C_CARD_POINTS].tolist(),
+            "rule": k.RULE_LETTERS[int(r[0, k.C_RULE])], "score": r[:, k.C_SCORE].tolist(),
+        }  # fmt: skip
+
+    face_up: list[str] = []
+    hooks = {EV_FACE_UP: lambda deal, a, b, c: face_up.append(code(b))}
+    deals = trace_lines.deals(events[:nev], players, layout, hooks)
+    first = trace_lines.seat_rows(rows, k.C_DEAL, k.C_SEAT, 0)
+    return trace_lines.line(SPEC, seed, index, players, full, policy, deals, first[:, k.C_TOTAL].tolist(),
+                            trace_lines.seats_where(first[:, k.C_WINNER] == 1), first_dealer_cards=face_up)
 
 
 # ------------------------------------------------------------------ analyses

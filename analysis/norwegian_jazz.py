@@ -15,11 +15,10 @@ import numpy as np
 import pandas as pd
 
 from cardmc import aggregate as agg
-from cardmc import stats
+from cardmc import stats, trace_lines
 from cardmc.driver import check_count, check_seed
 from cardmc.registry import GameSpec, Option, UsageError, compact, seat_codes
 from cardmc.kernels import norwegian_jazz as k
-from cardmc.kernels.cards import code
 
 PLAY = {name: i for i, name in enumerate(k.POLICY_NAMES)}
 VARIANTS = {
@@ -28,18 +27,6 @@ VARIANTS = {
     "play_out": {"play_out": True},
 }
 BLOCK = 20_000
-_CODE_OF_BIT = {1 << c: code(c) for s in range(4) for c in range(16 * s, 16 * s + 13)}
-
-
-def _codes(m: int) -> list[str]:
-    """Card codes of a mask, lowest card first."""
-    m = int(m)
-    out = []
-    while m:
-        low = m & -m
-        out.append(_CODE_OF_BIT[low])
-        m ^= low
-    return out
 
 
 def parse_policy(text: str, players: int = 4) -> np.ndarray:
@@ -86,45 +73,29 @@ def _settings(settings: dict | None) -> dict:
 
 def trace_game(seed: int, index: int, players: int, settings: dict, policy: str) -> dict:
     """One TRACE.md line: game ``index`` of ``seed`` as the kernel plays it."""
-    players = SPEC.check_players(players)
-    seed, index = check_seed(seed), check_seed(index, "index")
-    full = _settings(settings)
+    seed, index, players, full = trace_lines.check(SPEC, seed, index, players, settings)
     params = SPEC.params(full)
     policies = parse_policy(policy, players)
     rows, events = k.trace_game(seed, index, players, params, policies)
-    deals: list[dict] = []
-    for ev in events:
-        kind, a, b, c = (int(x) for x in ev)
-        if kind == k.EV_DEAL:
-            r = rows[rows[:, k.C_DEAL] == a + 1]
-            r = r[np.argsort(r[:, k.C_SEAT])]
-            deal = {"number": a + 1, "dealer": b, "leader": c, "hands": [None] * players, "plays": [],
-                    "score": r[:, k.C_SCORE].tolist()}  # fmt: skip
-            if a < 5:
-                deal["tricks"] = r[:, k.C_TRICKS].tolist()
-                deal["taken"] = r[:, k.C_TAKEN].tolist()
-            else:
-                deal["passes"] = r[:, k.C_PASSES].tolist()
-                first = np.flatnonzero(r[:, k.C_FIRST_OUT])
-                deal["first_out"] = int(first[0]) if first.size else None
-                deal["out_order"] = r[:, k.C_OUT_ORDER].tolist()
-            deals.append(deal)
-        elif kind == k.EV_HAND:
-            deals[-1]["hands"][a] = _codes(b)
-        elif kind == k.EV_PLAY:
-            if b < 0:
-                deals[-1]["plays"].append({"seat": a, "legal": [], "card": None})
-            else:
-                deals[-1]["plays"].append({"seat": a, "legal": _codes(c), "card": code(b)})
-    last = rows[rows[:, k.C_DEAL] == 6]
-    last = last[np.argsort(last[:, k.C_SEAT])]
-    return {
-        "game": "norwegian_jazz", "seed": int(seed), "index": int(index), "players": players,
-        "rules": SPEC.rule_settings(full), "policy": policy, "deals": deals,
-        "totals": last[:, k.C_TOTAL].tolist(),
-        "winners": [int(s) for s in np.flatnonzero(last[:, k.C_WINNER])],
-        "totals5": last[:, k.C_TOTAL5].tolist(),
-    }  # fmt: skip
+
+    def layout(number: int, dealer: int, leader: int, hands: list, plays: list) -> dict:
+        r = trace_lines.seat_rows(rows, k.C_DEAL, k.C_SEAT, number + 1)
+        deal = {"number": number + 1, **trace_lines.plain_deal(number, dealer, leader, hands, plays),
+                "score": r[:, k.C_SCORE].tolist()}  # fmt: skip
+        if number < 5:
+            deal["tricks"] = r[:, k.C_TRICKS].tolist()
+            deal["taken"] = r[:, k.C_TAKEN].tolist()
+        else:
+            deal["passes"] = r[:, k.C_PASSES].tolist()
+            first = trace_lines.seats_where(r[:, k.C_FIRST_OUT])
+            deal["first_out"] = first[0] if first else None
+            deal["out_order"] = r[:, k.C_OUT_ORDER].tolist()
+        return deal
+
+    deals = trace_lines.deals(events, players, layout)
+    last = trace_lines.seat_rows(rows, k.C_DEAL, k.C_SEAT, 6)
+    return trace_lines.line(SPEC, seed, index, players, full, policy, deals, last[:, k.C_TOTAL].tolist(),
+                            trace_lines.seats_where(last[:, k.C_WINNER]), totals5=last[:, k.C_TOTAL5].tolist())
 
 
 # ------------------------------------------------------------- per-game view

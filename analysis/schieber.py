@@ -13,12 +13,12 @@ from math import comb
 import numpy as np
 import pandas as pd
 
-from cardmc import stats
+from cardmc import stats, trace_lines
 from cardmc.driver import check_count, check_seed
 from cardmc.registry import GameSpec, Option, UsageError, compact, seat_codes
 from cardmc.kernels import schieber as k
 from cardmc.kernels import schieber_weis as w
-from cardmc.kernels.cards import code, codes_of
+from cardmc.kernels.events import EV_CARD_POINTS, EV_CONTRACT, EV_DEAL_END, EV_STOECK, EV_WEIS, EV_WEIS_TEAM
 
 POLICIES = {name: i for i, name in enumerate(k.POLICY_NAMES)}
 CONTRACTS = k.CONTRACT_NAMES
@@ -59,51 +59,41 @@ def max_events(params: np.ndarray) -> int:
     return k.EVENTS_PER_DEAL * int(k.max_deals(int(params[0])))
 
 
+def _layout(number: int, dealer: int, leader: int, hands: list, plays: list) -> dict:
+    """A deal object: the forehand leads; no dealer before the first deal's 7H."""
+    return {"dealer": trace_lines.seat(dealer), "leader": leader, "forehand": leader, "hands": hands,
+            "weis": [[] for _ in range(4)], "plays": plays}  # fmt: skip
+
+
+_HOOKS = {
+    EV_CONTRACT: lambda deal, a, b, c: deal.update(chooser=a, pushed=bool(b), contract=CONTRACTS[c]),
+    EV_WEIS: lambda deal, a, b, c: deal["weis"][a].append({"cards": trace_lines.codes(c), "points": b}),
+    EV_STOECK: lambda deal, a, b, c: deal.update(stoeck_seat=trace_lines.seat(a)),
+    EV_WEIS_TEAM: lambda deal, a, b, c: deal.update(weis_team=trace_lines.seat(a)),
+    EV_CARD_POINTS: lambda deal, a, b, c: deal.update(card_points=[a, b]),
+    EV_DEAL_END: lambda deal, a, b, c: deal.update(score=[a, b], match_ended=bool(c)),
+}
+
+
 def deal_records(events: np.ndarray) -> list[dict]:
     """TRACE.md deal objects from kernel trace events."""
-    deals: list[dict] = []
-    deal: dict = {}
-    for ev in events:
-        kind, a, b, c = (int(x) for x in ev)
-        if kind == k.EV_DEAL:
-            deal = {"dealer": None if b < 0 else b, "leader": c, "forehand": c, "hands": [None] * 4,
-                    "weis": [[] for _ in range(4)], "plays": []}  # fmt: skip
-            deals.append(deal)
-        elif kind == k.EV_HAND:
-            deal["hands"][a] = codes_of(b)
-        elif kind == k.EV_CONTRACT:
-            deal.update(chooser=a, pushed=bool(b), contract=CONTRACTS[c])
-        elif kind == k.EV_WEIS:
-            deal["weis"][a].append({"cards": codes_of(c), "points": b})
-        elif kind == k.EV_STOECK:
-            deal["stoeck_seat"] = None if a < 0 else a
-        elif kind == k.EV_WEIS_TEAM:
-            deal["weis_team"] = None if a < 0 else a
-        elif kind == k.EV_PLAY:
-            deal["plays"].append({"seat": a, "legal": codes_of(c), "card": code(b)})
-        elif kind == k.EV_CARD_POINTS:
-            deal["card_points"] = [a, b]
-        elif kind == k.EV_DEAL_END:
-            deal.update(score=[a, b], match_ended=bool(c))
-    return deals
+    return trace_lines.deals(events, 4, _layout, _HOOKS)
 
 
 def trace_game(seed: int, index: int, players: int, settings: dict, policy: str) -> dict:
     """One TRACE.md line: match ``index`` of ``seed`` replayed by the kernel."""
-    params = SPEC.params(settings)
+    seed, index, players, full = trace_lines.check(SPEC, seed, index, players, settings)
+    params = SPEC.params(full)
     policies = parse_policy(policy, players)
     rows = np.zeros((k.max_rows(players, params), k.NCOL), np.int32)
     events = np.zeros((max_events(params), 4), np.int64)
     _, nev = k.play_game(seed, index, players, params, policies, rows, events)
     deals = deal_records(events[:nev])
     totals = [sum(d["score"][0] for d in deals), sum(d["score"][1] for d in deals)]
-    target = int(settings["target"])
+    target = int(full["target"])
     winner = 0 if totals[0] >= target else 1
-    return {
-        "game": "schieber", "seed": seed, "index": index, "players": players,
-        "rules": SPEC.rule_settings(settings), "policy": policy, "deals": deals,
-        "totals": totals, "winners": [winner], "schneider": 2 * totals[1 - winner] < target,
-    }  # fmt: skip
+    return trace_lines.line(SPEC, seed, index, players, full, policy, deals, totals, [winner],
+                            schneider=2 * totals[1 - winner] < target)
 
 
 # ----------------------------------------------------------- exact Weis odds

@@ -12,6 +12,7 @@ from numba import prange
 from cardmc.kernels import rng
 from cardmc.kernels.bits import ONE, ZERO, bit, lowest, nth, popcount
 from cardmc.kernels.cards import ACE, JACK, KING, NINE, QUEEN, TEN, deal_packets, deck
+from cardmc.kernels.events import EV_DEAL, EV_DECLARE, EV_HAND, EV_PLAY
 from cardmc.kernels.jit import jit, parallel_jit
 from cardmc.kernels.tricks import (JASS_PLAIN, JASS_TRUMP, PLAIN, SUIT16, TRUMP_BASE, TRUMP_STRENGTH, jass_points,
                             strength, suit_cards, trumps_above)
@@ -40,7 +41,6 @@ COLUMNS = (
     C_TOTAL, C_WINNER, C_TIED,
 ) = range(len(COLUMNS))  # fmt: skip
 
-EV_DEAL, EV_HAND, EV_PLAY, EV_DECLARE = 0, 1, 2, 10
 W_DECLARED, W_MADE, W_TRICKS, W_TOTAL, W_SIZE = 0, 4, 8, 12, 16  # per-seat sums in the int64 work array
 MAX_EVENTS_PER_DEAL = 1 + PLAYERS + PLAYERS + 36
 

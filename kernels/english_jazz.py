@@ -14,6 +14,7 @@ from numba import prange
 from cardmc.kernels import rng
 from cardmc.kernels.bits import ONE, ZERO, bit, highest, lowest, nth, popcount
 from cardmc.kernels.cards import ACE, FULL36, JACK, KING, NINE, QUEEN, TEN, deal_packets, deck
+from cardmc.kernels.events import EV_DEAL, EV_FACE_UP, EV_HAND, EV_PLAY  # EV_FACE_UP: finding the first dealer
 from cardmc.kernels.jit import jit, parallel_jit
 from cardmc.kernels.tricks import (
     JASS_PLAIN, JASS_TRUMP, SUIT16, TRUMP_BASE, TRUMP_STRENGTH, TRUMPS_ABOVE, suit_cards,
@@ -43,8 +44,6 @@ COLUMNS = (
     C_LEN_C, C_LEN_D, C_LEN_H, C_LEN_S, C_TRUMPS_HELD, C_TOTAL, C_WINNER, C_SHARED_WIN,
 ) = range(len(COLUMNS))  # fmt: skip
 
-# trace events: the shared kinds, plus one per card of the face-up jack deal
-EV_DEAL, EV_HAND, EV_PLAY, EV_FACE_UP = 0, 1, 2, 10  # EV_FACE_UP: (t, card, seat)
 MAX_EVENTS = 36 + DEALS * (1 + PLAYERS + 36)
 
 DECK = deck(36)

@@ -20,6 +20,7 @@ from numba import prange
 from cardmc.kernels import rng
 from cardmc.kernels.bits import ONE, ZERO, bit, highest, lowest, popcount
 from cardmc.kernels.cards import ACE, KING, QUEEN, SUITS, card_of, deck, parse
+from cardmc.kernels.events import EV_DEAL, EV_HAND, EV_PLAY
 from cardmc.kernels.jit import jit, parallel_jit
 from cardmc.kernels.sevens import POLICY_RANDOM, pick_random, play_sevens, record
 
@@ -42,8 +43,6 @@ COLUMNS = (
     C_TRICKS, C_TAKEN, C_SCORE, C_PASSES, C_FIRST_OUT, C_OUT_ORDER, C_CARDS_DEALT, C_CARDS_LEFT,
     C_TOTAL5, C_TOTAL, C_RANK5, C_RANK, C_WINNER5, C_WINNER, C_SHARED5, C_SHARED, C_POLICY,
 ) = range(len(COLUMNS))  # fmt: skip
-
-EV_DEAL, EV_HAND, EV_PLAY = 0, 1, 2
 
 # the twos removed for deals 1-5 (RULES.md table), and the adjusted decks
 REMOVED = {3: ("2D",), 4: (), 5: ("2D", "2H"), 6: ("2C", "2D", "2H", "2S"), 7: ("2D", "2H", "2S")}

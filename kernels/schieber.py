@@ -19,6 +19,8 @@ from numba import prange
 from cardmc.kernels import rng
 from cardmc.kernels.bits import ONE, ZERO, lowest, nth, popcount
 from cardmc.kernels.cards import ACE, EIGHT, FULL36, HEARTS, JACK, KING, NINE, QUEEN, SEVEN, SIX, deal_packets, deck
+from cardmc.kernels.events import (EV_CARD_POINTS, EV_CONTRACT, EV_DEAL, EV_DEAL_END, EV_HAND, EV_PLAY, EV_STOECK,
+                                   EV_WEIS, EV_WEIS_TEAM)
 from cardmc.kernels.jit import jit, parallel_jit
 from cardmc.kernels.schieber_weis import OBENABE, UNDENUFE, combinations, declare, weis_winner
 from cardmc.kernels.tricks import (JASS_PLAIN, JASS_TRUMP, NO_TRUMP, PLAIN, REVERSED, SUIT16, TRUMP_STRENGTH,
@@ -44,14 +46,6 @@ COLUMNS = (
  C_WINNER, C_TOTAL0, C_TOTAL1, C_SCHNEIDER, C_DEALS, C_MATCH_END) = range(len(COLUMNS))
 NCOL = len(COLUMNS)
 
-# trace events (int64 rows kind, a, b, c); 0-2 as in ARCHITECTURE.md
-EV_DEAL, EV_HAND, EV_PLAY = 0, 1, 2
-EV_CONTRACT = 10  # chooser, pushed, contract
-EV_WEIS = 11  # seat, points, card mask
-EV_WEIS_TEAM = 12  # team credited with Weis or -1
-EV_STOECK = 13  # seat dealt trump K and Q or -1
-EV_DEAL_END = 14  # score team 0, score team 1, match ended
-EV_CARD_POINTS = 15  # card points team 0, team 1
 EVENTS_PER_DEAL = 64
 
 

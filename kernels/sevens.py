@@ -13,6 +13,7 @@ import numpy as np
 from cardmc.kernels import rng
 from cardmc.kernels.bits import ONE, ZERO, bit, highest, lowest, nth, popcount
 from cardmc.kernels.cards import SEVEN, deck_mask
+from cardmc.kernels.events import EV_PLAY
 from cardmc.kernels.jit import jit
 
 FULL52 = np.uint64(deck_mask(52))
@@ -20,7 +21,6 @@ SUIT16 = np.uint64(0xFFFF)
 SEVENS = np.uint64(sum(1 << (16 * s + SEVEN) for s in range(4)))
 TOP_RANK = 12  # the ace
 
-EV_PLAY = 2  # trace event kind (see docs/ARCHITECTURE.md)
 POLICY_RANDOM, POLICY_HEURISTIC = 0, 1
 
 
