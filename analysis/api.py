@@ -59,7 +59,7 @@ def simulate(
     Returns one row per seat per deal as a DataFrame, or, with ``out``, streams
     the rows to that Parquet (or .csv) file block by block (written atomically) and
     returns its path. Rule and simulation options are keyword arguments by
-    their RULES.md names (``max_extra_deals=2``). Game i of seed s is the same
+    their docs/RULES.md names (``max_extra_deals=2``). Game i of seed s is the same
     whatever ``threads``, block or chunk size, or machine.
 
     ``out`` naming a folder (``"run1/"``, an existing folder, or a name

@@ -64,7 +64,7 @@ def _run_args(p: argparse.ArgumentParser, games_default: int | None = None) -> N
                    "separated by commas (default: the game's best)")  # fmt: skip
     p.add_argument("--players", type=positive_int, default=None, help="number of players (Norwegian Jazz: 3-7)")
     p.add_argument("--set", dest="settings", type=setting, action="append", default=[], metavar="NAME=VALUE",
-                   help="a rule option by its RULES.md name, e.g. --set max_extra_deals=2 (repeatable)")  # fmt: skip
+                   help="a rule option by its docs/RULES.md name, e.g. --set max_extra_deals=2 (repeatable)")  # fmt: skip
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,6 +1,6 @@
 """Norwegian Jazz at the Python edge: spec, frames, traces and analyses.
 
-The headline question (RULES.md section 4): what the sixth deal, sevens,
+The headline question (docs/RULES.md section 4): what the sixth deal, sevens,
 does to the game: how often it changes the winner and the ranking after
 five deals, its score distribution by seat and player count, and the same
 with the 80-point "sjueren" bonus and with sevens played out, compared on

@@ -1,4 +1,4 @@
-"""Differenzler Jass (RULES.md section 2): rules, policies and batch driver.
+"""Differenzler Jass (docs/RULES.md section 2): rules, policies and batch driver.
 
 Four players, each alone, 36 cards dealt in packets of three; the dealer's
 last card fixes trump; everyone declares 0..157 and scores the penalty

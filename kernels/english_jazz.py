@@ -1,4 +1,4 @@
-"""English Jazz (RULES.md section 3): rules, policies and batch drivers.
+"""English Jazz (docs/RULES.md section 3): rules, policies and batch drivers.
 
 Three players, 36 cards, 12 each in packets of three. Trump is unknown until
 the first player who cannot follow suit: the card that player plays makes its

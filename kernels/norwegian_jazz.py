@@ -1,4 +1,4 @@
-"""Norwegian Jazz (RULES.md section 4): rules, policies and batch driver.
+"""Norwegian Jazz (docs/RULES.md section 4): rules, policies and batch driver.
 
 3 to 7 players, six deals with one dealer (option ``rotate_dealer``). Deals
 1-5 are no-trump trick games on a deck adjusted so every hand is equal, each

@@ -1,4 +1,4 @@
-"""Schieber Jass (RULES.md section 1): rules, policies, whole matches, batch driver.
+"""Schieber Jass (docs/RULES.md section 1): rules, policies, whole matches, batch driver.
 
 Seats 0..3 in playing order, team = seat & 1 (partners opposite). Contract
 codes: 0..3 trump C D H S (the suit code), 4 Obenabe, 5 Undenufe. A simulated

@@ -7,7 +7,7 @@ A declaration chooses which four-of-a-kinds to claim (their cards leave the
 runs) to maximise the total, ties going to the stronger best combination.
 
 Combinations compare by one integer *key* (larger is stronger), built from
-RULES.md's steps (1) points, (2) type (four of a kind beats a sequence),
+docs/RULES.md's steps (1) points, (2) type (four of a kind beats a sequence),
 (3) length, (4) rank (lower wins in Undenufe), (5) trump sequence; step (6),
 the earlier player in the first trick, is applied by ``weis_winner``.
 """
@@ -34,7 +34,7 @@ def run_points(length: int) -> int:
 
 
 def combination_key(points, quartet, length, rank_key, trump):
-    """Comparison key of one combination (steps 1-5 of RULES.md)."""
+    """Comparison key of one combination (steps 1-5 of docs/RULES.md)."""
     return (((points * 2 + quartet) * 16 + length) * 16 + rank_key) * 2 + trump
 
 

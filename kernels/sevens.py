@@ -1,4 +1,4 @@
-"""Sevens (fan tan), the sixth deal of Norwegian Jazz (RULES.md section 4).
+"""Sevens (fan tan), the sixth deal of Norwegian Jazz (docs/RULES.md section 4).
 
 The table is a uint64 mask of the cards played. Each suit's row opens with
 its 7 and grows one card at a time upwards (8 .. A) and downwards (6 .. 2),

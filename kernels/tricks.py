@@ -24,7 +24,7 @@ TRUMP_STRENGTH = np.full(16, -1, dtype=np.int64)
 for _s, _r in enumerate((SIX, SEVEN, EIGHT, TEN, QUEEN, KING, ACE, NINE, JACK)):
     TRUMP_STRENGTH[_r] = _s
 
-# Jass card points by rank index (the shared table of RULES.md)
+# Jass card points by rank index (the shared table of docs/RULES.md)
 JASS_PLAIN = np.zeros(16, dtype=np.int64)
 JASS_TRUMP = np.zeros(16, dtype=np.int64)
 for _r, _p in ((ACE, 11), (KING, 4), (QUEEN, 3), (JACK, 2), (TEN, 10)):
