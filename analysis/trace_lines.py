@@ -62,17 +62,17 @@ def deals(events: np.ndarray, players: int, layout: Layout = plain_deal,
     """
     hooks = hooks or {}
     out: list[dict] = []
-    deal: dict | None = None
+    deal: dict = {}
     for kind, a, b, c in np.asarray(events, np.int64).tolist():
         if kind == EV_DEAL:
             deal = layout(a, b, c, [None] * players, [])
             out.append(deal)
         elif kind == EV_HAND:
-            deal["hands"][a] = codes(b)  # type: ignore[index]
+            deal["hands"][a] = codes(b)
         elif kind == EV_PLAY:
-            deal["plays"].append({"seat": a, "legal": codes(c), "card": None if b < 0 else code(b)})  # type: ignore[index]
+            deal["plays"].append({"seat": a, "legal": codes(c), "card": None if b < 0 else code(b)})
         elif kind in hooks:
-            hooks[kind](deal, a, b, c)
+            hooks[kind](deal if out else None, a, b, c)
         else:
             name = next((n for n, v in KINDS.items() if v == kind), "unknown")
             raise ValueError(f"trace event kind {kind} ({name}) has no hook in this game's trace")
