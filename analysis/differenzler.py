@@ -153,6 +153,33 @@ def aggregate(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     }
 
 
+def tally(spec: GameSpec, players: int, params: np.ndarray):
+    """The aggregates of ``aggregate`` tallied straight from the kernel's rows
+    (``cardmc.kernels.tally.differenzler``), block by block."""
+    from cardmc import aggregate as agg
+    from cardmc.kernels import tally as kt
+
+    dtypes = frame(np.zeros((0, len(k.COLUMNS)), np.int32)).dtypes
+
+    def key(name: str, size: int = 0, lo: int = 0) -> tuple:
+        dtype = dtypes[name]
+        return name, dtype, lo, len(dtype.categories) if isinstance(dtype, pd.CategoricalDtype) else size
+
+    by = [key("play_policy"), key("declare_policy")]
+    points = kt.PENALTY
+    grid = agg.Grid([
+        ("penalty", [*by, key("penalty", points)], []),
+        ("penalty_by_rel", [*by, key("rel", 4)], ["penalty"]),
+        ("penalty_by_trump_card", [*by, key("trump_card")], ["penalty"]),
+        ("made_by_hand", [*by, key("trumps", 10), key("trump_jack", 2), key("trump_nine", 2), key("aces", 5),
+                          key("tens", 5)], ["made"]),
+        ("made_by_declared", [*by, key("declared", points)], ["made"]),
+        ("first_deals", [*by, key("winner", 2), key("tied", 2)], []),
+        ("games", by, []),
+        ("rows", by, []),
+    ])  # fmt: skip
+    return agg.GridTally(spec, players, params, grid, kt.differenzler)
+
 
 def _by_policy(table: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     """A table keyed by play and declaration policy, summed per ``policy``
@@ -281,5 +308,6 @@ SPEC = GameSpec(
         "bench": [("random", "random", {}), ("heuristic+calibrated", "calibrated", {})],
         "deals_per_game": 4,
         "block": 8192,  # rows of a block stay below the allocator's reuse threshold
+        "tally": tally,
     },
 )

@@ -113,6 +113,29 @@ def aggregate(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
                                   where=(df["deal"] == 0).to_numpy()),  # fmt: skip
     }
 
+def tally(spec: GameSpec, players: int, params: np.ndarray):
+    """The aggregates of ``aggregate`` tallied straight from the kernel's rows
+    (``cardmc.kernels.tally.english_jazz``), block by block."""
+    from cardmc.kernels import tally as kt
+
+    dtypes = frame(np.zeros((0, len(k.COLUMNS)), np.int32)).dtypes
+
+    def key(name: str, size: int = 0, lo: int = 0, dtype=None) -> tuple:
+        dtype = dtypes[name] if dtype is None else dtype
+        return name, dtype, lo, len(dtype.categories) if isinstance(dtype, pd.CategoricalDtype) else size
+
+    all_tricks = key("all_tricks", 2)
+    features = [key(name, size, lo) for name, (_, lo, size) in zip(FEATURES, kt.FEATURES.tolist())]
+    grid = agg.Grid([
+        ("hands", [key("rule"), key("position", 3), all_tricks], ["score"]),
+        *[(f"hands_by_{f[0]}", [f, all_tricks], []) for f in features],
+        ("deals", [key("rule"), key("trump_never_set", 2, dtype=bool), key("setter_position", 4, -1, np.int8)], []),
+        ("games", [key("swept", 2, dtype=np.int8)], []),
+        ("first_deals", [key("seat", 3), key("position", 3), key("winner", 2), key("shared_win", 2),
+                         key("total", kt.TOTAL_SIZE, kt.TOTAL_LO)], []),
+    ])  # fmt: skip
+    return agg.GridTally(spec, players, params, grid, kt.english_jazz)
+
 
 def _positions(table: pd.DataFrame) -> pd.DataFrame:
     """An aggregate table's cells as rows (keys as columns), with ``position_name`` (leader, second, dealer)
@@ -341,5 +364,6 @@ SPEC = GameSpec(
         "block": 8192,
         "bench_games": 8192,
         "odds": odds,
+        "tally": tally,
     },
 )

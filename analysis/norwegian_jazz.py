@@ -237,6 +237,37 @@ def aggregate(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
         "first_deal": agg.moments(df, ["players", "rel_seat", "winner"], ["total"], where=deal == 1),
     }
 
+SCORE_LO = -1024  # lowest deal score the tally's grid holds (sevens: one point a pass)
+
+
+def tally(spec: GameSpec, players: int, params: np.ndarray):
+    """The aggregates of ``aggregate`` tallied straight from the kernel's rows
+    (``cardmc.kernels.tally.norwegian_jazz``), block by block."""
+    from cardmc.kernels import tally as kt
+
+    dtypes = frame(np.zeros((0, len(k.COLUMNS)), np.int32)).dtypes
+
+    def key(name: str, size: int, lo: int = 0, dtype=None) -> tuple:
+        return name, dtypes[name] if dtype is None else dtype, lo, size
+
+    n = players
+    pairs = n * (n - 1) // 2
+    score_size = int(params[k.P_FIRST_OUT_BONUS]) - SCORE_LO + 1
+    seat, deal = key("rel_seat", n), key("deal", 6, 1)
+    grid = agg.Grid([
+        ("outcomes", [key("players", 1, n, np.int64), *[key(flag, 2, dtype=bool) for flag in FLAGS]], []),
+        ("tau", [key("players", 1, n, np.int64), key("concord", 2 * pairs + 1, -pairs, np.int64),
+                 key("pairs", pairs * pairs + 1, 0, np.int64)], []),
+        ("score", [key("players", 1, n), deal, seat, key("score", score_size, SCORE_LO)], []),
+        ("seat_effect", [key("players", 1, n), deal, seat], ["effect_x_players"]),
+        ("taken", [key("players", 1, n), key("deal", 5, 1)], ["taken"]),
+        ("sevens", [key("players", 1, n), seat, key("cards_dealt", kt.CARDS), key("first_out", 2)],
+         ["score", "passes"]),
+        ("first_deal", [key("players", 1, n), seat, key("winner", 2)], ["total"]),
+    ])  # fmt: skip
+    dims = [n, SCORE_LO, score_size, 2 * pairs + 1, pairs * pairs + 1]
+    return agg.GridTally(spec, players, params, grid, kt.norwegian_jazz, dims)
+
 
 def summarise(aggs: dict) -> dict[str, pd.DataFrame]:
     """The sixth deal's effect and every deal's score distribution, with 95% CIs,
@@ -412,5 +443,6 @@ SPEC = GameSpec(
     extra={
         "bench": [("random", "random", {}), ("heuristic", "heuristic", {})],
         "deals_per_game": k.DEALS,
+        "tally": tally,
     },
 )

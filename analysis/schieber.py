@@ -180,6 +180,36 @@ def aggregate(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     out["first_deals"] = agg.counts(df, ["forehand", "winner"], where=((df["deal"] == 0) & (df["seat"] == 0)))
     return out
 
+def tally(spec: GameSpec, players: int, params: np.ndarray):
+    """The aggregates of ``aggregate`` tallied straight from the kernel's rows
+    (``cardmc.kernels.tally.schieber``), block by block."""
+    from cardmc import aggregate as agg
+    from cardmc.kernels import tally as kt
+
+    dtypes = frame(np.zeros((0, len(k.COLUMNS)), np.int32)).dtypes
+    contract = ("contract", CONTRACT_TYPE, 0, len(CONTRACTS))
+
+    def key(name: str, size: int, dtype=None) -> tuple:
+        return name, dtype or dtypes[name], 0, size
+
+    deals = int(k.max_deals(int(params[0]))) + 1
+    points = key("fh_points", kt.CARD_POINTS, np.int64), key("op_points", kt.CARD_POINTS, np.int64)
+    sizes = {"aces": 5, "sixes": 5, "tens": 5, "longest": 10, "weis": kt.WEIS}
+    grid = agg.Grid([
+        ("contracts", [key("pushed", 2), contract], []),
+        *[(f"contract_by_{feature}", [key(feature, sizes[feature]), contract], []) for feature in HAND_FEATURES],
+        ("chooser_points", [contract], ["card_points", "score"]),
+        ("weis_kinds", [key("weis_kinds", 256)], []),
+        ("weis_team", [key("fh_weis", 2, bool), key("op_weis", 2, bool)], []),
+        ("stoeck", [key("stoeck", 2)], []),
+        ("match_by_contract", [contract, key("match", 2, bool)], []),
+        ("net_score", [key("pushed", 2)], ["net"]),
+        ("card_point_split", list(points), []),
+        ("match_ends", [key("schneider", 2), key("deals", deals)], []),
+        ("first_deals", [key("forehand", 4), key("winner", 2)], []),
+    ])  # fmt: skip
+    return agg.GridTally(spec, players, params, grid, kt.schieber, [deals])
+
 
 def _contract_by_chooser_hand(aggs: dict) -> pd.DataFrame:
     """Share of each contract by the chooser's hand feature value, most chosen first."""
@@ -406,5 +436,6 @@ SPEC = GameSpec(
         "bench_games": 20_000,
         "deals_per_game": 9.6,  # heuristic play to 3000
         "suits": SWISS_SUITS,
+        "tally": tally,
     },
 )
