@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from cardmc import stats
+from cardmc.frames import Columns
 from cardmc.registry import GameSpec, Option, UsageError, join_spans
 from cardmc.kernels import differenzler as k
 from cardmc.kernels.cards import RANKS, SUITS, code, codes_of
@@ -79,18 +80,14 @@ _SMALL.update({"game": "int64", "deal": "int8", "seat": "int8", "dealer": "int8"
 _CARD_CATS = pd.CategoricalDtype([code(s * 16 + r) for s in range(4) for r in range(4, 13)])
 
 
+_COLUMNS = Columns(k.COLUMNS, {**_SMALL, "trump_card": _CARD_CATS, "trump": pd.CategoricalDtype(list(SUITS)),
+                                "play_policy": pd.CategoricalDtype(list(PLAY)),
+                                "declare_policy": pd.CategoricalDtype(list(DECLARE))}, cards=("trump_card",))
+
+
 def frame(rows: np.ndarray) -> pd.DataFrame:
-    df = pd.DataFrame(rows, columns=list(k.COLUMNS)).astype(_SMALL)
-    df["trump_card"] = pd.Categorical.from_codes(
-        ((rows[:, k.C_TRUMP_CARD] >> 4) * 9 + (rows[:, k.C_TRUMP_CARD] & 15) - 4).astype(np.int16),
-        dtype=_CARD_CATS,
-    )
-    df["trump"] = pd.Categorical.from_codes(rows[:, k.C_TRUMP].astype(np.int8), categories=list(SUITS))
-    df["play_policy"] = pd.Categorical.from_codes(rows[:, k.C_PLAY_POLICY].astype(np.int8), categories=list(PLAY))
-    df["declare_policy"] = pd.Categorical.from_codes(
-        rows[:, k.C_DECLARE_POLICY].astype(np.int8), categories=list(DECLARE)
-    )
-    return df
+    """Rows as a DataFrame: small ints; the trump card, trump suit and policies as categoricals."""
+    return _COLUMNS(rows)
 
 
 def trace_game(seed: int, index: int, players: int, settings: dict, policy: str) -> dict:

@@ -6,6 +6,7 @@ import pandas as pd
 
 from cardmc import aggregate as agg
 from cardmc import stats
+from cardmc.frames import Columns
 from cardmc.driver import check_count, check_seed
 from cardmc.registry import GameSpec, UsageError, compact, seat_codes
 from cardmc.kernels import english_jazz as k
@@ -32,12 +33,13 @@ _SMALL = {c: "int8" for c in k.COLUMNS}
 _SMALL.update({"game": "int64", "card_points": "int16", "points_held": "int16", "total": "int16"})
 
 
+_COLUMNS = Columns(k.COLUMNS, {**_SMALL, "trump": pd.CategoricalDtype(list(SUITS)),
+                                "rule": pd.CategoricalDtype(list(k.RULE_LETTERS))})
+
+
 def frame(rows: np.ndarray) -> pd.DataFrame:
     """Rows as a DataFrame; ``trump`` (NaN when never set) and ``rule`` are categoricals."""
-    df = pd.DataFrame(rows, columns=list(k.COLUMNS)).astype(_SMALL)
-    df["trump"] = pd.Categorical.from_codes(rows[:, k.C_TRUMP].astype(np.int8), categories=list(SUITS))
-    df["rule"] = pd.Categorical.from_codes(rows[:, k.C_RULE].astype(np.int8), categories=list(k.RULE_LETTERS))
-    return df
+    return _COLUMNS(rows)
 
 
 def trace_game(seed: int, index: int, players: int, settings: dict, policy: str) -> dict:

@@ -16,6 +16,7 @@ import pandas as pd
 
 from cardmc import aggregate as agg
 from cardmc import stats
+from cardmc.frames import Columns
 from cardmc.driver import check_count, check_seed
 from cardmc.registry import GameSpec, Option, UsageError, compact, seat_codes
 from cardmc.kernels import norwegian_jazz as k
@@ -69,15 +70,15 @@ _DTYPES = {c: "int8" for c in k.COLUMNS}
 _DTYPES.update({"game": "int64", "turns": "int16", "score": "int16", "total5": "int16", "total": "int16",
                 "passes": "int16"})  # fmt: skip
 
+_COLUMNS = Columns(k.COLUMNS, {**_DTYPES, "policy": pd.CategoricalDtype(list(PLAY))})
+
 
 def frame(rows: np.ndarray) -> pd.DataFrame:
     """The kernel's rows as a DataFrame with small int dtypes; ``policy`` as a categorical."""
     rows = np.asarray(rows)
     if rows.ndim != 2 or rows.shape[1] != len(k.COLUMNS):
         raise UsageError(f"rows should have {len(k.COLUMNS)} columns, not shape {rows.shape}")
-    df = pd.DataFrame(rows, columns=list(k.COLUMNS)).astype(_DTYPES)
-    df["policy"] = pd.Categorical.from_codes(rows[:, k.C_POLICY].astype(np.int8), categories=list(PLAY))
-    return df
+    return _COLUMNS(rows)
 
 
 def _settings(settings: dict | None) -> dict:

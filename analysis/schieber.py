@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from cardmc import stats
+from cardmc.frames import Columns
 from cardmc.driver import check_count, check_seed
 from cardmc.registry import GameSpec, Option, UsageError, compact, seat_codes
 from cardmc.kernels import schieber as k
@@ -43,13 +44,13 @@ _SMALL.update({"game": "int64", "deal": "int16", "weis": "int16", "weis_kinds": 
                "total0": "int32", "total1": "int32", "deals": "int16"})  # fmt: skip
 
 
+_COLUMNS = Columns(k.COLUMNS, {**_SMALL, "contract": pd.CategoricalDtype(list(CONTRACTS)),
+                                "best_contract": pd.CategoricalDtype(list(CONTRACTS))})
+
+
 def frame(rows: np.ndarray) -> pd.DataFrame:
     """Rows as a DataFrame: small ints, contracts as categoricals of their names."""
-    df = pd.DataFrame(rows, columns=list(k.COLUMNS)).astype(_SMALL)
-    for col in ("contract", "best_contract"):
-        codes = rows[:, k.COLUMNS.index(col)].astype(np.int8)
-        df[col] = pd.Categorical.from_codes(codes, categories=CONTRACTS)
-    return df
+    return _COLUMNS(rows)
 
 
 # ------------------------------------------------------------------- traces
