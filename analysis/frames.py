@@ -24,24 +24,24 @@ class Columns:
     def __init__(self, columns, dtypes: dict, cards=()):
         self.columns = list(columns)
         self.dtypes = {name: dtypes[name] for name in self.columns}
-        self.categorical = {n for n, d in self.dtypes.items() if isinstance(d, pd.CategoricalDtype)}
-        widths = [np.dtype(np.int8 if n in self.categorical else d) for n, d in self.dtypes.items()]
-        self.kinds = np.array([WIDTHS.index(w.type) for w in widths], np.int64)
-        self.slots = np.array([int((self.kinds[:j] == self.kinds[j]).sum()) for j in range(len(widths))], np.int64)
-        self.cards = np.array([n in cards for n in self.columns], np.int64)
-        self.counts = [int((self.kinds == kind).sum()) for kind in range(len(WIDTHS))]
+        widths = [np.dtype(np.int8 if isinstance(d, pd.CategoricalDtype) else d).type for d in self.dtypes.values()]
+        self.kinds = [WIDTHS.index(w) for w in widths]
+        self.picks = [np.array([j for j, kind in enumerate(self.kinds) if kind == k], np.int64)
+                      for k in range(len(WIDTHS))]  # fmt: skip
+        self.slots = [int(np.flatnonzero(self.picks[k] == j)[0]) for j, k in enumerate(self.kinds)]
+        self.cards = np.array([self.slots[self.columns.index(name)] for name in cards], np.int64)
 
     def __call__(self, rows: np.ndarray) -> pd.DataFrame:
         rows = np.ascontiguousarray(rows, dtype=np.int32)
         if rows.ndim != 2 or rows.shape[1] != len(self.columns):
             raise ValueError(f"rows should have {len(self.columns)} columns, not shape {rows.shape}")
-        n = len(rows)
-        outs = [np.empty((max(c, 1), n), w) for c, w in zip(self.counts, WIDTHS)]
-        kc.split(rows, self.kinds, self.slots, self.cards, *outs)
+        outs = [np.empty((len(p), len(rows)), w) for p, w in zip(self.picks, WIDTHS)]
+        kc.split(rows, *self.picks, self.cards, *outs)
         data = {}
-        for j, name in enumerate(self.columns):
-            values = outs[self.kinds[j]][self.slots[j]]
-            if name in self.categorical:
-                values = pd.Categorical.from_codes(values, dtype=self.dtypes[name], validate=False)
+        for name, kind, slot in zip(self.columns, self.kinds, self.slots):
+            dtype = self.dtypes[name]
+            values = outs[kind][slot]
+            if isinstance(dtype, pd.CategoricalDtype):
+                values = pd.Categorical.from_codes(values, dtype=dtype, validate=False)
             data[name] = values
         return pd.DataFrame(data, copy=False)
