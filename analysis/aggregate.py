@@ -523,6 +523,31 @@ class GridTally(Tally):
         return merge(self.grid.frames(self.acc), self.total)
 
 
+FRAME_PIECE = 1 << 20  # rows a frame is tallied by at a time (``tally_frame``)
+
+
+def tally_frame(spec: GameSpec, columns, df: pd.DataFrame, players: int | None = None) -> Aggregates | None:
+    """``aggregate(df)`` through the game's tally, for a frame as the game's
+    ``frame`` makes it (``columns``: its ``frames.Columns``) with its games in
+    order; None for any other frame, or one the tally cannot place, so that
+    the caller aggregates it with pandas. The frame goes back to rows a piece
+    of whole games at a time."""
+    if "tally" not in spec.extra or not len(df):
+        return None
+    arrays = columns.arrays(df)
+    if arrays is None or (np.diff(arrays[0]) < 0).any():
+        return None
+    game = arrays[0]
+    acc = tally(spec, players or spec.default_players, spec.params(spec.settings({})))
+    cuts = [int(np.searchsorted(game, game[at], "left")) for at in range(FRAME_PIECE, len(game), FRAME_PIECE)]
+    bounds = sorted({0, *cuts, len(game)})
+    for lo, hi in zip(bounds, bounds[1:]):
+        acc.add(columns.rows(arrays, lo, hi))
+        if getattr(acc, "spilled", 0):
+            return None
+    return acc.result()
+
+
 def tally(spec: GameSpec, players: int, params: np.ndarray) -> Tally:
     """The accumulator of ``spec``'s aggregates for one run's blocks."""
     return spec.extra.get("tally", Tally)(spec, players, params)

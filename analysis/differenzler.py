@@ -226,8 +226,12 @@ def summarise(aggs: dict) -> dict[str, pd.DataFrame]:
 
 
 def analyze(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """Declaration accuracy and game results, every figure with its 95% CI."""
-    return summarise(aggregate(df))
+    """Declaration accuracy and game results, every figure with its 95% CI
+    (aggregated by the tally when ``df`` is a frame of games in order)."""
+    from cardmc import aggregate as agg
+
+    aggs = agg.tally_frame(SPEC, _COLUMNS, df)
+    return summarise(aggregate(df) if aggs is None else aggs)
 
 
 def _shares(counts: pd.DataFrame, by: str) -> pd.DataFrame:

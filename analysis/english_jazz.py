@@ -212,7 +212,8 @@ def analyze(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     scores and seat advantage. Every figure has a 95% CI and its n."""
     if df.empty:
         raise UsageError("no rows to analyze")
-    return summarise(aggregate(df))
+    aggs = agg.tally_frame(SPEC, _COLUMNS, df)  # the tally, for a frame of games in order
+    return summarise(aggregate(df) if aggs is None else aggs)
 
 
 def _score_by_position(hands: pd.DataFrame) -> pd.DataFrame:

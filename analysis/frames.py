@@ -30,6 +30,7 @@ class Columns:
                       for k in range(len(WIDTHS))]  # fmt: skip
         self.slots = [int(np.flatnonzero(self.picks[k] == j)[0]) for j, k in enumerate(self.kinds)]
         self.cards = np.array([self.slots[self.columns.index(name)] for name in cards], np.int64)
+        self.card_names = set(cards)
 
     def __call__(self, rows: np.ndarray) -> pd.DataFrame:
         rows = np.ascontiguousarray(rows, dtype=np.int32)
@@ -45,3 +46,36 @@ class Columns:
                 values = pd.Categorical.from_codes(values, dtype=dtype, validate=False)
             data[name] = values
         return pd.DataFrame(data, copy=False)
+
+    def arrays(self, df: pd.DataFrame) -> list[np.ndarray] | None:
+        """Per column, the values the rows held (a categorical's codes, a card
+        column's cards), for a frame as this makes it; None for any other frame
+        (other columns or dtypes, a missing card, a value beyond int32)."""
+        if list(df.columns) != self.columns:
+            return None
+        out = []
+        for name, dtype in self.dtypes.items():
+            col = df[name]
+            if col.dtype != dtype:
+                return None
+            if isinstance(dtype, pd.CategoricalDtype):
+                values = col.cat.codes.to_numpy()
+                if name in self.card_names:
+                    if len(values) and values.min() < 0:
+                        return None
+                    values = values.astype(np.int32)
+                    values = values // 9 * 16 + values % 9 + 4
+            else:
+                values = col.to_numpy()
+                if values.dtype.itemsize > 4 and len(values) and not -(1 << 31) <= values.min() <= values.max() < 1 << 31:
+                    return None
+            out.append(values)
+        return out
+
+    @staticmethod
+    def rows(arrays: list[np.ndarray], lo: int, hi: int) -> np.ndarray:
+        """Rows lo..hi-1 of ``arrays`` (from ``arrays``) as the kernel wrote them: int32, row-major."""
+        out = np.empty((hi - lo, len(arrays)), np.int32)
+        for j, values in enumerate(arrays):
+            out[:, j] = values[lo:hi]
+        return out

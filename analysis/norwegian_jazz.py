@@ -253,7 +253,7 @@ def tally(spec: GameSpec, players: int, params: np.ndarray):
 
     n = players
     pairs = n * (n - 1) // 2
-    score_size = int(params[k.P_FIRST_OUT_BONUS]) - SCORE_LO + 1
+    score_size = SPEC.rules["first_out_bonus"].high - SCORE_LO + 1  # any bonus (and frames of any run)
     seat, deal = key("rel_seat", n), key("deal", 6, 1)
     grid = agg.Grid([
         ("outcomes", [key("players", 1, n, np.int64), *[key(flag, 2, dtype=bool) for flag in FLAGS]], []),
@@ -305,8 +305,11 @@ def summarise(aggs: dict) -> dict[str, pd.DataFrame]:
 
 
 def analyze(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """The sixth deal's effect and every deal's score distribution, with 95% CIs."""
-    return summarise(aggregate(df))
+    """The sixth deal's effect and every deal's score distribution, with 95% CIs
+    (aggregated by the tally when ``df`` is a frame of whole games in order)."""
+    players = int(df["players"].iat[0]) if len(df) and "players" in df.columns else None
+    aggs = agg.tally_frame(SPEC, _COLUMNS, df, players) if players in k.PLAYERS else None
+    return summarise(aggregate(df) if aggs is None else aggs)
 
 
 # ------------------------------------------------------------ paired studies

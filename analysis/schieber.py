@@ -193,7 +193,7 @@ def tally(spec: GameSpec, players: int, params: np.ndarray):
     def key(name: str, size: int, dtype=None) -> tuple:
         return name, dtype or dtypes[name], 0, size
 
-    deals = int(k.max_deals(int(params[0]))) + 1
+    deals = int(k.max_deals(SPEC.rules["target"].high)) + 1  # any target's matches (and frames of any run)
     points = key("fh_points", kt.CARD_POINTS, np.int64), key("op_points", kt.CARD_POINTS, np.int64)
     sizes = {"aces": 5, "sixes": 5, "tens": 5, "longest": 10, "weis": kt.WEIS}
     grid = agg.Grid([
@@ -296,8 +296,12 @@ def summarise(aggs: dict) -> dict[str, pd.DataFrame]:
 
 
 def analyze(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """Contracts, points, Weis, Stöck, matches and advantages; every figure with a 95% CI."""
-    return summarise(aggregate(df))
+    """Contracts, points, Weis, Stöck, matches and advantages; every figure with a 95% CI
+    (aggregated by the tally when ``df`` is a frame of whole matches in order)."""
+    from cardmc import aggregate as agg
+
+    aggs = agg.tally_frame(SPEC, _COLUMNS, df)
+    return summarise(aggregate(df) if aggs is None else aggs)
 
 
 # ------------------------------------------------------ paired comparisons

@@ -99,3 +99,31 @@ def test_grid_tables_equal_moments():
     acc = np.concatenate([np.bincount(cell, minlength=72), np.bincount(cell, w, 72).astype(np.int64),
                           np.bincount(cell, w * w, 72).astype(np.int64)])  # fmt: skip
     pd.testing.assert_frame_equal(grid.frames(acc)["t"], agg.moments(df, ["c", "b", "v"], ["w"]), check_exact=True)
+
+
+@pytest.mark.parametrize("game,policy,players,settings,games", CASES[1::3])
+def test_analyze_of_a_frame_goes_through_the_tally_and_equals_pandas(game, policy, players, settings, games):
+    spec = registry.get(game)
+    module = __import__(f"cardmc.{game}", fromlist=["aggregate"])
+    df = api.simulate(game, games=games, seed=9, policy=policy, players=players, threads=1, **settings)
+    n = spec.check_players(players)
+    fast = agg.tally_frame(spec, module._COLUMNS, df, n)
+    assert fast is not None
+    assert_same_tables(fast, module.aggregate(df))
+    assert_same_tables(api.analyze(game, df), module.summarise(module.aggregate(df)))
+    # frames the tally does not take: games out of order, another dtype; analyze still agrees with pandas
+    shuffled = df.iloc[::-1].reset_index(drop=True)
+    assert agg.tally_frame(spec, module._COLUMNS, shuffled, n) is None
+    wider = df.astype({"seat": "int32"})
+    assert agg.tally_frame(spec, module._COLUMNS, wider, n) is None
+    assert_same_tables(module.analyze(shuffled), module.summarise(module.aggregate(shuffled)))
+
+
+def test_a_frame_is_tallied_in_pieces_of_whole_games(monkeypatch):
+    game, policy, players, settings, games = CASES[14]
+    module = __import__(f"cardmc.{game}", fromlist=["aggregate"])
+    df = api.simulate(game, games=games, seed=2, policy=policy, players=players, threads=1, **settings)
+    monkeypatch.setattr(agg, "FRAME_PIECE", 1000)  # not a multiple of a game's rows
+    fast = agg.tally_frame(registry.get(game), module._COLUMNS, df, players)
+    assert fast is not None
+    assert_same_tables(fast, module.aggregate(df))
