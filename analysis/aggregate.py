@@ -25,6 +25,11 @@ columns of ``stats.grouped_mean`` and ``stats.grouped_proportion``;
 ``histogram_mean`` gives the mean of a histogram of real values and
 ``histogram_quantiles`` the quantiles of any histogram; ``events`` counts the
 rows where a key holds and ``share`` gives their share per group.
+
+Runs do not go through frames: a game's ``tally`` (``GridTally``) keeps its
+tables as fixed grids of cells (``Grid``) that a jitted pass over each block
+of rows fills (``cardmc.kernels.tally``), and builds the tables once, equal to
+``aggregate(frame(rows))``; ``tally_frame`` does the same for a frame.
 """
 from __future__ import annotations
 
@@ -41,7 +46,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from cardmc import stats
-from cardmc.driver import FILE_MODE
+from cardmc.driver import _KERNEL_LOCK, FILE_MODE
 from cardmc.registry import GameSpec, UsageError
 
 EXACT = 2.0**53  # float64 sums of integers are exact below this
@@ -507,7 +512,9 @@ class GridTally(Tally):
         rows = np.ascontiguousarray(rows, dtype=np.int32)
         parts = split(rows, max(1, min(numba.get_num_threads(), len(rows) >> 12)))
         cells = np.zeros((len(parts) - 1, self.grid.size), np.int64)
-        if len(rows) and self.kernel(rows, parts, cells, self.grid.at, self.dims):
+        with _KERNEL_LOCK:  # Numba's thread pool is shared: one parallel kernel at a time
+            misfit = len(rows) and self.kernel(rows, parts, cells, self.grid.at, self.dims)
+        if misfit:
             part = self.aggregate(self.spec.frame(rows))
             self.total = part if self.total is None else merge(self.total, part)
             self.spilled += len(rows)
@@ -523,7 +530,7 @@ class GridTally(Tally):
         return merge(self.grid.frames(self.acc), self.total)
 
 
-FRAME_PIECE = 1 << 20  # rows a frame is tallied by at a time (``tally_frame``)
+FRAME_PIECE = 1 << 18  # rows a frame is tallied by at a time (``tally_frame``)
 
 
 def tally_frame(spec: GameSpec, columns, df: pd.DataFrame, players: int | None = None) -> Aggregates | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from cardmc.driver import _KERNEL_LOCK
 from cardmc.kernels import columns as kc
 
 WIDTHS = (np.int8, np.int16, np.int32, np.int64)
@@ -37,7 +38,8 @@ class Columns:
         if rows.ndim != 2 or rows.shape[1] != len(self.columns):
             raise ValueError(f"rows should have {len(self.columns)} columns, not shape {rows.shape}")
         outs = [np.empty((len(p), len(rows)), w) for p, w in zip(self.picks, WIDTHS)]
-        kc.split(rows, *self.picks, self.cards, *outs)
+        with _KERNEL_LOCK:  # Numba's thread pool is shared: one parallel kernel at a time
+            kc.split(rows, *self.picks, self.cards, *outs)
         data = {}
         for name, kind, slot in zip(self.columns, self.kinds, self.slots):
             dtype = self.dtypes[name]
@@ -56,7 +58,8 @@ class Columns:
         out = []
         for name, dtype in self.dtypes.items():
             col = df[name]
-            if col.dtype != dtype:
+            if col.dtype != dtype or (isinstance(dtype, pd.CategoricalDtype)
+                                      and col.dtype.categories.dtype != dtype.categories.dtype):  # fmt: skip
                 return None
             if isinstance(dtype, pd.CategoricalDtype):
                 values = col.cat.codes.to_numpy()

@@ -9,9 +9,10 @@ combination, numbered row-major over the keys' ranges.
 ``<game>(rows, parts, acc, at, dims)`` adds the rows into ``acc`` (shape
 (len(parts) - 1, cells)): part p covers rows parts[p]..parts[p+1]-1 (whole
 games) and fills acc[p], in parallel; the caller sums the parts (integers:
-exact in any order). It returns the rows that do not fit the grids (a key
-out of its range, or rows not in whole deals): then the caller aggregates the
-block another way. ``dims`` holds the ranges that depend on the run.
+exact in any order). It returns a count above 0 when rows do not fit the
+grids (a key out of its range, rows not in whole deals): then the caller
+drops ``acc`` and aggregates the block another way. ``dims`` holds the ranges
+that depend on the run.
 """
 from __future__ import annotations
 
@@ -117,11 +118,11 @@ def _schieber(rows, lo, hi, acc, at, dims):
         for s in range(4):
             ok &= rows[r + s, S.C_GAME] == game and rows[r + s, S.C_DEAL] == deal and rows[r + s, S.C_SEAT] == s
         fh = rows[r, S.C_FOREHAND]
+        if not (ok and 0 <= fh < 4):
+            return hi - lo
         contract, pushed, match_end = rows[r + fh, S.C_CONTRACT], rows[r + fh, S.C_PUSHED], rows[r, S.C_MATCH_END]
-        ok &= 0 <= fh < 4 and 0 <= contract < CONTRACTS and 0 <= pushed < 2
-        if not ok:
-            bad += 4
-            continue
+        if not (0 <= contract < CONTRACTS and 0 <= pushed < 2):
+            return hi - lo
         # per seat: the chooser's hand and contract, Weis kinds, the first deal
         for s in range(4):
             q = r + s
