@@ -25,6 +25,11 @@ columns of ``stats.grouped_mean`` and ``stats.grouped_proportion``;
 ``histogram_mean`` gives the mean of a histogram of real values and
 ``histogram_quantiles`` the quantiles of any histogram; ``events`` counts the
 rows where a key holds and ``share`` gives their share per group.
+
+Runs do not go through frames: a game's ``tally`` (``GridTally``) keeps its
+tables as fixed grids of cells (``Grid``) that a jitted pass over each block
+of rows fills (``cardmc.kernels.tally``), and builds the tables once, equal to
+``aggregate(frame(rows))``; ``tally_frame`` does the same for a frame.
 """
 from __future__ import annotations
 
@@ -41,7 +46,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from cardmc import stats
-from cardmc.driver import FILE_MODE
+from cardmc.driver import _KERNEL_LOCK, FILE_MODE
 from cardmc.registry import GameSpec, UsageError
 
 EXACT = 2.0**53  # float64 sums of integers are exact below this
@@ -71,9 +76,20 @@ def _key_codes(col: pd.Series) -> tuple[np.ndarray, pd.Index]:
         v = col.to_numpy()
         lo, hi = int(v.min()), int(v.max())
         if hi - lo < 1 << 20:
-            return (v - v.dtype.type(lo)) if lo else v, pd.Index(np.arange(lo, hi + 1).astype(dtype))
+            return (v - v.dtype.type(lo)) if lo else v, key_values(dtype, lo, hi - lo + 1)
     codes, uniques = pd.factorize(col, sort=True)
     return codes, pd.Index(uniques)
+
+
+def key_values(dtype, lo: int = 0, size: int = 0) -> pd.Index:
+    """The key values codes 0..size-1 stand for in a column of ``dtype``: a
+    categorical's categories, False and True, or the integers lo..lo+size-1."""
+    if isinstance(dtype, pd.CategoricalDtype):
+        cats = dtype.categories
+        return pd.Index(np.asarray(cats), dtype=cats.dtype)
+    if pd.api.types.is_bool_dtype(dtype):
+        return pd.Index([False, True], dtype=bool)
+    return pd.Index(np.arange(lo, lo + size).astype(dtype))
 
 
 def _cells(df: pd.DataFrame, by: list[str], keep: np.ndarray | None):
@@ -130,18 +146,22 @@ def moments(
     out = {"n": n.astype(np.int64)}
     for name, v in cols.items():
         out[f"{name}_sum"], out[f"{name}_sumsq"] = _sums(v, slot, len(cells))
-    if by:
-        if sizes is not None:
-            key_codes = np.unravel_index(cells, sizes)
-        else:  # renumbered cells: decode each from one of its rows
-            first = np.zeros(len(cells), dtype=np.int64)
-            first[slot] = np.arange(len(slot))
-            key_codes = [p[first] for p in parts]
-        arrays = [vals[c] for c, vals in zip(key_codes, keyvals)]
-        index = pd.MultiIndex.from_arrays(arrays, names=by) if len(by) > 1 else pd.Index(arrays[0], name=by[0])
+    if by and sizes is None:  # renumbered cells: decode each from one of its rows
+        first = np.zeros(len(cells), dtype=np.int64)
+        first[slot] = np.arange(len(slot))
+        key_codes = [p[first] for p in parts]
     else:
-        index = pd.RangeIndex(len(cells))
-    return pd.DataFrame(out, index=index).sort_index()
+        key_codes = np.unravel_index(cells, sizes) if by else []
+    return _table(out, by, [vals[c] for c, vals in zip(key_codes, keyvals)], len(cells))
+
+
+def _table(columns: dict, by: list[str], keys: list[pd.Index], cells: int) -> pd.DataFrame:
+    """A table of ``columns`` indexed by the key values of its cells, sorted by them."""
+    if by:
+        index = pd.MultiIndex.from_arrays(keys, names=by) if len(by) > 1 else pd.Index(keys[0], name=by[0])
+    else:
+        index = pd.RangeIndex(cells)
+    return pd.DataFrame(columns, index=index).sort_index()
 
 
 def _sums(v: np.ndarray, slot: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -432,6 +452,107 @@ class Tally:
 
     def result(self) -> Aggregates:
         return Aggregates(self.total)
+
+
+class Grid:
+    """Aggregate tables as fixed grids of int64 cells in one flat array.
+
+    ``tables`` lists ``(name, keys, values)``; each key is ``(column, dtype,
+    lowest value, values)`` (a categorical dtype stands for its codes, bool for
+    0 and 1). A table takes, at its offset ``at[t]``, a count per cell (cells
+    numbered row-major over its keys), then per value a sum and a sum of
+    squares per cell: the layout the kernels of ``cardmc.kernels.tally`` fill."""
+
+    def __init__(self, tables: list[tuple[str, list[tuple], list[str]]]):
+        self.tables = [(name, list(keys), list(values)) for name, keys, values in tables]
+        self.at = np.zeros(len(self.tables), np.int64)
+        size = 0
+        for t, (_, keys, values) in enumerate(self.tables):
+            self.at[t] = size
+            size += int(np.prod([k[3] for k in keys])) * (1 + 2 * len(values))
+        self.size = size
+
+    def frames(self, acc: np.ndarray) -> dict[str, pd.DataFrame]:
+        """The tables of the cells in ``acc``, as ``moments`` and ``counts`` give them from rows."""
+        out = {}
+        for at, (name, keys, values) in zip(self.at.tolist(), self.tables):
+            shape = [k[3] for k in keys]
+            cells = int(np.prod(shape))
+            block = acc[at:at + cells * (1 + 2 * len(values))].reshape(1 + 2 * len(values), cells)
+            seen = np.flatnonzero(block[0])
+            columns = {"n": block[0, seen]}
+            for i, value in enumerate(values):
+                columns[f"{value}_sum"], columns[f"{value}_sumsq"] = block[1 + 2 * i, seen], block[2 + 2 * i, seen]
+            codes = np.unravel_index(seen, shape)
+            key_arrays = [key_values(dtype, lo, size)[c] for c, (_, dtype, lo, size) in zip(codes, keys)]
+            out[name] = _table(columns, [k[0] for k in keys], key_arrays, len(seen))
+        return out
+
+
+class GridTally(Tally):
+    """A game's aggregates tallied by a jitted kernel into a ``Grid`` (see
+    ``cardmc.kernels.tally``): each block's rows are split into whole games
+    across the threads, each part fills its own cells, and the parts are added
+    (integers, so exactly and in any order); the tables are built once, at
+    ``result``. A block the kernel cannot place (a key out of its grid, rows
+    not in whole deals) goes through the game's ``aggregate`` instead."""
+
+    def __init__(self, spec: GameSpec, players: int, params: np.ndarray, grid: Grid, kernel, dims=()):
+        super().__init__(spec, players, params)
+        self.grid, self.kernel = grid, kernel
+        self.dims = np.asarray(dims, dtype=np.int64).reshape(-1)
+        self.acc = np.zeros(grid.size, np.int64)
+        self.spilled = 0
+
+    def add(self, rows: np.ndarray) -> None:
+        import numba
+
+        from cardmc.kernels.tally import split
+
+        rows = np.ascontiguousarray(rows, dtype=np.int32)
+        parts = split(rows, max(1, min(numba.get_num_threads(), len(rows) >> 12)))
+        cells = np.zeros((len(parts) - 1, self.grid.size), np.int64)
+        with _KERNEL_LOCK:  # Numba's thread pool is shared: one parallel kernel at a time
+            misfit = len(rows) and self.kernel(rows, parts, cells, self.grid.at, self.dims)
+        if misfit:
+            part = self.aggregate(self.spec.frame(rows))
+            self.total = part if self.total is None else merge(self.total, part)
+            self.spilled += len(rows)
+        else:
+            self.acc += cells[0] if len(cells) == 1 else cells.sum(axis=0)
+        self.rows += len(rows)
+
+    def result(self) -> Aggregates:
+        if self.total is None:
+            return Aggregates(self.grid.frames(self.acc))
+        if self.spilled == self.rows:
+            return Aggregates(self.total)
+        return merge(self.grid.frames(self.acc), self.total)
+
+
+FRAME_PIECE = 1 << 18  # rows a frame is tallied by at a time (``tally_frame``)
+
+
+def tally_frame(spec: GameSpec, columns, df: pd.DataFrame, players: int | None = None) -> Aggregates | None:
+    """``aggregate(df)`` through the game's tally, for a frame as the game's
+    ``frame`` makes it (``columns``: its ``frames.Columns``) with its games in
+    order; None for any other frame, or one the tally cannot place, so that
+    the caller aggregates it with pandas. The frame goes back to rows a piece
+    of whole games at a time."""
+    if "tally" not in spec.extra or not len(df):
+        return None
+    arrays = columns.arrays(df)
+    if arrays is None or (np.diff(arrays[0]) < 0).any():
+        return None
+    game = arrays[0]
+    acc = tally(spec, players or spec.default_players, spec.params(spec.settings({})))
+    cuts = [int(np.searchsorted(game, game[at], "left")) for at in range(FRAME_PIECE, len(game), FRAME_PIECE)]
+    bounds = sorted({0, *cuts, len(game)})
+    for lo, hi in zip(bounds, bounds[1:]):
+        acc.add(columns.rows(arrays, lo, hi))
+        if getattr(acc, "spilled", 0):
+            return None
+    return acc.result()
 
 
 def tally(spec: GameSpec, players: int, params: np.ndarray) -> Tally:

@@ -1,10 +1,16 @@
-"""Throughput of the kernels: ``cardmc bench GAME``.
+"""Throughput of the kernels and of the pipeline around them: ``cardmc bench GAME``.
 
-Each case runs the game's batch kernel on a fixed seed; the first call
-(compile, or loading the Numba cache) is timed separately, then the best of
-``repeat`` timed runs is reported for one thread and for all threads, with
-the speed-up over one thread. The best, not the mean: on a shared machine the
-other runs measure the neighbours as well.
+Each case is timed on three paths, so one run shows what the pipeline costs:
+
+* ``kernel`` — the game's batch kernel alone, in the blocks ``cardmc simulate`` uses;
+* ``frame`` — ``cardmc.simulate(game, games=..., seed=...)``, the rows as a DataFrame;
+* ``aggregate`` — ``cardmc.simulate(..., aggregate=True)``, the game's aggregates.
+
+The first call (compile, or loading the Numba cache) is timed separately,
+then the best of ``repeat`` timed runs is reported per path for one thread
+and for all threads, with the speed-up over one thread and the rate as a
+share of the kernel's at the same thread count. The best, not the mean: on
+a shared machine the other runs measure the neighbours as well.
 """
 from __future__ import annotations
 
@@ -17,13 +23,15 @@ import time
 import numba
 import pandas as pd
 
+import cardmc
 from cardmc import registry
 from cardmc.driver import set_threads
 
 SEED = 12345
+PATHS = ("kernel", "frame", "aggregate")
 
 
-def _run(spec, players, params, policies, games, block=None):
+def _kernel(spec, players, params, policies, games, block=None):
     """Seconds and rows for ``games`` games, played in the blocks that
     ``cardmc simulate`` uses (their row buffers fit the allocator's reuse)."""
     block = block or int(spec.extra.get("block", 8192))
@@ -34,31 +42,57 @@ def _run(spec, players, params, policies, games, block=None):
     return time.perf_counter() - t, rows
 
 
-def bench(game: str, games: int | None = None, repeat: int = 5, players: int | None = None, echo: bool = True):
-    """Deals and games per second per case and thread count, as a DataFrame."""
+def _api(game, policy, settings, players, games, threads, aggregate):
+    """Seconds for ``cardmc.simulate`` of ``games`` games (rows or aggregates)."""
+    t = time.perf_counter()
+    cardmc.simulate(game, games=games, seed=SEED, policy=policy, players=players, threads=threads,
+                    aggregate=aggregate, **settings)  # fmt: skip
+    return time.perf_counter() - t
+
+
+def bench(game: str, games: int | None = None, repeat: int = 5, players: int | None = None, echo: bool = True,
+          paths=PATHS) -> pd.DataFrame:  # fmt: skip
+    """Deals and games per second per case, path and thread count, as a DataFrame.
+    ``speedup`` is over one thread on the same path, ``of_kernel`` the rate as a
+    share of the kernel's at the same thread count."""
     spec = registry.get(game)
     players = spec.check_players(players)
     games = games or int(spec.extra.get("bench_games", 200_000))
+    unknown = [p for p in paths if p not in PATHS]
+    if unknown or not paths:
+        raise registry.UsageError(f"bench paths are {', '.join(PATHS)}, not {unknown or paths!r}")
     top = numba.config.NUMBA_NUM_THREADS
     results = []
     for label, policy, settings in spec.extra["bench"]:
         policies = spec.parse_policy(policy, players)
         params = spec.params(spec.settings(settings))
+
+        def run(path: str, threads: int, count: int = games) -> float:
+            if path == "kernel":
+                set_threads(threads)
+                return _kernel(spec, players, params, policies, count)[0]
+            return _api(game, policy, settings, players, count, threads, path == "aggregate")
+
+        first = {path: run(path, 1, 64) for path in paths}  # compile or load the cache
         set_threads(1)
-        first, _ = _run(spec, players, params, policies, 64)
-        one = None
+        deals = _kernel(spec, players, params, policies, games)[1] / players
+        rate = {}
         for threads in sorted({1, top}):
-            set_threads(threads)
-            best, rows = min(_run(spec, players, params, policies, games) for _ in range(repeat))
-            one = one or best
-            deals = rows / players
-            results.append({"case": label, "policy": policy, "threads": threads, "games": games,
-                            "games_per_s": games / best, "deals_per_s": deals / best, "seconds": best,
-                            "speedup": one / best, "first_call_s": first})  # fmt: skip
-            if echo:
-                print(f"{game:15s} {label:22s} threads={threads}  {deals / best:12,.0f} deals/s  "
-                      f"{games / best:11,.0f} games/s  {one / best:4.2f}x  (best of {repeat} x {games:,} games; "
-                      f"first call {first:.2f} s)", flush=True)  # fmt: skip
+            for path in paths:
+                best = min(run(path, threads) for _ in range(repeat))
+                one = next((r["seconds"] for r in results
+                            if (r["case"], r["path"], r["threads"]) == (label, path, 1)), best)  # fmt: skip
+                rate[path, threads] = deals / best
+                of_kernel = deals / best / rate.get(("kernel", threads), float("nan"))
+                results.append({"case": label, "policy": policy, "path": path, "threads": threads, "games": games,
+                                "games_per_s": games / best, "deals_per_s": deals / best, "seconds": best,
+                                "speedup": one / best, "of_kernel": of_kernel,
+                                "first_call_s": first[path]})  # fmt: skip
+                if echo:
+                    print(f"{game:15s} {label:22s} {path:9s} threads={threads}  {deals / best:12,.0f} deals/s  "
+                          f"{games / best:11,.0f} games/s  {one / best:4.2f}x  {of_kernel:4.2f} of kernel  "
+                          f"(best of {repeat} x {games:,} games; first call {first[path]:.2f} s)",
+                          flush=True)  # fmt: skip
     set_threads(None)
     return pd.DataFrame(results)
 

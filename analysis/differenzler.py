@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from cardmc import stats, trace_lines
+from cardmc.frames import Columns
 from cardmc.registry import GameSpec, Option, UsageError, join_spans
 from cardmc.kernels import differenzler as k
 from cardmc.kernels.cards import RANKS, SUITS, code
@@ -80,18 +81,14 @@ _SMALL.update({"game": "int64", "deal": "int8", "seat": "int8", "dealer": "int8"
 _CARD_CATS = pd.CategoricalDtype([code(s * 16 + r) for s in range(4) for r in range(4, 13)])
 
 
+_COLUMNS = Columns(k.COLUMNS, {**_SMALL, "trump_card": _CARD_CATS, "trump": pd.CategoricalDtype(list(SUITS)),
+                                "play_policy": pd.CategoricalDtype(list(PLAY)),
+                                "declare_policy": pd.CategoricalDtype(list(DECLARE))}, cards=("trump_card",))
+
+
 def frame(rows: np.ndarray) -> pd.DataFrame:
-    df = pd.DataFrame(rows, columns=list(k.COLUMNS)).astype(_SMALL)
-    df["trump_card"] = pd.Categorical.from_codes(
-        ((rows[:, k.C_TRUMP_CARD] >> 4) * 9 + (rows[:, k.C_TRUMP_CARD] & 15) - 4).astype(np.int16),
-        dtype=_CARD_CATS,
-    )
-    df["trump"] = pd.Categorical.from_codes(rows[:, k.C_TRUMP].astype(np.int8), categories=list(SUITS))
-    df["play_policy"] = pd.Categorical.from_codes(rows[:, k.C_PLAY_POLICY].astype(np.int8), categories=list(PLAY))
-    df["declare_policy"] = pd.Categorical.from_codes(
-        rows[:, k.C_DECLARE_POLICY].astype(np.int8), categories=list(DECLARE)
-    )
-    return df
+    """Rows as a DataFrame: small ints; the trump card, trump suit and policies as categoricals."""
+    return _COLUMNS(rows)
 
 
 def trace_game(seed: int, index: int, players: int, settings: dict, policy: str) -> dict:
@@ -147,6 +144,33 @@ def aggregate(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     }
 
 
+def tally(spec: GameSpec, players: int, params: np.ndarray):
+    """The aggregates of ``aggregate`` tallied straight from the kernel's rows
+    (``cardmc.kernels.tally.differenzler``), block by block."""
+    from cardmc import aggregate as agg
+    from cardmc.kernels import tally as kt
+
+    dtypes = frame(np.zeros((0, len(k.COLUMNS)), np.int32)).dtypes
+
+    def key(name: str, size: int = 0, lo: int = 0) -> tuple:
+        dtype = dtypes[name]
+        return name, dtype, lo, len(dtype.categories) if isinstance(dtype, pd.CategoricalDtype) else size
+
+    by = [key("play_policy"), key("declare_policy")]
+    points = kt.PENALTY
+    grid = agg.Grid([
+        ("penalty", [*by, key("penalty", points)], []),
+        ("penalty_by_rel", [*by, key("rel", 4)], ["penalty"]),
+        ("penalty_by_trump_card", [*by, key("trump_card")], ["penalty"]),
+        ("made_by_hand", [*by, key("trumps", 10), key("trump_jack", 2), key("trump_nine", 2), key("aces", 5),
+                          key("tens", 5)], ["made"]),
+        ("made_by_declared", [*by, key("declared", points)], ["made"]),
+        ("first_deals", [*by, key("winner", 2), key("tied", 2)], []),
+        ("games", by, []),
+        ("rows", by, []),
+    ])  # fmt: skip
+    return agg.GridTally(spec, players, params, grid, kt.differenzler)
+
 
 def _by_policy(table: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
     """A table keyed by play and declaration policy, summed per ``policy``
@@ -196,8 +220,12 @@ def summarise(aggs: dict) -> dict[str, pd.DataFrame]:
 
 
 def analyze(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """Declaration accuracy and game results, every figure with its 95% CI."""
-    return summarise(aggregate(df))
+    """Declaration accuracy and game results, every figure with its 95% CI
+    (aggregated by the tally when ``df`` is a frame of games in order)."""
+    from cardmc import aggregate as agg
+
+    aggs = agg.tally_frame(SPEC, _COLUMNS, df)
+    return summarise(aggregate(df) if aggs is None else aggs)
 
 
 def _shares(counts: pd.DataFrame, by: str) -> pd.DataFrame:
@@ -275,5 +303,6 @@ SPEC = GameSpec(
         "bench": [("random", "random", {}), ("heuristic+calibrated", "calibrated", {})],
         "deals_per_game": 4,
         "block": 8192,  # rows of a block stay below the allocator's reuse threshold
+        "tally": tally,
     },
 )

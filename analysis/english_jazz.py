@@ -6,6 +6,7 @@ import pandas as pd
 
 from cardmc import aggregate as agg
 from cardmc import stats, trace_lines
+from cardmc.frames import Columns
 from cardmc.driver import check_count, check_seed
 from cardmc.registry import GameSpec, UsageError, compact, seat_codes
 from cardmc.kernels import english_jazz as k
@@ -33,12 +34,13 @@ _SMALL = {c: "int8" for c in k.COLUMNS}
 _SMALL.update({"game": "int64", "card_points": "int16", "points_held": "int16", "total": "int16"})
 
 
+_COLUMNS = Columns(k.COLUMNS, {**_SMALL, "trump": pd.CategoricalDtype(list(SUITS)),
+                                "rule": pd.CategoricalDtype(list(k.RULE_LETTERS))})
+
+
 def frame(rows: np.ndarray) -> pd.DataFrame:
     """Rows as a DataFrame; ``trump`` (NaN when never set) and ``rule`` are categoricals."""
-    df = pd.DataFrame(rows, columns=list(k.COLUMNS)).astype(_SMALL)
-    df["trump"] = pd.Categorical.from_codes(rows[:, k.C_TRUMP].astype(np.int8), categories=list(SUITS))
-    df["rule"] = pd.Categorical.from_codes(rows[:, k.C_RULE].astype(np.int8), categories=list(k.RULE_LETTERS))
-    return df
+    return _COLUMNS(rows)
 
 
 def trace_game(seed: int, index: int, players: int, settings: dict, policy: str) -> dict:
@@ -99,6 +101,29 @@ def aggregate(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
         "first_deals": agg.counts(df, ["seat", "position", "winner", "shared_win", "total"],
                                   where=(df["deal"] == 0).to_numpy()),  # fmt: skip
     }
+
+def tally(spec: GameSpec, players: int, params: np.ndarray):
+    """The aggregates of ``aggregate`` tallied straight from the kernel's rows
+    (``cardmc.kernels.tally.english_jazz``), block by block."""
+    from cardmc.kernels import tally as kt
+
+    dtypes = frame(np.zeros((0, len(k.COLUMNS)), np.int32)).dtypes
+
+    def key(name: str, size: int = 0, lo: int = 0, dtype=None) -> tuple:
+        dtype = dtypes[name] if dtype is None else dtype
+        return name, dtype, lo, len(dtype.categories) if isinstance(dtype, pd.CategoricalDtype) else size
+
+    all_tricks = key("all_tricks", 2)
+    features = [key(name, size, lo) for name, (_, lo, size) in zip(FEATURES, kt.FEATURES.tolist())]
+    grid = agg.Grid([
+        ("hands", [key("rule"), key("position", 3), all_tricks], ["score"]),
+        *[(f"hands_by_{f[0]}", [f, all_tricks], []) for f in features],
+        ("deals", [key("rule"), key("trump_never_set", 2, dtype=bool), key("setter_position", 4, -1, np.int8)], []),
+        ("games", [key("swept", 2, dtype=np.int8)], []),
+        ("first_deals", [key("seat", 3), key("position", 3), key("winner", 2), key("shared_win", 2),
+                         key("total", kt.TOTAL_SIZE, kt.TOTAL_LO)], []),
+    ])  # fmt: skip
+    return agg.GridTally(spec, players, params, grid, kt.english_jazz)
 
 
 def _positions(table: pd.DataFrame) -> pd.DataFrame:
@@ -174,7 +199,8 @@ def analyze(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     scores and seat advantage. Every figure has a 95% CI and its n."""
     if df.empty:
         raise UsageError("no rows to analyze")
-    return summarise(aggregate(df))
+    aggs = agg.tally_frame(SPEC, _COLUMNS, df)  # the tally, for a frame of games in order
+    return summarise(aggregate(df) if aggs is None else aggs)
 
 
 def _score_by_position(hands: pd.DataFrame) -> pd.DataFrame:
@@ -328,5 +354,6 @@ SPEC = GameSpec(
         "block": 8192,
         "bench_games": 8192,
         "odds": odds,
+        "tally": tally,
     },
 )

@@ -16,6 +16,7 @@ import pandas as pd
 
 from cardmc import aggregate as agg
 from cardmc import stats, trace_lines
+from cardmc.frames import Columns
 from cardmc.driver import check_count, check_seed
 from cardmc.registry import GameSpec, Option, UsageError, compact, seat_codes
 from cardmc.kernels import norwegian_jazz as k
@@ -56,15 +57,15 @@ _DTYPES = {c: "int8" for c in k.COLUMNS}
 _DTYPES.update({"game": "int64", "turns": "int16", "score": "int16", "total5": "int16", "total": "int16",
                 "passes": "int16"})  # fmt: skip
 
+_COLUMNS = Columns(k.COLUMNS, {**_DTYPES, "policy": pd.CategoricalDtype(list(PLAY))})
+
 
 def frame(rows: np.ndarray) -> pd.DataFrame:
     """The kernel's rows as a DataFrame with small int dtypes; ``policy`` as a categorical."""
     rows = np.asarray(rows)
     if rows.ndim != 2 or rows.shape[1] != len(k.COLUMNS):
         raise UsageError(f"rows should have {len(k.COLUMNS)} columns, not shape {rows.shape}")
-    df = pd.DataFrame(rows, columns=list(k.COLUMNS)).astype(_DTYPES)
-    df["policy"] = pd.Categorical.from_codes(rows[:, k.C_POLICY].astype(np.int8), categories=list(PLAY))
-    return df
+    return _COLUMNS(rows)
 
 
 def _settings(settings: dict | None) -> dict:
@@ -208,6 +209,37 @@ def aggregate(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
         "first_deal": agg.moments(df, ["players", "rel_seat", "winner"], ["total"], where=deal == 1),
     }
 
+SCORE_LO = -1024  # lowest deal score the tally's grid holds (sevens: one point a pass)
+
+
+def tally(spec: GameSpec, players: int, params: np.ndarray):
+    """The aggregates of ``aggregate`` tallied straight from the kernel's rows
+    (``cardmc.kernels.tally.norwegian_jazz``), block by block."""
+    from cardmc.kernels import tally as kt
+
+    dtypes = frame(np.zeros((0, len(k.COLUMNS)), np.int32)).dtypes
+
+    def key(name: str, size: int, lo: int = 0, dtype=None) -> tuple:
+        return name, dtypes[name] if dtype is None else dtype, lo, size
+
+    n = players
+    pairs = n * (n - 1) // 2
+    score_size = SPEC.rules["first_out_bonus"].high - SCORE_LO + 1  # any bonus (and frames of any run)
+    seat, deal = key("rel_seat", n), key("deal", 6, 1)
+    grid = agg.Grid([
+        ("outcomes", [key("players", 1, n, np.int64), *[key(flag, 2, dtype=bool) for flag in FLAGS]], []),
+        ("tau", [key("players", 1, n, np.int64), key("concord", 2 * pairs + 1, -pairs, np.int64),
+                 key("pairs", pairs * pairs + 1, 0, np.int64)], []),
+        ("score", [key("players", 1, n), deal, seat, key("score", score_size, SCORE_LO)], []),
+        ("seat_effect", [key("players", 1, n), deal, seat], ["effect_x_players"]),
+        ("taken", [key("players", 1, n), key("deal", 5, 1)], ["taken"]),
+        ("sevens", [key("players", 1, n), seat, key("cards_dealt", kt.CARDS), key("first_out", 2)],
+         ["score", "passes"]),
+        ("first_deal", [key("players", 1, n), seat, key("winner", 2)], ["total"]),
+    ])  # fmt: skip
+    dims = [n, SCORE_LO, score_size, 2 * pairs + 1, pairs * pairs + 1]
+    return agg.GridTally(spec, players, params, grid, kt.norwegian_jazz, dims)
+
 
 def summarise(aggs: dict) -> dict[str, pd.DataFrame]:
     """The sixth deal's effect and every deal's score distribution, with 95% CIs,
@@ -244,8 +276,11 @@ def summarise(aggs: dict) -> dict[str, pd.DataFrame]:
 
 
 def analyze(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """The sixth deal's effect and every deal's score distribution, with 95% CIs."""
-    return summarise(aggregate(df))
+    """The sixth deal's effect and every deal's score distribution, with 95% CIs
+    (aggregated by the tally when ``df`` is a frame of whole games in order)."""
+    players = int(df["players"].iat[0]) if len(df) and "players" in df.columns else None
+    aggs = agg.tally_frame(SPEC, _COLUMNS, df, players) if players in k.PLAYERS else None
+    return summarise(aggregate(df) if aggs is None else aggs)
 
 
 # ------------------------------------------------------------ paired studies
@@ -383,5 +418,6 @@ SPEC = GameSpec(
     extra={
         "bench": [("random", "random", {}), ("heuristic", "heuristic", {})],
         "deals_per_game": k.DEALS,
+        "tally": tally,
     },
 )

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from cardmc import stats, trace_lines
+from cardmc.frames import Columns
 from cardmc.driver import check_count, check_seed
 from cardmc.registry import GameSpec, Option, UsageError, compact, seat_codes
 from cardmc.kernels import schieber as k
@@ -43,13 +44,13 @@ _SMALL.update({"game": "int64", "deal": "int16", "weis": "int16", "weis_kinds": 
                "total0": "int32", "total1": "int32", "deals": "int16"})  # fmt: skip
 
 
+_COLUMNS = Columns(k.COLUMNS, {**_SMALL, "contract": pd.CategoricalDtype(list(CONTRACTS)),
+                                "best_contract": pd.CategoricalDtype(list(CONTRACTS))})
+
+
 def frame(rows: np.ndarray) -> pd.DataFrame:
     """Rows as a DataFrame: small ints, contracts as categoricals of their names."""
-    df = pd.DataFrame(rows, columns=list(k.COLUMNS)).astype(_SMALL)
-    for col in ("contract", "best_contract"):
-        codes = rows[:, k.COLUMNS.index(col)].astype(np.int8)
-        df[col] = pd.Categorical.from_codes(codes, categories=CONTRACTS)
-    return df
+    return _COLUMNS(rows)
 
 
 # ------------------------------------------------------------------- traces
@@ -170,6 +171,36 @@ def aggregate(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     out["first_deals"] = agg.counts(df, ["forehand", "winner"], where=((df["deal"] == 0) & (df["seat"] == 0)))
     return out
 
+def tally(spec: GameSpec, players: int, params: np.ndarray):
+    """The aggregates of ``aggregate`` tallied straight from the kernel's rows
+    (``cardmc.kernels.tally.schieber``), block by block."""
+    from cardmc import aggregate as agg
+    from cardmc.kernels import tally as kt
+
+    dtypes = frame(np.zeros((0, len(k.COLUMNS)), np.int32)).dtypes
+    contract = ("contract", CONTRACT_TYPE, 0, len(CONTRACTS))
+
+    def key(name: str, size: int, dtype=None) -> tuple:
+        return name, dtype or dtypes[name], 0, size
+
+    deals = int(k.max_deals(SPEC.rules["target"].high)) + 1  # any target's matches (and frames of any run)
+    points = key("fh_points", kt.CARD_POINTS, np.int64), key("op_points", kt.CARD_POINTS, np.int64)
+    sizes = {"aces": 5, "sixes": 5, "tens": 5, "longest": 10, "weis": kt.WEIS}
+    grid = agg.Grid([
+        ("contracts", [key("pushed", 2), contract], []),
+        *[(f"contract_by_{feature}", [key(feature, sizes[feature]), contract], []) for feature in HAND_FEATURES],
+        ("chooser_points", [contract], ["card_points", "score"]),
+        ("weis_kinds", [key("weis_kinds", 256)], []),
+        ("weis_team", [key("fh_weis", 2, bool), key("op_weis", 2, bool)], []),
+        ("stoeck", [key("stoeck", 2)], []),
+        ("match_by_contract", [contract, key("match", 2, bool)], []),
+        ("net_score", [key("pushed", 2)], ["net"]),
+        ("card_point_split", list(points), []),
+        ("match_ends", [key("schneider", 2), key("deals", deals)], []),
+        ("first_deals", [key("forehand", 4), key("winner", 2)], []),
+    ])  # fmt: skip
+    return agg.GridTally(spec, players, params, grid, kt.schieber, [deals])
+
 
 def _contract_by_chooser_hand(aggs: dict) -> pd.DataFrame:
     """Share of each contract by the chooser's hand feature value, most chosen first."""
@@ -255,8 +286,12 @@ def summarise(aggs: dict) -> dict[str, pd.DataFrame]:
 
 
 def analyze(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """Contracts, points, Weis, Stöck, matches and advantages; every figure with a 95% CI."""
-    return summarise(aggregate(df))
+    """Contracts, points, Weis, Stöck, matches and advantages; every figure with a 95% CI
+    (aggregated by the tally when ``df`` is a frame of whole matches in order)."""
+    from cardmc import aggregate as agg
+
+    aggs = agg.tally_frame(SPEC, _COLUMNS, df)
+    return summarise(aggregate(df) if aggs is None else aggs)
 
 
 # ------------------------------------------------------ paired comparisons
@@ -396,5 +431,6 @@ SPEC = GameSpec(
         "bench_games": 20_000,
         "deals_per_game": 9.6,  # heuristic play to 3000
         "suits": SWISS_SUITS,
+        "tally": tally,
     },
 )

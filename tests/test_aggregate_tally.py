@@ -1,0 +1,129 @@
+"""The fast tallies (cardmc.kernels.tally, one per game) give exactly the
+tables of ``aggregate(frame(rows))``: cell for cell, dtypes and index, for
+every game, policy mix, player count and rule option, whatever the blocks
+and threads; a block they cannot place goes through ``aggregate`` instead."""
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pandas as pd
+import pytest
+
+from cardmc import aggregate as agg
+from cardmc import api, registry
+from cardmc.driver import set_threads
+from tests.helpers import assert_same_tables
+
+CASES = [  # game, policy, players, settings, games
+    ("differenzler", "random", None, {}, 800),
+    ("differenzler", "calibrated", None, {"open_declarations": True}, 800),
+    ("differenzler", "heuristic:random,random:calibrated,heuristic,calibrated", None, {"max_extra_deals": 0}, 800),
+    ("schieber", "random", None, {}, 200),
+    ("schieber", "heuristic", None, {"target": 1000}, 200),
+    ("schieber", "heuristic,random,random,heuristic", None, {"forehand_push": "always"}, 200),
+    ("schieber", "heuristic", None, {"contract": "obenabe", "forehand_push": "never"}, 150),
+    ("schieber", "random,heuristic,heuristic,random", None, {"contract": "S"}, 150),
+    ("english_jazz", "random", None, {}, 400),
+    ("english_jazz", "heuristic", None, {}, 400),
+    ("english_jazz", "random,heuristic,heuristic", None, {}, 400),
+    ("norwegian_jazz", "heuristic", 3, {}, 400),
+    ("norwegian_jazz", "random,heuristic,random,heuristic", 4, {"first_out_bonus": 80}, 400),
+    ("norwegian_jazz", "heuristic,random,random,heuristic,heuristic", 5, {"play_out": True}, 300),
+    ("norwegian_jazz", "random", 7, {"rotate_dealer": True, "stop_early": False}, 300),
+    ("norwegian_jazz", "heuristic,random,heuristic,random,heuristic,random,heuristic", 7, {"first_out_bonus": 0}, 300),
+]
+
+
+def _rows(game, policy, players, settings, games, block):
+    spec = registry.get(game)
+    players = spec.check_players(players)
+    params = spec.params(spec.settings(settings))
+    policies = spec.parse_policy(policy, players)
+    blocks = [spec.simulate_block(7, first, min(block, games - first), players, params, policies)
+              for first in range(0, games, block)]  # fmt: skip
+    return spec, players, params, blocks
+
+
+@pytest.mark.parametrize("game,policy,players,settings,games", CASES)
+def test_tally_equals_aggregate_of_the_frame(game, policy, players, settings, games):
+    spec, players, params, blocks = _rows(game, policy, players, settings, games, block=games // 3 + 1)
+    aggregate = agg.require(spec)[0]
+    want = aggregate(spec.frame(np.concatenate(blocks)))
+    assert "tally" in spec.extra
+    for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
+        set_threads(threads)
+        acc = agg.tally(spec, players, params)
+        for rows in blocks:
+            acc.add(rows)
+        assert acc.rows == sum(len(r) for r in blocks) and acc.spilled == 0
+        assert_same_tables(acc.result(), want)
+    set_threads(None)
+
+
+def test_tally_is_the_driver_path_and_analyze_agrees():
+    """simulate(aggregate=True) goes through the game's tally and gives the row analysis' tables."""
+    for game, policy, players, settings, games in CASES[::3]:
+        kw = dict(games=games, seed=5, policy=policy, players=players, threads=1, **settings)
+        aggs = api.simulate(game, aggregate=True, **kw)
+        rows = api.simulate(game, **kw)
+        assert_same_tables(dict(aggs), agg.require(registry.get(game))[0](rows))
+        assert_same_tables(api.analyze(game, aggs), api.analyze(game, rows))
+
+
+def test_a_block_out_of_the_grid_goes_through_aggregate():
+    """Rows the kernel cannot place (here: deals cut apart) are aggregated from their frame instead."""
+    for game, policy, players, settings, games in (CASES[3], CASES[12]):
+        spec, players, params, blocks = _rows(game, policy, players, settings, games, block=games)
+        rows = blocks[0]
+        aggregate = agg.require(spec)[0]
+        acc = agg.tally(spec, players, params)
+        cut = 6 * players * 10 + 1  # inside a deal
+        acc.add(rows[:cut])
+        acc.add(rows[cut:])
+        assert acc.spilled == len(rows)
+        want = agg.merge(aggregate(spec.frame(rows[:cut])), aggregate(spec.frame(rows[cut:])))
+        assert_same_tables(acc.result(), want)
+
+
+def test_grid_tables_equal_moments():
+    rnd = np.random.default_rng(8)
+    n = 3000
+    cats = pd.CategoricalDtype(["x", "a", "m"])
+    df = pd.DataFrame({"c": pd.Categorical.from_codes(rnd.integers(0, 3, n), dtype=cats),
+                       "b": rnd.integers(0, 2, n).astype(bool), "v": rnd.integers(-3, 4, n).astype(np.int8),
+                       "w": rnd.integers(-50, 50, n).astype(np.int16)})  # fmt: skip
+    grid = agg.Grid([("t", [("c", cats, 0, 3), ("b", np.dtype(bool), 0, 2), ("v", np.dtype(np.int8), -5, 12)],
+                      ["w"])])  # fmt: skip
+    cell = (df["c"].cat.codes.to_numpy() * 2 + df["b"].to_numpy()) * 12 + df["v"].to_numpy() + 5
+    w = df["w"].to_numpy(np.int64)
+    acc = np.concatenate([np.bincount(cell, minlength=72), np.bincount(cell, w, 72).astype(np.int64),
+                          np.bincount(cell, w * w, 72).astype(np.int64)])  # fmt: skip
+    pd.testing.assert_frame_equal(grid.frames(acc)["t"], agg.moments(df, ["c", "b", "v"], ["w"]), check_exact=True)
+
+
+@pytest.mark.parametrize("game,policy,players,settings,games", CASES[1::3])
+def test_analyze_of_a_frame_goes_through_the_tally_and_equals_pandas(game, policy, players, settings, games):
+    spec = registry.get(game)
+    module = __import__(f"cardmc.{game}", fromlist=["aggregate"])
+    df = api.simulate(game, games=games, seed=9, policy=policy, players=players, threads=1, **settings)
+    n = spec.check_players(players)
+    fast = agg.tally_frame(spec, module._COLUMNS, df, n)
+    assert fast is not None
+    assert_same_tables(fast, module.aggregate(df))
+    assert_same_tables(api.analyze(game, df), module.summarise(module.aggregate(df)))
+    # frames the tally does not take: games out of order, another dtype; analyze still agrees with pandas
+    shuffled = df.iloc[::-1].reset_index(drop=True)
+    assert agg.tally_frame(spec, module._COLUMNS, shuffled, n) is None
+    wider = df.astype({"seat": "int32"})
+    assert agg.tally_frame(spec, module._COLUMNS, wider, n) is None
+    assert_same_tables(module.analyze(shuffled), module.summarise(module.aggregate(shuffled)))
+
+
+def test_a_frame_is_tallied_in_pieces_of_whole_games(monkeypatch):
+    game, policy, players, settings, games = CASES[14]
+    module = __import__(f"cardmc.{game}", fromlist=["aggregate"])
+    df = api.simulate(game, games=games, seed=2, policy=policy, players=players, threads=1, **settings)
+    monkeypatch.setattr(agg, "FRAME_PIECE", 1000)  # not a multiple of a game's rows
+    fast = agg.tally_frame(registry.get(game), module._COLUMNS, df, players)
+    assert fast is not None
+    assert_same_tables(fast, module.aggregate(df))

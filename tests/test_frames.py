@@ -1,0 +1,102 @@
+"""Every game's frame, built column by column from the kernel's rows, is the
+DataFrame the former pandas conversion gave: the same columns, values and
+dtypes (categoricals with the same categories and codes), and the same bytes
+in a Parquet file."""
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from cardmc import registry
+from cardmc.kernels import differenzler as KD
+from cardmc.kernels import english_jazz as KE
+from cardmc.kernels import norwegian_jazz as KN
+from cardmc.kernels import schieber as KS
+from cardmc.kernels.cards import SUITS, code
+
+
+def _small(kernel, default: str, wider: dict) -> dict:
+    return {**{c: default for c in kernel.COLUMNS}, **wider}
+
+
+def _cat(codes, categories, dtype=None):
+    codes = codes.astype(np.int8)
+    return pd.Categorical.from_codes(codes, dtype=dtype) if dtype is not None else \
+        pd.Categorical.from_codes(codes, categories=categories)  # fmt: skip
+
+
+def differenzler_before(rows):
+    small = _small(KD, "int16", {"game": "int64", **{c: "int8" for c in (
+        "deal", "seat", "dealer", "rel", "extra", "tricks", "trumps", "trump_jack", "trump_nine", "aces", "tens",
+        "kings", "len_c", "len_d", "len_h", "len_s", "winner", "tied")}})  # fmt: skip
+    cards = pd.CategoricalDtype([code(s * 16 + r) for s in range(4) for r in range(4, 13)])
+    df = pd.DataFrame(rows, columns=list(KD.COLUMNS)).astype(small)
+    c = rows[:, KD.C_TRUMP_CARD]
+    df["trump_card"] = pd.Categorical.from_codes(((c >> 4) * 9 + (c & 15) - 4).astype(np.int16), dtype=cards)
+    df["trump"] = _cat(rows[:, KD.C_TRUMP], list(SUITS))
+    df["play_policy"] = _cat(rows[:, KD.C_PLAY_POLICY], ["random", "heuristic"])
+    df["declare_policy"] = _cat(rows[:, KD.C_DECLARE_POLICY], ["random", "heuristic", "calibrated"])
+    return df
+
+
+def schieber_before(rows):
+    small = _small(KS, "int8", {"game": "int64", "deal": "int16", "weis": "int16", "weis_kinds": "int16",
+                                "card_points": "int16", "score": "int16", "best_value": "int16",
+                                "total0": "int32", "total1": "int32", "deals": "int16"})  # fmt: skip
+    df = pd.DataFrame(rows, columns=list(KS.COLUMNS)).astype(small)
+    for col in ("contract", "best_contract"):
+        df[col] = _cat(rows[:, KS.COLUMNS.index(col)], KS.CONTRACT_NAMES)
+    return df
+
+
+def english_jazz_before(rows):
+    small = _small(KE, "int8", {"game": "int64", "card_points": "int16", "points_held": "int16", "total": "int16"})
+    df = pd.DataFrame(rows, columns=list(KE.COLUMNS)).astype(small)
+    df["trump"] = _cat(rows[:, KE.C_TRUMP], list(SUITS))
+    df["rule"] = _cat(rows[:, KE.C_RULE], list(KE.RULE_LETTERS))
+    return df
+
+
+def norwegian_jazz_before(rows):
+    small = _small(KN, "int8", {"game": "int64", "turns": "int16", "score": "int16", "total5": "int16",
+                                "total": "int16", "passes": "int16"})  # fmt: skip
+    df = pd.DataFrame(rows, columns=list(KN.COLUMNS)).astype(small)
+    df["policy"] = _cat(rows[:, KN.C_POLICY], list(KN.POLICY_NAMES))
+    return df
+
+
+CASES = [  # game, policy, players, settings, the former frame
+    ("differenzler", "heuristic:random,random:calibrated,heuristic,calibrated", None, {}, differenzler_before),
+    ("schieber", "heuristic,random,random,heuristic", None, {}, schieber_before),
+    ("english_jazz", "random,heuristic,heuristic", None, {}, english_jazz_before),
+    ("norwegian_jazz", "random,heuristic,heuristic,random,heuristic", 5, {"first_out_bonus": 80},
+     norwegian_jazz_before),
+]
+
+
+def _parquet(df: pd.DataFrame) -> bytes:
+    out = io.BytesIO()
+    df.to_parquet(out, index=False)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("game,policy,players,settings,before", CASES)
+def test_frame_is_the_former_frame(game, policy, players, settings, before):
+    spec = registry.get(game)
+    players = spec.check_players(players)
+    rows = spec.simulate_block(3, 0, 5000, players, spec.params(spec.settings(settings)),
+                               spec.parse_policy(policy, players))  # fmt: skip
+    for part in (rows, rows[:0], rows[:1], rows[1:4099]):  # sizes around the split's chunks
+        got, want = spec.frame(part), before(part)
+        pd.testing.assert_frame_equal(got, want, check_exact=True)
+        assert list(got.dtypes) == list(want.dtypes)
+        for col in got.columns:
+            if isinstance(want[col].dtype, pd.CategoricalDtype):
+                assert np.array_equal(got[col].cat.codes.to_numpy(), want[col].cat.codes.to_numpy())
+                assert got[col].cat.codes.dtype == want[col].cat.codes.dtype
+        assert _parquet(got) == _parquet(want)
+    if game == "english_jazz":  # trumps never set are missing values
+        assert spec.frame(rows)["trump"].isna().any()
