@@ -1,0 +1,28 @@
+"""What every experiment shares: blocks of games and the record of a result's seed and size."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from cardmc.registry import UsageError
+
+BLOCK = 50_000  # games simulated and reduced at a time: memory stays flat at any size
+
+
+def check_block(block) -> int:
+    if isinstance(block, bool) or not isinstance(block, (int, np.integer)) or block < 1:
+        raise UsageError(f"block must be a positive whole number, not {block!r}")
+    return int(block)
+
+
+def blocks(games: int, block: int = BLOCK):
+    """(first game, count) of each block of ``games`` games."""
+    block = check_block(block)
+    for first in range(0, games, block):
+        yield first, min(block, games - first)
+
+
+def record(table: pd.DataFrame, **facts) -> pd.DataFrame:
+    """``table`` with ``facts`` (seed, games, ...) in its ``attrs``, so a result says how it was made."""
+    table.attrs.update(facts)
+    return table
