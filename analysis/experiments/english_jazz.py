@@ -65,6 +65,13 @@ def _check_int(name: str, value, low: int, high: int | None = None) -> int:
     return int(value)
 
 
+def trump_never_set_exact() -> float:
+    """P(trump is never set in a deal), exactly: trump stays unset only while
+    everyone follows suit, which over 12 tricks means every trick is three
+    cards of one suit, so each hand holds three cards of every suit."""
+    return NEVER_SET_EXACT
+
+
 def odds(
     hand: str,
     seat: int,
