@@ -31,6 +31,9 @@ VARIANTS = {
     "bonus80": {"first_out_bonus": 80},
     "play_out": {"play_out": True},
 }
+# Variants that only change the first-out bonus are the default games rescored: no player's choice
+# depends on the bonus (tests/test_experiments.py checks the rescored scores against real runs).
+RESCORED = {"bonus80": 80}
 PLAYERS = (3, 4, 5, 6, 7)
 RULES = {"default": "bonus 10", "bonus80": "bonus 80", "play_out": "bonus 10, played out"}
 COMPARISONS = {"bonus80": "bonus 80 - bonus 10", "play_out": "played out - bonus 10"}
@@ -45,13 +48,22 @@ EDGE_SHARE = 4  # the heuristic edge uses games // EDGE_SHARE games per player c
 
 def _run(seed: int, games: int, players: int, policy: str, settings: dict, rows: bool = False):
     """Scores of every game, shape (games, 6 deals, seats), the seat after the sixth deal's dealer
-    of each seat, shape (games, seats), and the rows themselves when ``rows`` (``cardmc.simulate``)."""
+    of each seat and who went out first in sevens, shape (games, seats), and the rows themselves
+    when ``rows`` (``cardmc.simulate``)."""
     from cardmc.api import simulate
 
     df = simulate("norwegian_jazz", games=games, seed=seed, players=players, policy=policy, **settings)
     scores = df["score"].to_numpy(np.int64).reshape(games, k.DEALS, players)
     rel = df["rel_seat"].to_numpy(np.int64).reshape(games, k.DEALS, players)[:, 5]
-    return scores, rel, (df if rows else None)
+    first_out = df["first_out"].to_numpy(np.int64).reshape(games, k.DEALS, players)[:, 5]
+    return scores, rel, first_out, (df if rows else None)
+
+
+def rescored(scores: np.ndarray, first_out: np.ndarray, bonus: int) -> np.ndarray:
+    """The scores of default games (``_run``) with the sixth deal's first-out bonus set to ``bonus``."""
+    out = scores.copy()
+    out[:, 5] += (bonus - int(nj.SPEC.rules["first_out_bonus"].default)) * first_out
+    return out
 
 
 def sixth_deal_study(
@@ -76,7 +88,12 @@ def sixth_deal_study(
     for n in players_list:
         runs = {}
         for name, settings in VARIANTS.items():
-            scores, rel, df = _run(seed, games, n, policy, settings, rows=seats and name == "default")
+            if name in RESCORED:
+                scores, df = rescored(*default, RESCORED[name]), None
+            else:
+                scores, rel, first_out, df = _run(seed, games, n, policy, settings, rows=seats and name == "default")
+            if name == "default":
+                default = (scores, first_out)
             if df is not None:
                 s = seat_study(df)
                 cost.append(s["deal_cost"])
@@ -135,14 +152,14 @@ def heuristic_edge(seed: int, games: int, players: int) -> pd.DataFrame:
     """
     seed, games = check_seed(seed), check_count("games", games)
     players = nj.SPEC.check_players(players)
-    base, _, _ = _run(seed, games, players, "random", {})
+    base, _, _, _ = _run(seed, games, players, "random", {})
     base_win = _wins(base)
     edge = np.zeros((games, k.DEALS + 1))
     win = np.zeros(games)
     for s in range(players):
         names = ["random"] * players
         names[s] = "heuristic"
-        run, _, _ = _run(seed, games, players, ",".join(names), {})
+        run, _, _, _ = _run(seed, games, players, ",".join(names), {})
         edge[:, : k.DEALS] += run[:, :, s] - base[:, :, s]
         edge[:, k.DEALS] += run[:, :, s].sum(axis=1) - base[:, :, s].sum(axis=1)
         win += _wins(run)[:, s] - base_win[:, s]
