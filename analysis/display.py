@@ -104,19 +104,20 @@ def cell(row, col: str = "estimate", scale: float = 1.0, unit: str = "", sign: i
 
 def readable(table: pd.DataFrame) -> pd.DataFrame:
     """Each estimate with its interval in one column, ``x [low, high]`` (``estimate``):
-    ``estimate`` with ``ci_low``/``ci_high`` (and ``se``), and any ``X`` with
-    ``X_ci_low``/``X_ci_high`` (``X_se``)."""
+    ``estimate`` (or, in a table without one, ``share``) with ``ci_low``/``ci_high``
+    (and ``se``), and any ``X`` with ``X_ci_low``/``X_ci_high`` (``X_se``)."""
     out = table.copy()
     cols = list(table.columns)
+    main = "estimate" if "estimate" in cols or "share" not in cols else "share"
     for c in cols:
         name = str(c)
-        lo, hi, se = ("ci_low", "ci_high", "se") if name == "estimate" else (
+        lo, hi, se = ("ci_low", "ci_high", "se") if name == main else (
             f"{name}_ci_low", f"{name}_ci_high", f"{name}_se")  # fmt: skip
         if lo not in table.columns or hi not in table.columns:
             continue
         ses = table[se] if se in table.columns else [None] * len(table)
         cells = [estimate(e, a, b, s) for e, a, b, s in zip(table[c], table[lo], table[hi], ses)]
-        label = "estimate [95% CI]" if name == "estimate" else f"{name} [95% CI]"
+        label = f"{name} [95% CI]"
         at = list(out.columns).index(c)
         out = out.drop(columns=[x for x in (c, lo, hi, se) if x in out.columns])
         out.insert(min(at, len(out.columns)), label, cells)
