@@ -69,8 +69,8 @@ def estimate(est, low, high, se=None, unit: str = "") -> str:
     est = float(est)
     low = float(low) if _finite(low) else math.nan
     high = float(high) if _finite(high) else math.nan
-    if not (_finite(low) and _finite(high)):
-        return f"{_fixed(est, digits(se if _finite(se) else 0))}{unit}"
+    if not (_finite(low) and _finite(high)):  # one value (n = 1): no interval to give
+        return f"{est:g}{unit} [no interval]"
     if est == 0 and abs(low) <= 1e-12 * max(1.0, abs(high)):  # no event: the upper bound says how rare
         return f"0{unit} [0{unit}, {_bound(high)}{unit}]"
     s = float(se) if _finite(se) and float(se) > 0 else max(high - est, est - low) / Z95

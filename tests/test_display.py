@@ -74,3 +74,9 @@ def test_cli_analyze_shows_zero_events_by_their_upper_bound(tmp_path, capsys):
     assert f"0 [0, {upper:.2g}]" in line and str(deals) in line
     assert "0.000 [0.000, 0.000]" not in printed and "[0.000, 0.000]" not in printed
     assert not math.isclose(upper, 0)
+
+
+def test_a_single_value_says_it_has_no_interval():
+    assert display.estimate(37.0, np.nan, np.nan, np.nan) == "37 [no interval]"
+    t = stats.grouped_mean(pd.DataFrame({"g": [0, 1, 1], "x": [37, 2, 4]}), "g", "x")
+    assert list(display.readable(t)["estimate [95% CI]"]) == ["37 [no interval]", "3.0 [1.0, 5.0]"]

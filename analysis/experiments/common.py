@@ -15,11 +15,23 @@ def check_block(block) -> int:
     return int(block)
 
 
-def blocks(games: int, block: int = BLOCK):
-    """(first game, count) of each block of ``games`` games."""
+def blocks(games: int, block: int = BLOCK, progress: bool = False, what: str = ""):
+    """(first game, count) of each block of ``games`` games; with ``progress``, one bar for them all."""
     block = check_block(block)
-    for first in range(0, games, block):
-        yield first, min(block, games - first)
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=games, unit=" games", unit_scale=True, desc=what, dynamic_ncols=True)
+    try:
+        for first in range(0, games, block):
+            count = min(block, games - first)
+            yield first, count
+            if bar is not None:
+                bar.update(count)
+    finally:
+        if bar is not None:
+            bar.close()
 
 
 def record(table: pd.DataFrame, **facts) -> pd.DataFrame:

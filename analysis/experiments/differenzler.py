@@ -88,7 +88,8 @@ def _regular(df: pd.DataFrame, first: int, count: int) -> pd.DataFrame:
     r = df[df["extra"] == 0]
     if len(r) != 16 * count:
         raise UsageError(f"differenzler games {first}.. gave {len(r)} regular rows, not 16 a game")
-    return r.sort_values(["game", "deal", "seat"], kind="stable")
+    key = (r["game"].to_numpy(np.int64) * 4 + r["deal"].to_numpy(np.int64)) * 4 + r["seat"].to_numpy(np.int64)
+    return r if (np.diff(key) > 0).all() else r.sort_values(["game", "deal", "seat"], kind="stable")
 
 
 def declaration_study(seed: int, games: int, rules=RULES, base: str = "heuristic", block: int = BLOCK,
@@ -108,9 +109,9 @@ def declaration_study(seed: int, games: int, rules=RULES, base: str = "heuristic
     if base not in rules:
         raise UsageError(f"base rule {base!r} is not among the rules {rules!r}")
     tallies = {rule: _Tally() for rule in rules}
-    for first, count in blocks(games, block):
+    for first, count in blocks(games, block, progress, "differenzler"):
         regular = {rule: _regular(simulate("differenzler", games=count, seed=seed, policy=f"heuristic:{rule}",
-                                           start=first, progress=progress), first, count)
+                                           start=first), first, count)
                    for rule in rules}  # fmt: skip
         base_penalty = regular[base]["penalty"].to_numpy(np.int64)
         for rule in rules:

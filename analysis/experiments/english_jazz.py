@@ -255,10 +255,10 @@ def play(seed: int, games: int, block: int = BLOCK, progress: bool = False):
     aggs = {p: None for p in POLICIES}
     pairs = Pairs()
     kept = []
-    for start, n in blocks(games, block):
+    for start, n in blocks(games, block, progress, "english_jazz"):
         flags = {}
         for p in POLICIES:
-            df = simulate("english_jazz", games=n, seed=seed, policy=p, start=start, progress=progress)
+            df = simulate("english_jazz", games=n, seed=seed, policy=p, start=start)
             flags[p] = deal_sweeps(df, start)
             part = ej.aggregate(df)
             aggs[p] = part if aggs[p] is None else agg.merge(aggs[p], part)
