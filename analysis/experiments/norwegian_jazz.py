@@ -243,11 +243,21 @@ def _deal_rows(df: pd.DataFrame, bonus: int = SJUEREN) -> pd.DataFrame:
                          "study one rule at a time")
     rescored = six.assign(score=six["score"] + (bonus - int(paid[0])) * six["first_out"], deal=7)
     d = pd.concat([d, rescored], ignore_index=True)
-    key = ["players", "game", "deal"]
-    d["extra"] = d["cards_dealt"] > d.groupby(key)["cards_dealt"].transform("min")
-    d["effect"] = d["score"] - d.groupby(key)["score"].transform("mean")
+    d["table"] = _table_key(d)
+    tables = d.groupby("table", sort=False)
+    d["extra"] = d["cards_dealt"] > tables["cards_dealt"].transform("min")
+    d["effect"] = d["score"] - tables["score"].transform("mean")
     d["deal"] = pd.Categorical.from_codes(d["deal"] - 1, dtype=DEAL_ORDER)
-    return d[["players", "game", "deal", "rel_seat", "extra", "score", "effect"]]
+    return d[["players", "game", "deal", "rel_seat", "extra", "score", "effect", "table"]]
+
+
+def _table_key(d: pd.DataFrame) -> np.ndarray:
+    """One int64 per (players, game, deal number), ordered as the three: grouping by one key is
+    much faster than by three."""
+    game = d["game"].to_numpy(np.int64)
+    if len(game) and (game.min() < 0 or game.max() >= 1 << 52):
+        raise UsageError(f"game numbers must be in 0..2**52 to study, not {game.min()}..{game.max()}")
+    return ((d["players"].to_numpy(np.int64) << 52) | game) * 8 + d["deal"].to_numpy(np.int64)
 
 
 def seat_study(df: pd.DataFrame, bonus: int = SJUEREN) -> dict[str, pd.DataFrame]:
@@ -265,11 +275,15 @@ def seat_study(df: pd.DataFrame, bonus: int = SJUEREN) -> dict[str, pd.DataFrame
         raise UsageError(f"bonus must be a whole number of points in 0..1000, not {bonus!r}")
     d = _deal_rows(df, int(bonus))
     by = ["players", "deal"]
-    table = d.groupby(["players", "game", "deal"], observed=True)["score"].mean().rename("cost").reset_index()
+    tables = d.groupby("table", sort=True)
+    table = pd.DataFrame({"players": tables["players"].first(), "deal": tables["deal"].first(),
+                          "cost": tables["score"].mean()}).reset_index(drop=True)  # fmt: skip
     parts = [_wide(stats.grouped_mean(table, by, "cost"), "table_mean")]
     for name, r in (("dealer", 0), ("leader", 1)):
         parts.append(_wide(stats.grouped_mean(d[d["rel_seat"] == r], by, "effect"), name))
-    extra = d[d["extra"]].groupby(["players", "game", "deal"], observed=True)["effect"].mean().reset_index()
+    extra_rows = d[d["extra"]].groupby("table", sort=True)
+    extra = pd.DataFrame({"players": extra_rows["players"].first(), "deal": extra_rows["deal"].first(),
+                          "effect": extra_rows["effect"].mean()}).reset_index(drop=True)  # fmt: skip
     parts.append(_wide(stats.grouped_mean(extra, by, "effect"), "extra_card"))
     n = table.groupby(by, observed=True).size().rename("n")
     cost = pd.concat(parts + [n], axis=1).sort_index()
