@@ -38,3 +38,10 @@ def record(table: pd.DataFrame, **facts) -> pd.DataFrame:
     """``table`` with ``facts`` (seed, games, ...) in its ``attrs``, so a result says how it was made."""
     table.attrs.update(facts)
     return table
+
+
+def named(name: str, d, scale: float = 1.0) -> dict:
+    """An estimate (a dict or row with estimate, se, ci_low, ci_high) as the columns ``name``,
+    ``name_se``, ``name_ci_low``, ``name_ci_high``, times ``scale``."""
+    return {name: d["estimate"] * scale, f"{name}_se": d["se"] * scale,
+            f"{name}_ci_low": d["ci_low"] * scale, f"{name}_ci_high": d["ci_high"] * scale}  # fmt: skip

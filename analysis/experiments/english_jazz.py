@@ -26,7 +26,7 @@ from cardmc.driver import check_count, check_seed
 from cardmc.english_jazz import POLICIES as POLICY_CODES
 from cardmc.english_jazz import POSITIONS as POSITION_NAMES
 from cardmc.english_jazz import SCORES, _row
-from cardmc.experiments.common import BLOCK, blocks, record
+from cardmc.experiments.common import BLOCK, blocks, named, record
 from cardmc.kernels import english_jazz as k
 from cardmc.kernels.cards import codes_of, parse_hand
 from cardmc.registry import UsageError
@@ -277,12 +277,6 @@ def play(seed: int, games: int, block: int = BLOCK, progress: bool = False):
 # ------------------------------------------------------------ tables
 
 
-def _est(name: str, d: dict, scale: float = 1.0) -> dict:
-    """An estimate dict (estimate, se, ci_low, ci_high) as ``name``, ``name_se``, ``name_ci_*``, scaled."""
-    return {name: d["estimate"] * scale, f"{name}_se": d["se"] * scale,
-            f"{name}_ci_low": d["ci_low"] * scale, f"{name}_ci_high": d["ci_high"] * scale}  # fmt: skip
-
-
 def _rate(name: str, events: int, n: int, scale: float, events_name: str | None = None) -> dict:
     """A proportion, scaled, with its Wilson 95% CI (no standard error: the Wald one is 0 with no
     event, and the interval is not symmetric) and its event count as ``events_name`` (int)."""
@@ -331,7 +325,7 @@ def all_tricks_table(counts: dict, pairs: Pairs) -> pd.DataFrame:
         row = {"unit": unit}
         for p in POLICIES:
             row.update(_rate(p, getattr(counts[p], ev_of), n, MILLION))
-        row.update(_est("random_minus_heuristic", _paired(*acc.tolist(), n, MILLION)))
+        row.update(named("random_minus_heuristic", _paired(*acc.tolist(), n, MILLION)))
         row.update({"only_random": int(acc[0]), "only_heuristic": int(acc[1]), "both": int(acc[2]),
                     "n": int(n)})
         rows.append(row)
@@ -403,8 +397,8 @@ def seat_table(counts: dict) -> pd.DataFrame:
     for p in POLICIES:
         t = counts[p]
         for i, name in enumerate(POSITIONS):
-            rows.append({"policy": p, "position": name, **_est("deal_score", _mean(*t.score[i], t.deals)),
-                         **_est("game_total", _mean(*t.total[i], t.games)),
+            rows.append({"policy": p, "position": name, **named("deal_score", _mean(*t.score[i], t.deals)),
+                         **named("game_total", _mean(*t.total[i], t.games)),
                          **_share("win_pct", stats.proportion(int(t.wins[i]), t.games)),
                          **_share("sole_win_pct", stats.proportion(int(t.sole_wins[i]), t.games)),
                          "deals": int(t.deals), "games": int(t.games)})  # fmt: skip
@@ -424,8 +418,8 @@ def hand_odds_table(games: int, seed: int, hands=(STRONG_HAND, NO_VOID_HAND), po
                    **_share("all_12_pct", s.loc["all_tricks"])}  # fmt: skip
             for letter in RULES:
                 row.update(_share(f"rule_{letter}_pct", rules.loc[letter]))
-            row.update(_est("expected_score", s.loc["expected_score"]))
-            row.update(_est("mean_tricks", s.loc["mean_tricks"]))
+            row.update(named("expected_score", s.loc["expected_score"]))
+            row.update(named("mean_tricks", s.loc["mean_tricks"]))
             row["deals"] = int(r["deals"])
             rows.append(row)
     return pd.DataFrame(rows).set_index(["hand", "position"])

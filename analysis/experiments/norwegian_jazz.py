@@ -22,7 +22,7 @@ import pandas as pd
 from cardmc import norwegian_jazz as nj
 from cardmc import stats
 from cardmc.driver import check_count, check_seed
-from cardmc.experiments.common import record
+from cardmc.experiments.common import named, record
 from cardmc.kernels import norwegian_jazz as k
 from cardmc.registry import UsageError
 
@@ -86,14 +86,13 @@ def sixth_deal_study(
     cost, seat, kept = [], [], {}
     keep_rows = set(keep_rows)
     for n in players_list:
-        runs = {}
+        runs, played = {}, {}
         for name, settings in VARIANTS.items():
-            if name in RESCORED:
-                scores, df = rescored(*default, RESCORED[name]), None
+            if name in RESCORED:  # the default games (played first) with another bonus
+                scores, df = rescored(*played["default"], RESCORED[name]), None
             else:
                 scores, rel, first_out, df = _run(seed, games, n, policy, settings, rows=seats and name == "default")
-            if name == "default":
-                default = (scores, first_out)
+                played[name] = (scores, first_out)
             if df is not None:
                 s = seat_study(df)
                 cost.append(s["deal_cost"])
@@ -178,12 +177,6 @@ def _wins(scores: np.ndarray) -> np.ndarray:
 
 
 
-def _est(name: str, d) -> dict:
-    """An estimate (dict or row with estimate/se/ci_low/ci_high) as ``name``, ``name_se``, ``name_ci_*``."""
-    return {name: d["estimate"], f"{name}_se": d["se"], f"{name}_ci_low": d["ci_low"],
-            f"{name}_ci_high": d["ci_high"]}  # fmt: skip
-
-
 def _wide(t: pd.DataFrame, name: str) -> pd.DataFrame:
     """A grouped estimate table with its columns renamed ``name``, ``name_se``, ... (n dropped)."""
     names = {"estimate": name, "se": f"{name}_se", "ci_low": f"{name}_ci_low", "ci_high": f"{name}_ci_high"}
@@ -211,7 +204,7 @@ def paired_changes(paired: pd.DataFrame) -> pd.DataFrame:
         g = g.droplevel(["players", "variant"])
         row = {"players": n, "comparison": COMPARISONS[variant]}
         for measure in ("changed", "overtaken", "tau"):
-            row.update(_est(MEASURES[measure], g.loc[measure]))
+            row.update(named(MEASURES[measure], g.loc[measure]))
         row["n"] = int(g.loc["changed", "n"])
         row["tau_n"] = int(g.loc["tau", "n"])
         rows.append(row)
@@ -311,7 +304,7 @@ def edge_tables(seed: int, games: int, players=PLAYERS) -> tuple[pd.DataFrame, p
         row = {"players": n}
         for m in ("total", "win", *(f"deal {d}" for d in range(1, 7))):
             name = {"total": "game_points", "win": "win_chance"}.get(m, m.replace(" ", "_"))
-            row.update(_est(name, e.loc[m]))
+            row.update(named(name, e.loc[m]))
         row["n"] = int(e.loc["total", "n"])
         wide.append(row)
         per = e.loc[[f"deal {d}" for d in range(1, 7)]].reset_index(drop=True)

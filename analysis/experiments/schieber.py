@@ -19,7 +19,7 @@ import pandas as pd
 from cardmc import schieber as sch
 from cardmc import stats
 from cardmc.driver import check_count, check_seed
-from cardmc.experiments.common import record
+from cardmc.experiments.common import named, record
 from cardmc.kernels import schieber as k
 from cardmc.kernels import schieber_weis as w
 from cardmc.registry import UsageError
@@ -185,12 +185,6 @@ def _rows(df, what: str, columns=ROW_COLUMNS) -> None:
                          f"{', '.join(missing) or 'none'}")  # fmt: skip
 
 
-def _est(name: str, d: dict) -> dict:
-    """A stats.mean/proportion result as ``name``, ``name_se``, ``name_ci_low``, ``name_ci_high``."""
-    return {name: d["estimate"], f"{name}_se": d["se"], f"{name}_ci_low": d["ci_low"],
-            f"{name}_ci_high": d["ci_high"]}  # fmt: skip
-
-
 def _share(events, n) -> dict:
     """stats.proportion with the Wilson bounds clipped to [0, 1] (no -0.000 from rounding error)."""
     d = stats.proportion(events, n)
@@ -244,11 +238,11 @@ def contract_value(deals: pd.DataFrame) -> pd.DataFrame:
         if g.empty:
             continue
         share = _share(len(g), total) if label != "all contracts" else NO_ESTIMATE
-        rows.append({"contract": label, "multiplier": mult, "n": len(g), **_est("share_chosen", share),
-                     **_est("card_points", stats.mean(g["card_points"])),
-                     **_est("deal_score", stats.mean(g["deal_score"])),
-                     **_est("net_score", stats.mean(g["net_score"])),
-                     **_est("match_rate", _share(g["chooser_match"].sum(), len(g)))})  # fmt: skip
+        rows.append({"contract": label, "multiplier": mult, "n": len(g), **named("share_chosen", share),
+                     **named("card_points", stats.mean(g["card_points"])),
+                     **named("deal_score", stats.mean(g["deal_score"])),
+                     **named("net_score", stats.mean(g["net_score"])),
+                     **named("match_rate", _share(g["chooser_match"].sum(), len(g)))})  # fmt: skip
     return pd.DataFrame(rows).set_index("contract")
 
 
@@ -268,7 +262,7 @@ def contract_by_hand(df: pd.DataFrame) -> pd.DataFrame:
                 continue
             row = {"feature": feature, "value": int(v), "n": n}
             for i, name in enumerate(FAMILIES):
-                row.update(_est(name, _share(int((family[sel] == i).sum()), n)))
+                row.update(named(name, _share(int((family[sel] == i).sum()), n)))
             rows.append(row)
     return pd.DataFrame(rows).set_index(["feature", "value"])
 
@@ -317,7 +311,7 @@ def push_rule(seed: int, games: int, policy_run: pd.DataFrame, forced: dict | No
         net = forced[mode]["fh_score"] - forced[mode]["op_score"]
         both = rule.index.intersection(net.index)
         rows.append({"comparison": f"push below {k.PUSH_BELOW} (heuristic) minus {label}",
-                     **_est("gain", stats.paired_difference(rule.loc[both], net.loc[both])),
+                     **named("gain", stats.paired_difference(rule.loc[both], net.loc[both])),
                      "n": len(both)})  # fmt: skip
     return record(pd.DataFrame(rows).set_index("comparison"), seed=seed, games=games)
 
@@ -360,7 +354,7 @@ def weis_table(df: pd.DataFrame, tables: dict) -> pd.DataFrame:
     points = stats.mean(df["weis"])
     exact = weis_odds().attrs["mean_points"]
     w.loc["Weis points per hand (mean)"] = {"unit": "points per hand", "exact": exact,
-                                            **_est("simulated", points), "n": points["n"]}  # fmt: skip
+                                            **named("simulated", points), "n": points["n"]}  # fmt: skip
     w["n"] = w["n"].astype("int64")
     return w
 
