@@ -47,10 +47,11 @@ def test_declaration_study_agrees_with_compare_declarations():
 
 
 def test_game_modules_still_name_their_experiments():
-    from cardmc import english_jazz, norwegian_jazz, schieber
+    from cardmc import differenzler, english_jazz, norwegian_jazz, schieber
 
     assert schieber.push_value is xs.push_value and schieber.duplicate is xs.duplicate
     assert norwegian_jazz.sixth_deal_study is xn.sixth_deal_study
+    assert differenzler.compare_declarations is xd.compare_declarations
     assert schieber.weis_odds().equals(xs.weis_odds())
     hand = "JS 9S AS KS QS TS AH KH QH AD KD QD"
     a, b = english_jazz.odds(hand, 2, 0, 500, seed=1), xe.odds(hand, 2, 0, 500, seed=1)
