@@ -234,29 +234,16 @@ def _shares(counts: pd.DataFrame, by: str) -> pd.DataFrame:
     return counts.assign(share=counts["n"] / total, ci_low=lo, ci_high=hi, of=total)
 
 
-def compare_declarations(
-    games: int, seed: int = 0, rules=("random", "heuristic", "calibrated"), play: str = "heuristic", **settings
-) -> pd.DataFrame:
-    """Mean penalty of each declaration rule on the same deals (all four seats
-    use it), and paired differences against the first, with 95% CIs."""
-    from cardmc.api import simulate
+# ``compare_declarations`` lives in ``cardmc.experiments.differenzler``; it stays importable from here.
+_EXPERIMENTS = ("compare_declarations",)
 
-    runs = {}
-    for rule in rules:
-        df = simulate("differenzler", games=games, seed=seed, policy=f"{play}:{rule}", **settings)
-        regular = df[df["extra"] == 0].sort_values(["game", "deal", "seat"])
-        runs[rule] = regular["penalty"].to_numpy(dtype=float)
-    rows = []
-    base = rules[0]
-    for rule in rules:
-        m = stats.mean(runs[rule])
-        d = stats.paired_difference(runs[rule], runs[base]) if rule != base else None
-        rows.append({
-            "declaration": rule, "mean_penalty": m["estimate"], "ci_low": m["ci_low"], "ci_high": m["ci_high"],
-            "se": m["se"], "n": m["n"], f"diff_vs_{base}": d["estimate"] if d else 0.0,
-            "diff_ci_low": d["ci_low"] if d else 0.0, "diff_ci_high": d["ci_high"] if d else 0.0,
-        })  # fmt: skip
-    return pd.DataFrame(rows).set_index("declaration")
+
+def __getattr__(name: str):
+    if name in _EXPERIMENTS:
+        from cardmc.experiments import differenzler as experiments
+
+        return getattr(experiments, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def fit_calibration(df: pd.DataFrame, min_n: int = 200) -> pd.DataFrame:

@@ -7,10 +7,9 @@ import pandas as pd
 from cardmc import aggregate as agg
 from cardmc import stats, trace_lines
 from cardmc.frames import Columns
-from cardmc.driver import check_count, check_seed
 from cardmc.registry import GameSpec, UsageError, compact, seat_codes
 from cardmc.kernels import english_jazz as k
-from cardmc.kernels.cards import SUITS, code, codes_of, parse_hand
+from cardmc.kernels.cards import SUITS, code
 from cardmc.kernels.events import EV_FACE_UP
 
 POLICIES = {"random": k.RANDOM, "heuristic": k.HEURISTIC}
@@ -219,114 +218,15 @@ def _rule_shares(hands: pd.DataFrame) -> pd.DataFrame:
     return pd.concat(parts)
 
 
-# ------------------------------------------------------------ hand odds
+# ------------------------------------------------------------ experiments
+# ``odds`` (one hand's odds) lives in ``cardmc.experiments.english_jazz``; it stays callable from here.
 
 
-def _check_int(name: str, value, low: int, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise UsageError(f"{name} must be a whole number, not {value!r}")
-    if value < low or (high is not None and value > high):
-        raise UsageError(f"{name} must be in {low}..{high if high is not None else 'any'}, not {value!r}")
-    return int(value)
+def odds(*args, **kwargs) -> dict:
+    """Odds of a fixed 12-card hand: ``cardmc.experiments.english_jazz.odds``."""
+    from cardmc.experiments.english_jazz import odds as hand_odds
 
-
-def odds(
-    hand: str,
-    seat: int,
-    dealer: int,
-    games: int,
-    seed: int = 0,
-    policy: str = "heuristic",
-    target_se: float | None = None,
-) -> dict:
-    """Odds of a fixed 12-card ``hand`` held by ``seat`` when ``dealer`` deals.
-
-    Deal i deals the other 24 cards from stream(seed, i, 0, DEAL) and plays
-    one deal with every seat on ``policy``. Reports P(all 12 tricks), each
-    rule's chance and how it scores the hand, and the expected deal score,
-    all with 95% CIs. With ``target_se`` deals run in batches until the
-    standard errors of the expected score and of P(all tricks) (Agresti-Coull,
-    so that zero events do not stop early) are below it, or ``games`` deals.
-    """
-    if isinstance(hand, (list, tuple)):
-        hand = " ".join(map(str, hand))
-    if not isinstance(hand, str):
-        raise UsageError(f"hand must be 12 card codes such as 'JS 9S AS ...', not {hand!r}")
-    try:
-        mask = parse_hand(hand, 12, 36)
-    except ValueError as e:
-        raise UsageError(f"bad hand: {e}") from None
-    seat = _check_int("seat", seat, 0, 2)
-    dealer = _check_int("dealer", dealer, 0, 2)
-    games = check_count("games", games)
-    seed = check_seed(seed)
-    if policy not in POLICIES:
-        raise UsageError(f"unknown policy {policy!r}; policies: {', '.join(POLICIES)}")
-    if target_se is not None and (isinstance(target_se, bool) or not isinstance(target_se, (int, float))
-                                  or not target_se > 0):  # fmt: skip
-        raise UsageError(f"target_se must be a positive number, not {target_se!r}")
-    acc = np.zeros((5, 5), np.int64)  # deals by rule x score of the hand (-2..2)
-    tricks = np.zeros(k.TRICKS + 1, np.int64)  # deals by tricks the hand took
-    points = np.zeros(153, np.int64)  # deals by card points the hand took
-    n = 0
-    batch = games if target_se is None else min(games, 20_000)
-    stopped = "games"
-    while n < games:
-        size = min(batch, games - n, 4_000_000)
-        out = k.odds_deals(seed, n, size, np.uint64(mask), seat, dealer, POLICIES[policy]).astype(np.int64)
-        acc += np.bincount(out[:, 2] * 5 + out[:, 3] + 2, minlength=25).reshape(5, 5)
-        tricks += np.bincount(out[:, 0], minlength=k.TRICKS + 1)
-        points += np.bincount(out[:, 1], minlength=153)
-        n += size
-        if target_se is not None:
-            se = max(_hist_mean(acc.sum(axis=0), SCORES)["se"], _ac_se(int(tricks[k.TRICKS]), n))
-            if se < target_se:
-                stopped = "target_se"
-                break
-            batch = int(min(max(n * se**2 / target_se**2 * 1.1 - n, 10_000), 4 * n))
-    summary = pd.concat([
-        _row("all_tricks", stats.proportion(int(tricks[k.TRICKS]), n)),
-        _row("expected_score", _hist_mean(acc.sum(axis=0), SCORES)),
-        # how the hand scores: the cells of the rules that cost it
-        _row("no_trick (B, -2)", stats.proportion(int(acc[k.RULE_B, 0]), n)),
-        _row("over_100 (C, -2)", stats.proportion(int(acc[k.RULE_C, 0]), n)),
-        _row("tied (D, -1)", stats.proportion(int(acc[k.RULE_D, 1]), n)),
-        _row("middle (E, -2)", stats.proportion(int(acc[k.RULE_E, 0]), n)),
-        _row("mean_tricks", _hist_mean(tricks, range(k.TRICKS + 1))),
-        _row("mean_card_points", _hist_mean(points, range(153))),
-    ])  # fmt: skip
-    rule_rows = []
-    for r, letter in enumerate(k.RULE_LETTERS):
-        row = stats.proportion(int(acc[r].sum()), n)
-        cnt = acc[r].sum()
-        row["score_when_applies"] = (acc[r] * np.array(SCORES)).sum() / cnt if cnt else np.nan
-        for j, v in enumerate(SCORES):
-            row[f"p_score_{v:+d}"] = acc[r, j] / cnt if cnt else np.nan
-        rule_rows.append(_row(letter, row))
-    per_score = acc.sum(axis=0)
-    score_rows = [_row(v, stats.proportion(int(per_score[j]), n)) for j, v in enumerate(SCORES)]
-    return {
-        "hand": codes_of(mask), "seat": seat, "dealer": dealer, "position": POSITIONS[(seat - dealer) % 3],
-        "policy": policy, "seed": seed, "deals": n, "target_se": target_se, "stopped_by": stopped,
-        "summary": summary, "rules": pd.concat(rule_rows),
-        "scores": pd.concat(score_rows).rename_axis("score"),
-    }  # fmt: skip
-
-
-def _hist_mean(counts: np.ndarray, values) -> dict:
-    """Mean, standard error and 95% CI of a variable given as counts per value."""
-    counts = np.asarray(counts, dtype=float)
-    v = np.asarray(list(values), dtype=float)
-    n = counts.sum()
-    m = (counts * v).sum() / n
-    se = float(np.sqrt((counts * (v - m) ** 2).sum() / max(n - 1, 1) / n))
-    return {"estimate": m, "se": se, "ci_low": m - stats.Z95 * se, "ci_high": m + stats.Z95 * se, "n": int(n)}
-
-
-def _ac_se(events: int, n: int) -> float:
-    """Agresti-Coull standard error of a proportion: not zero with no events."""
-    p = (events + 2) / (n + 4)
-    return float(np.sqrt(p * (1 - p) / (n + 4)))
+    return hand_odds(*args, **kwargs)
 
 
 SPEC = GameSpec(

@@ -4,30 +4,21 @@ The headline question (docs/RULES.md section 4): what the sixth deal, sevens,
 does to the game: how often it changes the winner and the ranking after
 five deals, its score distribution by seat and player count, and the same
 with the 80-point "sjueren" bonus and with sevens played out, compared on
-the same deals (``sixth_deal_study``). ``heuristic_edge`` measures how much
-better the heuristic player scores than a random one on the same deals.
+the same deals (``cardmc.experiments.norwegian_jazz``).
 """
 from __future__ import annotations
-
-from typing import Iterable
 
 import numpy as np
 import pandas as pd
 
 from cardmc import aggregate as agg
-from cardmc import stats, trace_lines
+from cardmc import trace_lines
 from cardmc.frames import Columns
 from cardmc.driver import check_count, check_seed
 from cardmc.registry import GameSpec, Option, UsageError, compact, seat_codes
 from cardmc.kernels import norwegian_jazz as k
 
 PLAY = {name: i for i, name in enumerate(k.POLICY_NAMES)}
-VARIANTS = {
-    "default": {},
-    "bonus80": {"first_out_bonus": 80},
-    "play_out": {"play_out": True},
-}
-BLOCK = 20_000
 
 
 def parse_policy(text: str, players: int = 4) -> np.ndarray:
@@ -283,111 +274,19 @@ def analyze(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     return summarise(aggregate(df) if aggs is None else aggs)
 
 
-# ------------------------------------------------------------ paired studies
+# ------------------------------------------------------------ experiments
+# ``sixth_deal_study`` and ``heuristic_edge`` live in ``cardmc.experiments.norwegian_jazz``;
+# they stay importable from here.
+
+_EXPERIMENTS = ("sixth_deal_study", "heuristic_edge")
 
 
+def __getattr__(name: str):
+    if name in _EXPERIMENTS:
+        from cardmc.experiments import norwegian_jazz as experiments
 
-
-def _run(seed: int, games: int, players: int, policies: np.ndarray, settings: dict):
-    """Scores of every game, shape (games, 6 deals, seats), and the seat after
-    the sixth deal's dealer of each seat, shape (games, seats); in blocks."""
-    params = SPEC.params(_settings(settings))
-    out = np.empty((games, k.DEALS, players), np.int64)
-    rel = np.empty((games, players), np.int64)
-    for first in range(0, games, BLOCK):
-        count = min(BLOCK, games - first)
-        rows = simulate_block(seed, first, count, players, params, policies)
-        out[first:first + count] = rows[:, k.C_SCORE].reshape(count, k.DEALS, players)
-        rel[first:first + count] = rows[:, k.C_REL_SEAT].reshape(count, k.DEALS, players)[:, 5]
-    return out, rel
-
-
-def sixth_deal_study(
-    seed: int, games: int, players_list: Iterable[int] = (3, 4, 5, 6, 7), policy: str = "heuristic"
-) -> dict[str, pd.DataFrame]:
-    """Replay the same games with default sevens, the 80-point bonus and sevens
-    played out; per player count: how often the sixth deal changes the winner,
-    Kendall tau-b between the five- and six-deal standings, and the paired
-    differences of each variant against the default (95% CIs)."""
-    seed, games = check_seed(seed), check_count("games", games)
-    players_list = [SPEC.check_players(p) for p in players_list]
-    if not players_list:
-        raise UsageError("players_list must name at least one player count")
-    by_variant, paired, sevens = [], [], []
-    for n in players_list:
-        policies = parse_policy(policy, n)
-        runs = {}
-        for name, settings in VARIANTS.items():
-            scores, rel = _run(seed, games, n, policies, settings)
-            t5 = scores[:, :5].sum(axis=1)
-            runs[name] = game_outcomes(t5, t5 + scores[:, 5])
-            sevens.append((n, name, scores[:, 5], rel))
-        for name, g in runs.items():
-            row = {"players": n, "variant": name}
-            for flag in ("changed", "overtaken", "shared"):
-                p = stats.proportion(g[flag].sum(), len(g))
-                row.update({flag: p["estimate"], f"{flag}_ci_low": p["ci_low"],
-                            f"{flag}_ci_high": p["ci_high"]})  # fmt: skip
-            t = stats.mean(g["tau"].dropna())
-            row.update({"tau": t["estimate"], "tau_se": t["se"], "tau_ci_low": t["ci_low"],
-                        "tau_ci_high": t["ci_high"], "tau_n": t["n"], "games": len(g)})  # fmt: skip
-            by_variant.append(row)
-            if name == "default":
-                continue
-            base = runs["default"]
-            for flag in ("changed", "overtaken"):
-                d = stats.paired_difference(g[flag], base[flag])
-                paired.append({"players": n, "variant": name, "measure": flag, **d})
-            both = g["tau"].notna() & base["tau"].notna()
-            d = stats.paired_difference(g["tau"][both], base["tau"][both])
-            paired.append({"players": n, "variant": name, "measure": "tau", **d})
-    seat_rows = []
-    for n, name, s6, rel in sevens:
-        for r in range(n):  # seat relative to the dealer: 0 dealer, 1 leader, ...
-            m = stats.mean(s6[rel == r])
-            seat_rows.append({"players": n, "variant": name, "rel_seat": r, **m})
-    return {
-        "by_variant": pd.DataFrame(by_variant).set_index(["players", "variant"]),
-        "paired": pd.DataFrame(paired).set_index(["players", "variant", "measure"]).sort_index(),
-        "sevens_score": pd.DataFrame(seat_rows).set_index(["players", "variant", "rel_seat"]).sort_index(),
-    }
-
-
-def heuristic_edge(seed: int, games: int, players: int) -> pd.DataFrame:
-    """How many points a heuristic player gains over a random one in the same
-    seat, on the same deals, against random opponents.
-
-    For every seat s the games are replayed with seat s heuristic; the edge
-    of a game is the mean over seats of (heuristic seat's score - random
-    seat's score). Rows: each deal and the game total, with 95% CIs; and
-    the paired change in the chance of winning (shared wins count).
-    """
-    seed, games = check_seed(seed), check_count("games", games)
-    players = SPEC.check_players(players)
-    base, _ = _run(seed, games, players, parse_policy("random", players), {})
-    base_win = _wins(base)
-    edge = np.zeros((games, k.DEALS + 1))
-    win = np.zeros(games)
-    for s in range(players):
-        names = ["random"] * players
-        names[s] = "heuristic"
-        run, _ = _run(seed, games, players, parse_policy(",".join(names), players), {})
-        edge[:, : k.DEALS] += run[:, :, s] - base[:, :, s]
-        edge[:, k.DEALS] += run[:, :, s].sum(axis=1) - base[:, :, s].sum(axis=1)
-        win += _wins(run)[:, s] - base_win[:, s]
-    edge /= players
-    win /= players
-    rows = [{"measure": f"deal {d + 1}", **stats.mean(edge[:, d])} for d in range(k.DEALS)]
-    rows.append({"measure": "total", **stats.mean(edge[:, k.DEALS])})
-    rows.append({"measure": "win", **stats.mean(win)})
-    out = pd.DataFrame(rows).set_index("measure")
-    out.attrs.update({"seed": seed, "games": games, "players": players})
-    return out
-
-
-def _wins(scores: np.ndarray) -> np.ndarray:
-    totals = scores.sum(axis=1)
-    return (totals == totals.max(axis=1, keepdims=True)).astype(float)
+        return getattr(experiments, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 SPEC = GameSpec(

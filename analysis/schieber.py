@@ -1,21 +1,17 @@
 """Schieber Jass at the Python edge: spec, frames, traces and analyses.
 
 A simulated game is a whole match to ``target``. Rows: one per seat per deal
-(see ``cardmc.kernels.schieber.COLUMNS``). ``duplicate`` measures one policy against
-another on the same deals with the seats swapped; ``push_value`` replays the
-same deals with the forehand forced to choose and forced to push.
+(see ``cardmc.kernels.schieber.COLUMNS``). The experiments on the same deals
+(``duplicate``, ``push_value``, ...) are in ``cardmc.experiments.schieber``.
 """
 from __future__ import annotations
 
-import functools
-from math import comb
 
 import numpy as np
 import pandas as pd
 
 from cardmc import stats, trace_lines
 from cardmc.frames import Columns
-from cardmc.driver import check_count, check_seed
 from cardmc.registry import GameSpec, Option, UsageError, compact, seat_codes
 from cardmc.kernels import schieber as k
 from cardmc.kernels import schieber_weis as w
@@ -97,20 +93,26 @@ def trace_game(seed: int, index: int, players: int, settings: dict, policy: str)
                             schneider=2 * totals[1 - winner] < target)
 
 
-# ----------------------------------------------------------- exact Weis odds
+# ------------------------------------------------------------- experiments
+# The experiments (``duplicate``, ``push_value``, ``fit_evaluation``, ``weis_odds``) live in
+# ``cardmc.experiments.schieber``; they stay importable from here.
+
+_EXPERIMENTS = ("duplicate", "push_value", "fit_evaluation")
 
 
-@functools.lru_cache(maxsize=1)
 def weis_odds() -> pd.DataFrame:
-    """Exact chance that a 9-card hand declares each kind of Weis (all C(36, 9) hands counted)."""
-    counts, points = w.declaration_counts()
-    hands = comb(36, 9)
-    kinds = np.arange(256)
-    rows = {name: counts[(kinds >> i) & 1 == 1].sum() / hands for i, name in enumerate(w.KIND_NAMES)}
-    rows["any"] = 1 - counts[0] / hands
-    out = pd.DataFrame({"exact": pd.Series(rows)})
-    out.attrs["mean_points"] = points / hands
-    return out
+    """Exact chance that a 9-card hand declares each kind of Weis (``cardmc.experiments.schieber``)."""
+    from cardmc.experiments.schieber import weis_odds as exact
+
+    return exact()
+
+
+def __getattr__(name: str):
+    if name in _EXPERIMENTS:
+        from cardmc.experiments import schieber as experiments
+
+        return getattr(experiments, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ----------------------------------------------------------------- analyses
@@ -292,115 +294,6 @@ def analyze(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
 
     aggs = agg.tally_frame(SPEC, _COLUMNS, df)
     return summarise(aggregate(df) if aggs is None else aggs)
-
-
-# ------------------------------------------------------ paired comparisons
-
-
-def _run(seed: int, games: int, policy: str, settings: dict, block: int = 1024) -> pd.DataFrame:
-    params, policies = SPEC.params(SPEC.settings(settings)), parse_policy(policy)
-    parts = [simulate_block(seed, first, min(block, games - first), 4, params, policies)
-             for first in range(0, games, block)]
-    return frame(np.concatenate(parts))
-
-
-def duplicate(seed: int, games: int, a: str = "heuristic", b: str = "random", **settings) -> pd.DataFrame:
-    """Policy ``a`` against ``b`` on the same deals, seats swapped (duplicate format).
-
-    Run 1 seats a at 0 and 2, run 2 seats b there; each game's result for ``a``
-    is the mean of its two seatings. Match wins (Wilson over the 2 * games
-    matches), share of card points and points per deal with 95% CIs.
-    """
-    seed, games = check_seed(seed), check_count("games", games)
-    for name in (a, b):
-        parse_policy(name)
-    runs = [_run(seed, games, f"{a},{b},{a},{b}", settings), _run(seed, games, f"{b},{a},{b},{a}", settings)]
-    wins, share, margin = [], [], []
-    for team_a, df in zip((0, 1), runs):
-        end = df[(df["match_end"] == 1) & (df["seat"] == 0)].set_index("game").sort_index()
-        wins.append((end["winner"] == team_a).to_numpy())
-        teams = df[df["seat"] < 2]
-        per = teams.pivot_table(index="game", columns="team", values="card_points", aggfunc="sum").sort_index()
-        share.append((per[team_a] / (per[0] + per[1])).to_numpy())
-        sc = teams.pivot_table(index="game", columns="team", values="score", aggfunc="sum")
-        n = df[df["seat"] == 0].groupby("game").size().sort_index()
-        margin.append(((sc[team_a] - sc[1 - team_a]) / n).sort_index().to_numpy())
-    allwins = np.concatenate(wins)
-    return pd.DataFrame([
-        {"measure": f"{a} wins the match", **stats.proportion(allwins.sum(), allwins.size)},
-        {"measure": f"{a} share of card points", **stats.mean((share[0] + share[1]) / 2)},
-        {"measure": f"{a} margin per deal (points)", **stats.mean((margin[0] + margin[1]) / 2)},
-    ]).set_index("measure")  # fmt: skip
-
-
-def push_value(seed: int, games: int, policy: str = "heuristic", bins=(-1000, 0, 20, 40, 60, 80, 100, 1000),
-               **settings) -> pd.DataFrame:
-    """The same deals with the forehand forced to choose and forced to push (paired).
-
-    Per deal played out in both runs: the forehand team's net deal score
-    (own minus other), pushing minus choosing, overall and by the forehand's
-    hand strength (the heuristic's best contract value). ``verdict`` says
-    "push" where the CI of push - choose lies above 0, "choose" below, else "either".
-    """
-    seed, games = check_seed(seed), check_count("games", games)
-    if any(x in settings for x in ("forehand_push", "contract")):
-        raise UsageError("push_value sets forehand_push itself and needs contract=choose")
-    nets = {}
-    for mode in ("never", "always"):
-        d = _deals(_run(seed, games, policy, {**settings, "forehand_push": mode}))
-        d = d[d["complete"]].set_index(["game", "deal"])
-        nets[mode] = d
-    both = nets["never"].index.intersection(nets["always"].index)
-    choose, push = nets["never"].loc[both], nets["always"].loc[both]
-    diff = (push["fh_score"] - push["op_score"]) - (choose["fh_score"] - choose["op_score"])
-    strength = pd.cut(choose["best_value"].astype(int), list(bins))
-    rows = [{"strength": "all", **stats.mean(diff)}]
-    for label, g in diff.groupby(strength, observed=True):
-        rows.append({"strength": str(label), **stats.mean(g)})
-    out = pd.DataFrame(rows).set_index("strength")
-    out["verdict"] = np.where(out["ci_low"] > 0, "push", np.where(out["ci_high"] < 0, "choose", "either"))
-    return out
-
-
-FEATURES = {
-    "trump": ("intercept", "trumps", "trump J", "trump 9", "trump A", "trump K+Q", "side aces", "side tens",
-              "side kings", "voids"),
-    "obenabe": ("intercept", "aces", "kings", "queens", "jacks", "tens", "sure tricks", "long", "weak suits", "-"),
-    "undenufe": ("intercept", "sixes", "sevens", "eights", "nines", "-", "sure tricks", "long", "weak suits", "-"),
-}  # fmt: skip
-
-
-def fit_evaluation(seed: int, games: int, contract: str = "H", target: int = 20000) -> pd.DataFrame:
-    """Least-squares fit of the chooser team's card points on the heuristic's hand features.
-
-    Every deal is played under ``contract`` with the forehand choosing it
-    (heuristic play); the coefficients (with standard errors and 95% CIs) are
-    what ``cardmc.kernels.schieber.EVAL_WEIGHTS`` holds, next to the weights in use.
-    """
-    seed, games = check_seed(seed), check_count("games", games)
-    if contract not in CONTRACTS:
-        raise UsageError(f"contract must be one of {', '.join(CONTRACTS)}, not {contract!r}")
-    df = _run(seed, games, "heuristic", {"contract": contract, "forehand_push": "never", "target": target})
-    d = df[(df["seat"] == df["chooser"]) & (df["match_end"] == 0)]
-    c = CONTRACTS.index(contract)
-    cards, hands, st = np.empty(36, np.int64), np.zeros(4, np.uint64), np.zeros(1, np.uint64)
-    f = np.zeros(k.NFEAT)
-    x = np.empty((len(d), k.NFEAT))
-    for i, (g, deal, fh, s) in enumerate(zip(d["game"], d["deal"], d["forehand"], d["seat"])):
-        k.deal_hands(seed, int(g), int(deal), 0 if deal == 0 else int(fh), cards, hands, st)
-        k.contract_features(hands[int(s)], c, f)
-        x[i] = f
-    y = d["card_points"].to_numpy(dtype=float)
-    used = np.flatnonzero(x.any(axis=0))
-    beta, *_ = np.linalg.lstsq(x[:, used], y, rcond=None)
-    resid = y - x[:, used] @ beta
-    cov = resid @ resid / (len(y) - len(used)) * np.linalg.inv(x[:, used].T @ x[:, used])
-    se = np.sqrt(np.diag(cov))
-    group = "trump" if c < 4 else contract
-    weights = k.EVAL_WEIGHTS[0 if c < 4 else c - 3]
-    return pd.DataFrame({"estimate": beta, "se": se, "ci_low": beta - stats.Z95 * se,
-                         "ci_high": beta + stats.Z95 * se, "n": len(y), "in_use": weights[used]},
-                        index=pd.Index([FEATURES[group][i] for i in used], name="feature"))  # fmt: skip
 
 
 SPEC = GameSpec(

@@ -99,3 +99,38 @@ def median_ci(values, z: float = Z95) -> dict:
     lo = int(max(np.floor(n / 2 - half), 0))
     hi = int(min(np.ceil(n / 2 + half), n - 1))
     return {"estimate": float(np.median(x)), "ci_low": float(x[lo]), "ci_high": float(x[hi]), "n": n}
+
+
+def mean_from_sums(total, total_sq, n) -> dict:
+    """``mean`` from a count, a sum and a sum of squares (integers stay exact: Python ints)."""
+    n = int(n)
+    if n < 2:
+        return {"estimate": total / n if n else np.nan, "se": np.nan, "ci_low": np.nan, "ci_high": np.nan, "n": n}
+    if isinstance(total, (int, np.integer)) and isinstance(total_sq, (int, np.integer)):
+        s, q = int(total), int(total_sq)
+        var = (n * q - s * s) / (n * (n - 1))
+    else:
+        var = max(float(total_sq) - float(total) ** 2 / n, 0.0) / (n - 1)
+    m = total / n
+    se = float(np.sqrt(var / n))
+    return {"estimate": m, "se": se, "ci_low": m - Z95 * se, "ci_high": m + Z95 * se, "n": n}
+
+
+def median_ci_from_counts(values, counts, z: float = Z95) -> dict:
+    """``median_ci`` of the sample a histogram stands for (``counts[i]`` times ``values[i]``)."""
+    v = np.asarray(values, dtype=float)
+    c = np.asarray(counts, dtype=np.int64)
+    order = np.argsort(v, kind="stable")
+    v, cum = v[order], np.cumsum(c[order])
+    n = int(cum[-1]) if cum.size else 0
+    if n == 0:
+        return {"estimate": np.nan, "ci_low": np.nan, "ci_high": np.nan, "n": 0}
+
+    def at(rank: int) -> float:  # the value of the sorted sample at 0-based ``rank``
+        return float(v[np.searchsorted(cum, rank, side="right")])
+
+    half = z * np.sqrt(n) / 2
+    lo = int(max(np.floor(n / 2 - half), 0))
+    hi = int(min(np.ceil(n / 2 + half), n - 1))
+    med = at(n // 2) if n % 2 else (at(n // 2 - 1) + at(n // 2)) / 2
+    return {"estimate": med, "ci_low": at(lo), "ci_high": at(hi), "n": n}

@@ -16,7 +16,7 @@ import pandas as pd  # noqa: E402
 from cardmc.registry import UsageError  # noqa: E402
 from cardmc.reports.charts import axes as _axes, need, styled  # noqa: E402
 
-FAMILIES = ("trump", "obenabe", "undenufe")
+from cardmc.experiments.schieber import FAMILIES  # noqa: E402
 
 
 

@@ -1,7 +1,6 @@
 """Small helpers shared by the tests."""
 from __future__ import annotations
 
-import os
 import random
 import subprocess
 import sys

@@ -11,6 +11,7 @@ import pytest  # noqa: E402
 
 from cardmc import english_jazz as ej  # noqa: E402
 from cardmc.api import simulate  # noqa: E402
+from cardmc.experiments import english_jazz as xe  # noqa: E402
 from cardmc.registry import UsageError  # noqa: E402
 from cardmc.reports import english_jazz as rj  # noqa: E402
 from cardmc.reports import english_jazz_charts as ec  # noqa: E402
@@ -71,12 +72,12 @@ def test_counts_agree_with_the_rows(runs):
         assert never == int(deals["trump"].isna().sum())
         # by feature: the n of every feature adds up to all hands
         f = s.data["english_jazz_by_feature"]
-        for feature in rj.FEATURES:
+        for feature in xe.FEATURES:
             assert f.loc[feature, "n"].sum() == len(df)
             assert f.loc[feature, f"{p}_events"].sum() == int(df["all_tricks"].sum())
         seats = s.data["english_jazz_seat_advantage"].xs(p, level="policy")
         mean = df.assign(pos=df["position"].map(ej.POSITIONS)).groupby("pos")["score"].mean()
-        for name in rj.POSITIONS:
+        for name in xe.POSITIONS:
             assert seats.loc[name, "deal_score"] == pytest.approx(mean[name])
         sweeps = s.frames["english_jazz_sweep_deals"]
         assert len(sweeps[sweeps["policy"] == p]) == 3 * int(flags[p].sum())
@@ -96,8 +97,8 @@ def test_counts_agree_with_the_rows(runs):
 
 
 def test_block_size_does_not_change_the_tables():
-    a = rj.sweep_study(seed=SEED, games=70, block=70)
-    b = rj.sweep_study(seed=SEED, games=70, block=16)
+    a = xe.sweep_study(seed=SEED, games=70, block=70)
+    b = xe.sweep_study(seed=SEED, games=70, block=16)
     for name in a:
         pd.testing.assert_frame_equal(a[name], b[name], check_exact=True)
 
@@ -112,9 +113,9 @@ def test_every_estimate_has_its_ci(runs):
 
 def test_exact_never_set_and_headline(runs):
     _, s = runs[0]
-    assert rj.trump_never_set_exact() == pytest.approx(0.0023534927784)
+    assert xe.trump_never_set_exact() == pytest.approx(0.0023534927784)
     t = s.data["english_jazz_trump_never_set"]
-    assert (t["exact"] == 100 * rj.trump_never_set_exact()).all()
+    assert (t["exact"] == 100 * xe.trump_never_set_exact()).all()
     # trump setting does not depend on the play: the same deals give the same count
     assert t.loc["random", "events"] == t.loc["heuristic", "events"]
     at = s.data["english_jazz_all_tricks"].loc["per deal"]
@@ -134,7 +135,7 @@ def test_same_seed_same_data_other_seed_other_data(runs, tmp_path):
     for f in files:
         assert (a / "data" / f).read_bytes() == (b / "data" / f).read_bytes(), f
     assert sa.answer == sb.answer
-    other = rj.sweep_study(seed=SEED + 1, games=GAMES)
+    other = xe.sweep_study(seed=SEED + 1, games=GAMES)
     assert not other["rules"].equals(sa.data["english_jazz_rules"])
 
 
@@ -179,6 +180,6 @@ def test_bad_input_is_a_usage_error(tmp_path):
     with pytest.raises(UsageError, match="nowhere"):
         rj.study(tmp_path / "nowhere", games=10, seed=1)
     with pytest.raises(UsageError, match="block"):
-        rj.sweep_study(seed=1, games=10, block=0)
+        xe.sweep_study(seed=1, games=10, block=0)
     with pytest.raises(UsageError, match="36 a game"):
-        rj.Tally().add(pd.DataFrame({"game": [0]}), 0)
+        xe.deal_sweeps(pd.DataFrame({"game": [0]}), 0)

@@ -10,6 +10,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.collections import LineCollection, PolyCollection  # noqa: E402
 
+from cardmc.experiments import schieber as xs  # noqa: E402
 from cardmc.registry import UsageError  # noqa: E402
 from cardmc.reports import schieber as rs  # noqa: E402
 from cardmc.reports import schieber_charts as sc  # noqa: E402
@@ -110,11 +111,11 @@ def test_push_threshold_interpolates_the_sign_change():
         "to_points": pd.array([pd.NA, 10, 20, 30, 40, 50], dtype="Int64"),
     }, index=["all deals", "0 to 10", "10 to 20", "20 to 30", "30 to 40", "40 to 50"])  # fmt: skip
     # centres 25 (+5) and 35 (-10): zero at 25 + 10 * 5 / 15 = 28.3 -> 30
-    assert rs.push_threshold(push) == (30, "10 to 20", "40 to 50")
+    assert xs.push_threshold(push) == (30, "10 to 20", "40 to 50")
     always = push.assign(push_minus_choose=[1.0, 5, 4, 3, 2, 1])
-    assert rs.push_threshold(always) == (None, "40 to 50", None)
+    assert xs.push_threshold(always) == (None, "40 to 50", None)
     never = push.assign(push_minus_choose=[-1.0, -5, -4, -3, -2, -1])
-    assert rs.push_threshold(never) == (None, None, "0 to 10")
+    assert xs.push_threshold(never) == (None, None, "0 to 10")
 
 
 def test_study_rejects_bad_input(tmp_path):
@@ -125,4 +126,4 @@ def test_study_rejects_bad_input(tmp_path):
     with pytest.raises(UsageError, match="folder"):
         rs.study(tmp_path / "missing", games=5, seed=1)
     with pytest.raises(UsageError):
-        rs.push_rule(1, 5, pd.DataFrame())
+        xs.push_rule(1, 5, pd.DataFrame())

@@ -1,0 +1,47 @@
+"""What every experiment shares: blocks of games and the record of a result's seed and size."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from cardmc.registry import UsageError
+
+BLOCK = 50_000  # games simulated and reduced at a time: memory stays flat at any size
+
+
+def check_block(block) -> int:
+    if isinstance(block, bool) or not isinstance(block, (int, np.integer)) or block < 1:
+        raise UsageError(f"block must be a positive whole number, not {block!r}")
+    return int(block)
+
+
+def blocks(games: int, block: int = BLOCK, progress: bool = False, what: str = ""):
+    """(first game, count) of each block of ``games`` games; with ``progress``, one bar for them all."""
+    block = check_block(block)
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=games, unit=" games", unit_scale=True, desc=what, dynamic_ncols=True)
+    try:
+        for first in range(0, games, block):
+            count = min(block, games - first)
+            yield first, count
+            if bar is not None:
+                bar.update(count)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def record(table: pd.DataFrame, **facts) -> pd.DataFrame:
+    """``table`` with ``facts`` (seed, games, ...) in its ``attrs``, so a result says how it was made."""
+    table.attrs.update(facts)
+    return table
+
+
+def named(name: str, d, scale: float = 1.0) -> dict:
+    """An estimate (a dict or row with estimate, se, ci_low, ci_high) as the columns ``name``,
+    ``name_se``, ``name_ci_low``, ``name_ci_high``, times ``scale``."""
+    return {name: d["estimate"] * scale, f"{name}_se": d["se"] * scale,
+            f"{name}_ci_low": d["ci_low"] * scale, f"{name}_ci_high": d["ci_high"] * scale}  # fmt: skip
