@@ -41,7 +41,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from cardmc import stats
-from cardmc.driver import FILE_MODE
+from cardmc.files import FILE_MODE
 from cardmc.registry import GameSpec, UsageError
 
 EXACT = 2.0**53  # float64 sums of integers are exact below this
