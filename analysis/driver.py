@@ -5,6 +5,7 @@ worker)."""
 from __future__ import annotations
 
 import contextlib
+import os
 import queue
 import signal
 import threading
@@ -14,6 +15,7 @@ from typing import Iterator
 import numba
 import numpy as np
 
+from cardmc import aggregate as agg
 from cardmc import files
 from cardmc.checks import check_count, check_range, check_seed, check_threads  # noqa: F401 - imported from here too
 from cardmc.job import AGGREGATES, ROWS, Job  # noqa: F401
@@ -161,10 +163,11 @@ def _visible(target: dict) -> bool:
     if target.get("token") is None:
         return True
     try:
-        with open(Path(target["folder"]) / target["lock"]) as f:
-            return f.read(len(target["token"]) + 1) == target["token"]
+        fd = os.open(Path(target["folder"]) / target["lock"], os.O_RDONLY | os.O_NOFOLLOW)
     except OSError:
         return False
+    with os.fdopen(fd, "rb") as f:
+        return f.read(len(target["token"]) + 1) == target["token"].encode()
 
 
 def simulated_blocks(job: Job, first: int, count: int, block: int, nthreads: int,
@@ -234,7 +237,6 @@ def run_chunk(job: Job, first: int, count: int, target=None, *, version: str | N
     worker's, else as set in this thread); ``on_block(games)`` after each block.
     """
     from cardmc import __version__
-    from cardmc import aggregate as agg
 
     if version is not None and version != __version__:
         raise UsageError(f"a worker has cardmc {__version__}, this client {version}: "
