@@ -1,7 +1,8 @@
 """Every check of a user's input, in one place: counts, seeds, game ranges,
-threads, cluster options, chunk sizes and output targets (a game's options
-are checked by its spec, ``GameSpec.settings``). Each returns the checked
-value or raises ``UsageError`` with a one-line message naming the bad value."""
+options, players, threads, cluster options, chunk sizes and output targets
+(a game's policy names are parsed by the game, ``spec.parse_policy``). Each
+returns the checked value or raises ``UsageError`` with a one-line message
+naming the bad value."""
 from __future__ import annotations
 
 import os
@@ -38,6 +39,42 @@ def check_range(start: object, games: int) -> int:
         raise UsageError(f"games {start}..{start + games - 1} go past the last game index {MAX_GAME_INDEX}; "
                          f"use fewer games or another seed")  # fmt: skip
     return start
+
+
+def check_option(name: str, option, value: object) -> object:
+    """The checked value of rule or simulation option ``name`` (a
+    ``registry.Option``): true/false, a whole number in its range, or one
+    of its choices."""
+    if option.kind == "bool":
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in ("true", "1", "yes", "on"):
+            return True
+        if text in ("false", "0", "no", "off"):
+            return False
+        raise UsageError(f"option {name} takes true or false, not {value!r}")
+    if option.kind == "int":
+        try:
+            number = int(str(value).strip()) if not isinstance(value, int) else value
+        except ValueError:
+            raise UsageError(f"option {name} takes a whole number, not {value!r}") from None
+        if isinstance(number, bool) or (option.low is not None and number < option.low) or (
+            option.high is not None and number > option.high
+        ):
+            raise UsageError(f"option {name} must be in {option.low}..{option.high}, not {value!r}")
+        return number
+    assert option.choices is not None
+    text = str(value).strip()
+    if text not in option.choices:
+        raise UsageError(f"option {name} takes one of {', '.join(option.choices)}, not {value!r}")
+    return text
+
+
+def check_players(game: str, allowed: tuple[int, ...], players: object) -> int:
+    if isinstance(players, bool) or not isinstance(players, int) or players not in allowed:
+        raise UsageError(f"{game} is played by {', '.join(map(str, allowed))} players, not {players!r}")
+    return players
 
 
 def check_flag(name: str, value: object) -> bool:
@@ -139,8 +176,3 @@ def check_output(out: str | os.PathLike | None, aggregate: bool, force: bool) ->
         raise UsageError(f"aggregates are written as Parquet, not to {os.fspath(out)!r}")
     check_file_target(out, force)
     return ("csv" if suffix == ".csv" else "parquet"), Path(out)
-
-
-def check_trace_target(out: str | os.PathLike, force: bool) -> Path:
-    check_file_target(out, force)
-    return Path(out)

@@ -157,3 +157,19 @@ def test_simulate_and_trace_take_a_calibration_table(tmp_path):
         assert done.returncode == 2 and "none.csv" in done.stderr and "Traceback" not in done.stderr
         assert len(done.stderr.strip().splitlines()) == 1
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_command_line_and_the_api_make_the_same_job():
+    import pickle
+
+    from cardmc.cli import _job, build_parser
+    from cardmc.job import make
+
+    args = build_parser().parse_args(["simulate", "differenzler", "--games", "7", "--seed", "3", "--policy",
+                                      "random,heuristic,calibrated,heuristic:random", "--set", "max_extra_deals=2",
+                                      "--out", "x.parquet"])  # fmt: skip
+    job = _job(args)
+    assert job == make("differenzler", 7, 3, "random,heuristic,calibrated,heuristic:random",
+                       settings={"max_extra_deals": 2})  # fmt: skip
+    assert pickle.loads(pickle.dumps(job)) == job and job.options["max_extra_deals"] == 2
+    assert job.policy_codes[3] == (1, 0) and job.calibration is not None
