@@ -248,7 +248,10 @@ def run_chunk(job: Job, first: int, count: int, target=None, *, version: str | N
     nthreads = threads or in_worker or numba.get_num_threads()
     nthreads = max(1, min(nthreads, numba.config.NUMBA_NUM_THREADS))
     block = min(block_size(spec), AGGREGATE_BLOCK) if job.kind == AGGREGATES else block_size(spec)
-    arrays = simulated_blocks(job, first, count, block, nthreads, ahead=in_worker is None)
+    # a helper thread runs the kernel a block ahead when a core is left over for it (not in Dask workers,
+    # whose thread counts the cluster sets)
+    ahead = in_worker is None and nthreads < (os.cpu_count() or 1)
+    arrays = simulated_blocks(job, first, count, block, nthreads, ahead=ahead)
     out: dict = {"start": first, "count": count}
 
     if job.kind == AGGREGATES:
