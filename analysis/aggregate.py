@@ -46,7 +46,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from cardmc import stats
-from cardmc.driver import _KERNEL_LOCK, FILE_MODE
+from cardmc.files import FILE_MODE
+from cardmc.kernels.jit import KERNEL_LOCK
 from cardmc.registry import GameSpec, UsageError
 
 EXACT = 2.0**53  # float64 sums of integers are exact below this
@@ -512,7 +513,7 @@ class GridTally(Tally):
         rows = np.ascontiguousarray(rows, dtype=np.int32)
         parts = split(rows, max(1, min(numba.get_num_threads(), len(rows) >> 12)))
         cells = np.zeros((len(parts) - 1, self.grid.size), np.int64)
-        with _KERNEL_LOCK:  # Numba's thread pool is shared: one parallel kernel at a time
+        with KERNEL_LOCK:  # Numba's thread pool is shared: one parallel kernel at a time
             misfit = len(rows) and self.kernel(rows, parts, cells, self.grid.at, self.dims)
         if misfit:
             part = self.aggregate(self.spec.frame(rows))

@@ -1,55 +1,71 @@
 """Refit Differenzler's ``calibrated`` declaration rule from simulations.
 
     cardmc calibrate differenzler --games 500000 --seed 20261202
+    cardmc simulate differenzler --games 100000 --calibration differenzler_calibration.csv --out d.parquet
 
 The rule declares, for each cell of hand features (seat relative to the
 dealer, trumps held, trump J, trump 9, side points), the median of the points
 such hands made; the median minimises the expected absolute penalty. Made
 points depend on how everyone declares (heuristic play aims at the
 declaration), so the fit is repeated with the new rule in force until it
-settles (a few rounds).
+settles (a few rounds). The table is written to the working folder (never
+into the installed package); simulations use it by ``--calibration FILE``.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
+from cardmc import checks, files, running
 from cardmc import differenzler as D
-from cardmc.api import simulate
+from cardmc.job import make
 
 FORMAT_VERSION = 1
+DEFAULT_OUT = D.CALIBRATION_FILE  # in the working folder
 
 
 def shipped_path() -> Path:
+    """The table shipped with cardmc (the default of every simulation)."""
     return D.calibration_path()
 
 
-def calibrate(games: int = 500_000, seed: int = 20261202, rounds: int = 3, out: str | os.PathLike | None = None) -> Path:
-    """Fit the table, write it atomically (default: the shipped file) and
-    return its path. Round 1 plays heuristic declarations, later rounds the
-    table of the round before."""
-    target = Path(out) if out else shipped_path()
-    policy = "heuristic"
+def calibrate(games: int = 500_000, seed: int = 20261202, rounds: int = 3, out: str | os.PathLike | None = None,
+              force: bool = False, progress: bool = True) -> Path:  # fmt: skip
+    """Fit the table, write it atomically to ``out`` (default
+    ``differenzler_calibration.csv`` in the working folder) and return its
+    path. Round 1 plays heuristic declarations, later rounds the table of the
+    round before (carried in the job, not read back from a file)."""
+    target = Path(out if out is not None else DEFAULT_OUT)
+    checks.check_file_target(target, checks.check_flag("force", force))
+    rounds = checks.check_count("rounds", rounds)
     table = None
     for r in range(rounds):
-        df = simulate("differenzler", games=games, seed=seed + r, policy=policy, progress=True)
+        job = make("differenzler", games, seed + r, policy="heuristic" if table is None else "calibrated")
+        if table is not None:
+            job = dataclasses.replace(job, calibration=tuple(int(x) for x in as_array(table).tolist()))
+        df = running.run(job, progress=progress)
         table = D.fit_calibration(df[df["extra"] == 0])
-        _write(table, target, games, seed, rounds)
-        D.calibration_table.cache_clear()
-        policy = "calibrated"
     assert table is not None
+    _write(table, target, games, seed, rounds, force)
     return target
 
 
-def _write(table: pd.DataFrame, target: Path, games: int, seed: int, rounds: int) -> None:
+def as_array(table: pd.DataFrame) -> np.ndarray:
+    """The kernel's table (one declaration per cell, -1: no data) of a fitted table."""
+    out = np.full(len(D.calibration_table()), -1, dtype=np.int64)
+    out[table["cell"].to_numpy()] = table["declared"].to_numpy()
+    return out
+
+
+def _write(table: pd.DataFrame, target: Path, games: int, seed: int, rounds: int, force: bool) -> None:
     from cardmc import __version__
 
-    tmp = target.with_name(f".{target.name}.part")
-    with open(tmp, "w") as f:
+    with files.atomic(target, force=force) as tmp, open(tmp, "w") as f:
         f.write(f"# cardmc differenzler calibration, format {FORMAT_VERSION}, cardmc {__version__}\n")
         f.write(f"# cardmc calibrate differenzler --games {games} --seed {seed} ({rounds} rounds, seeds "
                 f"{seed}..{seed + rounds - 1})\n")  # fmt: skip
         table.to_csv(f, index=False)
-    os.replace(tmp, target)

@@ -12,27 +12,30 @@ not yet done; a folder holding a different run is refused.
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import json
 import os
 import re
 import shutil
-import tempfile
+import stat
 import time
 import uuid
 from pathlib import Path
 
-from cardmc.driver import FILE_MODE
-from cardmc.registry import UsageError
+from cardmc import checks, files
+from cardmc.checks import is_folder_target  # noqa: F401 - the API asks here
+from cardmc.job import AGGREGATES, ROWS
+from cardmc.registry import GAMES, UsageError
 
 MANIFEST = "manifest.json"
 LOCK = ".cardmc.lock"
 FORMAT = "cardmc-run/1"
-ROWS, AGGREGATES = "rows", "aggregates"
 FLUSH_SECONDS = 0.5  # the manifest is rewritten at most this often while chunks finish
 PART = re.compile(r"(part|agg)-\d{8}\.parquet")
 IDENTITY = ("game", "seed", "start", "games", "policy_codes", "players", "settings", "chunk_games", "kind",
-            "cardmc")  # fmt: skip
+            "calibration", "cardmc")  # fmt: skip
+MAX_MANIFEST_BYTES = 256 << 20
+MAX_PART_BYTES = 1 << 48
+SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
 class Interrupted(KeyboardInterrupt):
@@ -43,61 +46,142 @@ class Interrupted(KeyboardInterrupt):
         self.folder, self.done, self.total = folder, done, total
 
 
-def is_folder_target(out: str | os.PathLike) -> bool:
-    """Whether ``out`` names a run folder: it ends with a slash, is a folder
-    already, or has no suffix."""
-    text = os.fspath(out)
-    return text.endswith(("/", os.sep)) or Path(text).is_dir() or Path(text).suffix == ""
-
-
 def part_name(index: int, kind: str) -> str:
     return f"{'agg' if kind == AGGREGATES else 'part'}-{index:08d}.parquet"
 
 
-def digest(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
+digest = files.digest
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """``data`` into ``path`` via a synced temporary file and a rename."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, FILE_MODE)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+def plan(identity: dict) -> list[tuple[int, int, int]]:
+    """(index, first game, count) of every chunk of a run."""
+    start, games, size = identity["start"], identity["games"], int(identity["chunk_games"])
+    return [(i, start + f, min(size, games - f)) for i, f in enumerate(range(0, games, size))]
 
 
-def read_manifest(folder: Path) -> dict | None:
-    path = folder / MANIFEST
-    if not path.is_file():
-        return None
-    try:
-        manifest = json.loads(path.read_text())
-    except (OSError, ValueError) as exc:
-        raise UsageError(f"{path} is damaged ({exc}); use --force to start the run afresh") from None
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise UsageError(f"{path} is not a cardmc run manifest")
+# --------------------------------------------------------- the manifest
+
+
+class _Bad(Exception):
+    """What is wrong with a manifest (turned into one UsageError)."""
+
+
+def _whole(value, low: int = 0, high: int | None = None) -> bool:
+    return (isinstance(value, int) and not isinstance(value, bool) and value >= low
+            and (high is None or value <= high))  # fmt: skip
+
+
+def _need(ok: bool, what: str) -> None:
+    if not ok:
+        raise _Bad(what)
+
+
+def _check_identity(identity) -> None:
+    _need(isinstance(identity, dict), "identity is not an object")
+    for key in (*IDENTITY, "policy"):
+        _need(key in identity or key == "calibration", f"identity.{key} is missing")  # calibration came later
+    _need(identity["game"] in GAMES, "identity.game is not a game")
+    _need(_whole(identity["seed"], 0, checks.MAX_SEED), "identity.seed is not a seed")
+    _need(_whole(identity["start"], 0, checks.MAX_GAME_INDEX), "identity.start is out of range")
+    _need(_whole(identity["games"], 1, checks.MAX_GAME_INDEX + 1 - identity["start"]),
+          "identity.games is out of range")  # fmt: skip
+    _need(_whole(identity["chunk_games"], 1), "identity.chunk_games is not a positive whole number")
+    _need(-(-identity["games"] // identity["chunk_games"]) <= checks.MAX_CHUNKS, "identity.chunk_games: too many chunks")
+    _need(identity["kind"] in (ROWS, AGGREGATES), "identity.kind is neither rows nor aggregates")
+    _need(isinstance(identity["policy"], str), "identity.policy is not text")
+    codes = identity["policy_codes"]
+    _need(isinstance(codes, list) and all(isinstance(c, list) and all(_whole(x, -(2**63)) for x in c) for c in codes),
+          "identity.policy_codes is not a table of whole numbers")  # fmt: skip
+    _need(_whole(identity["players"], 1, 64), "identity.players is out of range")
+    _need(isinstance(identity["settings"], dict) and all(isinstance(v, (bool, int, str))
+          for v in identity["settings"].values()), "identity.settings is not a set of options")  # fmt: skip
+    cal = identity.get("calibration")
+    _need(cal is None or (isinstance(cal, str) and SHA256.fullmatch(cal)), "identity.calibration is not a SHA-256")
+    _need(isinstance(identity["cardmc"], str), "identity.cardmc is not a version")
+
+
+def _check_chunks(manifest: dict) -> None:
+    identity, chunks = manifest["identity"], manifest["chunks"]
+    total = -(-identity["games"] // identity["chunk_games"])
+    _need(manifest["chunks_total"] == total, f"chunks_total is not the plan's {total}")
+    _need(isinstance(chunks, dict), "chunks is not an object")
+    for key, entry in chunks.items():
+        _need(isinstance(key, str) and key.isdigit() and key == str(int(key)) and int(key) < total,
+              f"chunk {key!r} is not a chunk of the plan")  # fmt: skip
+        index = int(key)
+        first = identity["start"] + index * identity["chunk_games"]
+        count = min(identity["chunk_games"], identity["games"] - index * identity["chunk_games"])
+        _need(isinstance(entry, dict) and set(entry) == {"start", "count", "file", "bytes", "sha256", "rows"},
+              f"chunk {key} does not have exactly start, count, file, bytes, sha256, rows")  # fmt: skip
+        _need(_whole(entry["start"]) and entry["start"] == first and _whole(entry["count"]) and entry["count"] == count,
+              f"chunk {key} is not games {first}..{first + count - 1} of the plan")  # fmt: skip
+        _need(entry["file"] == part_name(index, identity["kind"]),
+              f"chunk {key} names {entry['file']!r}, not {part_name(index, identity['kind'])}")  # fmt: skip
+        _need(_whole(entry["bytes"], 1, MAX_PART_BYTES), f"chunk {key} has no sane size")
+        _need(_whole(entry["rows"], 0, MAX_PART_BYTES), f"chunk {key} has no sane row count")
+        _need(isinstance(entry["sha256"], str) and SHA256.fullmatch(entry["sha256"]) is not None,
+              f"chunk {key} has no SHA-256")  # fmt: skip
+    _need(manifest["complete"] == (len(chunks) == total), "complete does not match the chunks")
+
+
+def check_manifest(manifest) -> dict:
+    """``manifest`` if it is a well-formed run manifest (every field present
+    and of its type, every part named by the run's own pattern for its index,
+    every chunk where the plan puts it); else ``_Bad`` saying what is wrong."""
+    _need(isinstance(manifest, dict), "not an object")
+    _need(manifest.get("format") == FORMAT, f"format is not {FORMAT}")
+    for key in ("identity", "metadata", "complete", "chunks_total", "chunks"):
+        _need(key in manifest, f"{key} is missing")
+    _check_identity(manifest["identity"])
+    meta = manifest["metadata"]
+    _need(isinstance(meta, dict) and all(isinstance(v, (str, int, float, bool)) or v is None for v in meta.values()),
+          "metadata is not a set of plain values")  # fmt: skip
+    _need(isinstance(manifest["complete"], bool), "complete is not true or false")
+    _need(_whole(manifest["chunks_total"], 1, checks.MAX_CHUNKS), "chunks_total is out of range")
+    _check_chunks(manifest)
+    manifest["identity"].setdefault("calibration", None)
     return manifest
 
 
+def read_manifest(folder: Path) -> dict | None:
+    """The checked manifest of a run folder, None if it has none;
+    ``UsageError`` (one line) for anything but a well-formed one."""
+    path = folder / MANIFEST
+    try:
+        st = path.lstat()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise UsageError(f"cannot read {path} ({exc.strerror})") from None
+    if not stat.S_ISREG(st.st_mode):
+        raise UsageError(f"{path} is not a regular file; use --force to start the run afresh")
+    if st.st_size > MAX_MANIFEST_BYTES:
+        raise UsageError(f"{path} is too large for a run manifest; use --force to start the run afresh")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        with os.fdopen(fd, "rb") as f:
+            manifest = json.loads(f.read(MAX_MANIFEST_BYTES + 1))
+    except (OSError, ValueError, RecursionError) as exc:
+        raise UsageError(f"{path} is damaged ({exc}); use --force to start the run afresh") from None
+    try:
+        return check_manifest(manifest)
+    except _Bad as bad:
+        raise UsageError(f"{path} is not a valid cardmc run manifest ({bad}); use --force to start the run "
+                         "afresh") from None  # fmt: skip
+
+
 def check_part(folder: Path, entry: dict, hash_it: bool = True) -> str | None:
-    """Why a recorded part cannot be used, or None if it is intact."""
+    """Why a recorded part cannot be used, or None if it is intact (a
+    regular file of the recorded size and checksum, not a link)."""
     path = folder / entry["file"]
-    if not path.is_file():
+    try:
+        st = path.lstat()
+    except FileNotFoundError:
         return "missing"
-    size = path.stat().st_size
-    if size != entry["bytes"]:
-        return f"{size} bytes, {entry['bytes']} recorded"
+    if not stat.S_ISREG(st.st_mode):
+        return "not a regular file"
+    if st.st_size != entry["bytes"]:
+        return f"{st.st_size} bytes, {entry['bytes']} recorded"
     if hash_it and digest(path) != entry["sha256"]:
         return "checksum mismatch"
     return None
@@ -136,11 +220,7 @@ class RunFolder:
     # --------------------------------------------------------- opening
 
     def __enter__(self) -> RunFolder:
-        parent = self.folder.parent
-        if not parent.is_dir():
-            raise UsageError(f"cannot write {self.folder}: folder {parent} does not exist")
-        if self.folder.exists() and not self.folder.is_dir():
-            raise UsageError(f"{self.folder} exists and is not a folder")
+        checks.check_folder_target(self.folder)
         if not self.folder.exists():
             try:
                 self.folder.mkdir()
@@ -158,7 +238,11 @@ class RunFolder:
         return self
 
     def _lock(self) -> None:
-        f = open(self.folder / LOCK, "a+")
+        try:  # never through a link: the token goes into this folder only
+            fd = os.open(self.folder / LOCK, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, files.FILE_MODE)
+        except OSError as exc:
+            raise UsageError(f"cannot lock {self.folder / LOCK} ({exc.strerror})") from None
+        f = os.fdopen(fd, "r+")
         try:
             fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -176,21 +260,22 @@ class RunFolder:
         except UsageError:
             if not self.force:
                 raise
-            manifest = {"chunks": {}}  # damaged: start afresh
+            manifest = False  # damaged or not a manifest at all: start afresh
         if manifest is None:
-            others = [p.name for p in self.folder.iterdir() if p.name != LOCK and not _is_temp(p.name)]
+            others = [p.name for p in self.folder.iterdir() if p.name != LOCK and not files.is_temporary(p.name)]
             parts_only = all(PART.fullmatch(name) for name in others)
             if others and not self.created and not (self.force and parts_only):
                 hint = "use --force to start afresh" if parts_only else "choose another --out folder"
                 raise UsageError(f"{self.folder} holds no cardmc run ({MANIFEST} is missing, {others[0]} is "
                                  f"there); {hint}")  # fmt: skip
-        elif self.force:
+            if self.force:
+                self._remove_parts()
+        elif manifest is False or self.force:
             self.log(f"starting {self.folder} afresh (--force)")
-            for entry in manifest.get("chunks", {}).values():
-                (self.folder / entry["file"]).unlink(missing_ok=True)
+            self._remove_parts()
         else:
             self._check_identity(manifest)
-            self.chunks = self._verified(manifest.get("chunks", {}))
+            self.chunks = self._verified(manifest["chunks"])
         if self.identity.get("chunk_games") is None:  # a new run without a chunk size given
             self.identity["chunk_games"] = self.default_chunk
         self._remove_temporary()
@@ -199,12 +284,20 @@ class RunFolder:
 
     def _remove_temporary(self) -> None:
         """Temporary files of chunks cut off (by an interruption, a kill)."""
+        self._remove(files.is_temporary)
+
+    def _remove_parts(self) -> None:
+        """The run's own part files (``--force``): names of the parts'
+        pattern, regular files in this folder; nothing a manifest names."""
+        self._remove(lambda name: PART.fullmatch(name) is not None)
+
+    def _remove(self, chosen) -> None:
         for p in self.folder.iterdir():
-            if _is_temp(p.name):
+            if chosen(p.name) and stat.S_ISREG(p.lstat().st_mode):
                 p.unlink(missing_ok=True)
 
     def _check_identity(self, manifest: dict) -> None:
-        old = manifest.get("identity", {})
+        old = manifest["identity"]
         if self.identity.get("chunk_games") is None:  # not given: keep the run's own
             self.identity["chunk_games"] = old.get("chunk_games")
         diffs = [f"{k} {old.get(k)!r} there, {self.identity.get(k)!r} here" for k in IDENTITY
@@ -231,8 +324,7 @@ class RunFolder:
 
     def plan(self) -> list[tuple[int, int, int]]:
         """(index, first game, count) of every chunk of the run."""
-        start, games, size = self.identity["start"], self.identity["games"], self.chunk_games
-        return [(i, start + f, min(size, games - f)) for i, f in enumerate(range(0, games, size))]
+        return plan(self.identity)
 
     def missing(self) -> list[tuple[int, int, int]]:
         return [c for c in self.plan() if str(c[0]) not in self.chunks]
@@ -247,9 +339,8 @@ class RunFolder:
         """Note a finished chunk (writing it first if the worker sent bytes)."""
         name = part_name(index, self.identity["kind"])
         if "data" in result:
-            path = self.folder / name
-            write_atomic(path, result["data"])
-            result = {**result, "bytes": path.stat().st_size, "sha256": digest(path)}
+            path = files.write_bytes(self.folder / name, result["data"])
+            result = {**result, "bytes": path.lstat().st_size, "sha256": digest(path)}
         self.chunks[str(index)] = {"start": start, "count": count, "file": name, "bytes": result["bytes"],
                                    "sha256": result["sha256"], "rows": result.get("rows", 0)}  # fmt: skip
         self._dirty = True
@@ -264,7 +355,7 @@ class RunFolder:
         complete = not self.missing()
         manifest = {"format": FORMAT, "identity": self.identity, "metadata": self.metadata, "complete": complete,
                     "chunks_total": len(self.plan()), "chunks": self.chunks}  # fmt: skip
-        write_atomic(self.folder / MANIFEST, (json.dumps(manifest, indent=1, sort_keys=True) + "\n").encode())
+        files.write_text(self.folder / MANIFEST, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
         self._dirty = False
         self._flushed = now
 
@@ -291,10 +382,6 @@ class RunFolder:
             shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def _is_temp(name: str) -> bool:
-    return name.startswith(".") and name.endswith(".part")
-
-
 def complete_parts(folder: str | os.PathLike, hash_it: bool = True) -> tuple[dict, list[Path]]:
     """The manifest of a finished run folder and its parts in game order;
     ``UsageError`` if the run is unfinished or a part is damaged."""
@@ -303,8 +390,8 @@ def complete_parts(folder: str | os.PathLike, hash_it: bool = True) -> tuple[dic
     if manifest is None:
         raise UsageError(f"{folder} holds no cardmc run (no {MANIFEST})")
     identity = manifest["identity"]
-    total, chunks = manifest.get("chunks_total", 0), manifest.get("chunks", {})
-    if not manifest.get("complete") or len(chunks) != total:
+    total, chunks = manifest["chunks_total"], manifest["chunks"]
+    if not manifest["complete"] or len(chunks) != total:
         raise UsageError(f"{folder} is an unfinished run ({len(chunks)} of {total} chunks); "
                          "run its simulate command again to finish it")  # fmt: skip
     parts = []

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
@@ -65,6 +64,9 @@ def _run_args(p: argparse.ArgumentParser, games_default: int | None = None) -> N
     p.add_argument("--players", type=positive_int, default=None, help="number of players (Norwegian Jazz: 3-7)")
     p.add_argument("--set", dest="settings", type=setting, action="append", default=[], metavar="NAME=VALUE",
                    help="a rule option by its docs/RULES.md name, e.g. --set max_extra_deals=2 (repeatable)")  # fmt: skip
+    p.add_argument("--calibration", metavar="FILE", default=None,
+                   help="Differenzler: the table of calibrated declarations to play with (a file written by "
+                   "cardmc calibrate; default: the table shipped with cardmc)")  # fmt: skip
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -128,7 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("odds", help="English Jazz: the odds of one 12-card hand, the rest dealt at random",
                        description="Keep one 12-card hand fixed for a seat, deal the other 24 cards at random "
                        "(reproducible by seed), play the deal and report P(all 12 tricks), each rule A-E and "
-                       "the expected deal score, with 95%% CIs.")  # fmt: skip
+                       "the expected deal score, with 95% CIs.")  # fmt: skip
     p.add_argument("game", choices=["english_jazz"], metavar="GAME", help="english_jazz")
     p.add_argument("--hand", required=True, help='12 card codes, e.g. "JS 9S AS KS QS TS AH KH QH AD KD QD"')
     p.add_argument("--seat", type=int, default=1, help="the hand's seat 0..2 (default 1)")
@@ -140,11 +142,16 @@ def build_parser() -> argparse.ArgumentParser:
                    help="stop once the standard errors fall below this (e.g. 0.001)")
     p.add_argument("--out", default=None, help="folder for the tables as CSV")
 
-    p = sub.add_parser("calibrate", help="refit Differenzler's calibrated declarations from simulations")
-    p.add_argument("game", choices=["differenzler"], metavar="GAME")
-    p.add_argument("--games", type=positive_int, default=500_000)
-    p.add_argument("--seed", type=seed_int, default=20261202)
-    p.add_argument("--out", default=None, help="table to write (default: the shipped kernels/data file)")
+    p = sub.add_parser("calibrate", help="refit Differenzler's calibrated declarations from simulations",
+                       description="Refit the table of Differenzler's calibrated declarations (the median points "
+                       "made per cell of hand features) from simulations, a few rounds, and write it as CSV; "
+                       "play with it by simulate --calibration FILE.")  # fmt: skip
+    p.add_argument("game", choices=["differenzler"], metavar="GAME", help="differenzler")
+    p.add_argument("--games", type=positive_int, default=500_000, help="games per round (default 500,000)")
+    p.add_argument("--seed", type=seed_int, default=20261202, help="seed of the first round (default 20261202)")
+    p.add_argument("--out", default=None, help="table to write (default: differenzler_calibration.csv in the "
+                   "working folder)")  # fmt: skip
+    p.add_argument("--force", action="store_true", help="overwrite an existing table")
 
     p = sub.add_parser("report", help="run the default studies of all four games and write a report",
                        description="Run the default studies and write index.html, report.md, charts and data.")
@@ -181,6 +188,14 @@ def _settings(args) -> dict:
     return out
 
 
+def _job(args, aggregate: bool = False, start: int = 0):
+    """The checked job of a simulate or trace command line."""
+    from cardmc.job import make
+
+    return make(args.game, args.games, args.seed, args.policy, args.players, _settings(args), start, aggregate,
+                args.calibration)  # fmt: skip
+
+
 def cmd_simulate(args) -> int:
     import signal
 
@@ -188,12 +203,10 @@ def cmd_simulate(args) -> int:
 
     try:
         with driver.interrupts(signal.SIGTERM):
-            path = api.simulate(args.game, games=args.games, seed=args.seed, policy=args.policy,
-                                players=args.players, threads=args.threads, out=args.out, force=args.force,
-                                progress=not args.no_progress, chunk_games=args.chunk_games,
-                                aggregate=args.aggregate, scheduler=args.scheduler, workers=args.workers,
-                                log=lambda note: print(f"cardmc: {note}", file=sys.stderr),
-                                **_settings(args))  # fmt: skip
+            job = _job(args, aggregate=args.aggregate)
+            path = api.run(job, args.out, threads=args.threads, force=args.force, progress=not args.no_progress,
+                           chunk_games=args.chunk_games, scheduler=args.scheduler, workers=args.workers,
+                           log=lambda note: print(f"cardmc: {note}", file=sys.stderr))  # fmt: skip
     except checkpoint.Interrupted as stop:
         print(f"cardmc: interrupted with {stop.done} of {stop.total} chunks done in {stop.folder}; "
               "run the same command again to resume", file=sys.stderr)  # fmt: skip
@@ -221,22 +234,21 @@ def cmd_analyze(args) -> int:
 
 def write_tables(tables: dict, folder: Path) -> None:
     """Each table as ``folder/NAME.csv``, each file written atomically."""
+    from cardmc import files
+
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise UsageError(f"cannot create folder {folder}: {exc.strerror}") from None
     for name, table in tables.items():
-        target = folder / f"{name}.csv"
-        tmp = folder / f".{name}.csv.part"
-        table.to_csv(tmp)
-        os.replace(tmp, target)
+        with files.atomic(folder / f"{name}.csv", force=True) as tmp:
+            table.to_csv(tmp)
 
 
 def cmd_trace(args) -> int:
     from cardmc import api
 
-    path = api.trace(args.game, games=args.games, seed=args.seed, policy=args.policy, players=args.players,
-                     out=args.out, force=args.force, start=args.start, **_settings(args))  # fmt: skip
+    path = api.trace_job(_job(args, start=args.start), args.out, force=args.force)
     print(f"wrote {path} ({args.games} games from index {args.start}, seed {args.seed})")
     return 0
 
@@ -273,7 +285,7 @@ def cmd_odds(args) -> int:
 def cmd_calibrate(args) -> int:
     from cardmc.calibrate import calibrate
 
-    path = calibrate(games=args.games, seed=args.seed, out=args.out)
+    path = calibrate(games=args.games, seed=args.seed, out=args.out, force=args.force)
     print(f"wrote {path}")
     return 0
 

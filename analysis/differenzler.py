@@ -52,24 +52,43 @@ def calibration_path() -> Path:
     return Path(k.__file__).with_name("data") / CALIBRATION_FILE
 
 
-@functools.lru_cache(maxsize=1)
-def calibration_table() -> np.ndarray:
-    """The shipped calibrated declarations per feature cell (-1: no data,
-    the heuristic formula is used)."""
-    table = np.full(k.CAL_CELLS, -1, dtype=np.int64)
-    path = calibration_path()
-    if not path.is_file():
-        return table
-    text = path.read_text()
+def read_calibration(path: str | Path) -> np.ndarray:
+    """The calibrated declaration per feature cell from a table file written
+    by ``cardmc calibrate`` (-1: no data, the heuristic formula is used);
+    ``UsageError`` naming a file that is not such a table."""
     from io import StringIO
 
-    df = pd.read_csv(StringIO(text), comment="#")
-    table[df["cell"].to_numpy()] = df["declared"].to_numpy()
+    table = np.full(k.CAL_CELLS, -1, dtype=np.int64)
+    try:
+        df = pd.read_csv(StringIO(Path(path).read_text()), comment="#")
+        cells, declared = df["cell"].to_numpy(), df["declared"].to_numpy()
+    except (OSError, UnicodeError, ValueError, KeyError, pd.errors.ParserError) as exc:
+        raise UsageError(f"cannot read calibration table {path} ({type(exc).__name__}: {exc})") from None
+    ok = (np.issubdtype(cells.dtype, np.integer) and np.issubdtype(declared.dtype, np.integer)
+          and ((cells >= 0) & (cells < k.CAL_CELLS)).all() and len(np.unique(cells)) == len(cells)
+          and ((declared >= 0) & (declared <= k.DEAL_POINTS)).all())  # fmt: skip
+    if not ok:
+        raise UsageError(f"{path} is not a calibration table: cells must be distinct whole numbers in "
+                         f"0..{k.CAL_CELLS - 1}, declarations in 0..{k.DEAL_POINTS}")  # fmt: skip
+    table[cells] = declared
     return table
 
 
-def simulate_block(seed, start, count, players, params, policies) -> np.ndarray:
-    rows, spans = k.simulate(seed, start, count, players, params, policies, calibration_table())
+@functools.lru_cache(maxsize=1)
+def calibration_table() -> np.ndarray:
+    """The shipped calibrated declarations per feature cell (all -1 if the
+    file is missing: the heuristic formula is used)."""
+    path = calibration_path()
+    if not path.is_file():
+        return np.full(k.CAL_CELLS, -1, dtype=np.int64)
+    return read_calibration(path)
+
+
+def simulate_block(seed, start, count, players, params, policies, calibration=None) -> np.ndarray:
+    """Rows of games start..start+count-1; ``calibration`` is the table of
+    calibrated declarations (default: the shipped one)."""
+    table = calibration_table() if calibration is None else calibration
+    rows, spans = k.simulate(seed, start, count, players, params, policies, table)
     return join_spans(rows, spans)
 
 
@@ -91,15 +110,15 @@ def frame(rows: np.ndarray) -> pd.DataFrame:
     return _COLUMNS(rows)
 
 
-def trace_game(seed: int, index: int, players: int, settings: dict, policy: str) -> dict:
+def trace_game(seed: int, index: int, players: int, settings: dict, policy: str, calibration=None) -> dict:
     """One TRACE.md line: game ``index`` of ``seed``, replayed by the kernel."""
     seed, index, players, full = trace_lines.check(SPEC, seed, index, players, settings)
     params = SPEC.params(full)
     policies = parse_policy(policy, players)
+    table = calibration_table() if calibration is None else calibration
     rows = np.zeros((k.max_rows(players, params), len(k.COLUMNS)), np.int32)
     events = np.zeros((k.max_events(params), 4), np.int64)
-    nrows, nev = k.play_game(seed, index, players, params, policies, calibration_table(), rows, events,
-                             k.new_scratch())
+    nrows, nev = k.play_game(seed, index, players, params, policies, table, rows, events, k.new_scratch())
     rows = rows[:nrows]
 
     def layout(number: int, dealer: int, leader: int, hands: list, plays: list) -> dict:

@@ -1,11 +1,11 @@
 """Where chunks run: in this process, or on a Dask cluster.
 
 ``runner(scheduler=None, workers=None, threads=None)`` gives a context
-manager whose ``run(calls)`` yields ``(key, result)`` of each chunk as it
-finishes. Every call is ``driver.run_chunk(**kwargs)`` with plain values
-(game name, seed, first game, count, players, options, policy string), so a
+manager whose ``run(job, chunks, target)`` yields ``(index, result)`` of each
+chunk as it finishes. Every call is ``driver.run_chunk(job, first, count,
+target(index))``: the job holds plain values only (see analysis/job.py), so a
 worker imports the kernels from its installed cardmc and loads them from its
-Numba cache: nothing compiled is shipped.
+Numba cache: nothing compiled is shipped, and no file of the user's is read.
 
 * neither: chunks run one after another here, on all Numba threads;
 * ``workers=N``: a LocalCluster of N worker processes on 127.0.0.1 (one
@@ -21,22 +21,11 @@ import uuid
 from typing import Iterable, Iterator
 
 from cardmc import driver
+from cardmc.checks import check_cluster as check
+from cardmc.job import Job
 from cardmc.registry import UsageError
 
-
-def check(scheduler: object, workers: object, threads: object) -> None:
-    """``UsageError`` for a bad combination of the three."""
-    if scheduler is not None and workers is not None:
-        raise UsageError("give either a scheduler address or a number of local workers, not both")
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
-        raise UsageError(f"workers must be a positive whole number, not {workers!r}")
-    if scheduler is not None:
-        if threads is not None:
-            raise UsageError("threads are set on the cluster's workers (dask worker --nthreads), not here")
-        if not isinstance(scheduler, str) and not hasattr(scheduler, "submit"):
-            raise UsageError(f"scheduler must be an address such as tcp://HOST:8786, not {scheduler!r}")
-        if isinstance(scheduler, str) and "://" not in scheduler and ":" not in scheduler:
-            raise UsageError(f"scheduler address {scheduler!r} should look like tcp://HOST:8786")
+Chunks = Iterable[tuple[int, int, int]]  # (index, first game, count)
 
 
 def runner(scheduler=None, workers: int | None = None, threads: int | None = None):
@@ -62,9 +51,9 @@ class InProcess:
     def __exit__(self, *exc) -> None:
         return None
 
-    def run(self, calls: Iterable[tuple[object, dict]], on_block=None) -> Iterator[tuple[object, dict]]:
-        for key, kwargs in calls:
-            yield key, driver.run_chunk(**kwargs, on_block=on_block)
+    def run(self, job: Job, chunks: Chunks, target=None, on_block=None) -> Iterator[tuple[int, dict]]:
+        for index, first, count in chunks:
+            yield index, driver.run_chunk(job, first, count, target(index) if target else None, on_block=on_block)
 
 
 def local_cluster(workers: int, threads: int = 1):
@@ -147,17 +136,18 @@ class DaskRunner:
                 pass
         self.client = self.cluster = None
 
-    def run(self, calls: Iterable[tuple[object, dict]], on_block=None) -> Iterator[tuple[object, dict]]:
+    def run(self, job: Job, chunks: Chunks, target=None, on_block=None) -> Iterator[tuple[int, dict]]:
         from distributed import as_completed
 
         from cardmc import __version__
 
         session = uuid.uuid4().hex[:12]
         futures = {}
-        for key, kwargs in calls:
-            future = self.client.submit(driver.run_chunk, **kwargs, version=__version__, pure=False,
-                                        key=f"cardmc-chunk-{session}-{key}")  # fmt: skip
-            futures[future] = key
+        for index, first, count in chunks:
+            future = self.client.submit(driver.run_chunk, job, first, count, target(index) if target else None,
+                                        version=__version__, pure=False,
+                                        key=f"cardmc-chunk-{session}-{index}")  # fmt: skip
+            futures[future] = index
         try:
             for future in as_completed(list(futures)):
                 try:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from cardmc.driver import _KERNEL_LOCK
+from cardmc.kernels.jit import KERNEL_LOCK
 from cardmc.kernels import columns as kc
 
 WIDTHS = (np.int8, np.int16, np.int32, np.int64)
@@ -38,7 +38,7 @@ class Columns:
         if rows.ndim != 2 or rows.shape[1] != len(self.columns):
             raise ValueError(f"rows should have {len(self.columns)} columns, not shape {rows.shape}")
         outs = [np.empty((len(p), len(rows)), w) for p, w in zip(self.picks, WIDTHS)]
-        with _KERNEL_LOCK:  # Numba's thread pool is shared: one parallel kernel at a time
+        with KERNEL_LOCK:  # Numba's thread pool is shared: one parallel kernel at a time
             kc.split(rows, *self.picks, self.cards, *outs)
         data = {}
         for name, kind, slot in zip(self.columns, self.kinds, self.slots):

@@ -35,30 +35,9 @@ class Option:
 
     def parse(self, name: str, value: object) -> object:
         """The checked value of ``value``; ``UsageError`` names a bad one."""
-        if self.kind == "bool":
-            if isinstance(value, bool):
-                return value
-            text = str(value).strip().lower()
-            if text in ("true", "1", "yes", "on"):
-                return True
-            if text in ("false", "0", "no", "off"):
-                return False
-            raise UsageError(f"option {name} takes true or false, not {value!r}")
-        if self.kind == "int":
-            try:
-                number = int(str(value).strip()) if not isinstance(value, int) else value
-            except ValueError:
-                raise UsageError(f"option {name} takes a whole number, not {value!r}") from None
-            if isinstance(number, bool) or (self.low is not None and number < self.low) or (
-                self.high is not None and number > self.high
-            ):
-                raise UsageError(f"option {name} must be in {self.low}..{self.high}, not {value!r}")
-            return number
-        assert self.choices is not None
-        text = str(value).strip()
-        if text not in self.choices:
-            raise UsageError(f"option {name} takes one of {', '.join(self.choices)}, not {value!r}")
-        return text
+        from cardmc.checks import check_option
+
+        return check_option(name, self, value)
 
     def code(self, value: object) -> int:
         if self.kind == "choice":
@@ -112,10 +91,9 @@ class GameSpec:
     def check_players(self, players: int | None) -> int:
         if players is None:
             return self.default_players
-        if isinstance(players, bool) or not isinstance(players, int) or players not in self.players:
-            allowed = ", ".join(map(str, self.players))
-            raise UsageError(f"{self.name} is played by {allowed} players, not {players!r}")
-        return players
+        from cardmc.checks import check_players
+
+        return check_players(self.name, self.players, players)
 
 
 def get(name: str) -> GameSpec:

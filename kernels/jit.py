@@ -6,6 +6,7 @@ once per machine; ``nogil`` lets Dask or thread pools run kernels side by side.
 from __future__ import annotations
 
 import functools
+import threading
 
 import numba
 
@@ -14,3 +15,7 @@ jit = functools.partial(numba.njit, cache=True, nogil=True)
 
 parallel_jit = functools.partial(numba.njit, cache=True, nogil=True, parallel=True)
 """Batch driver with ``numba.prange`` over games."""
+
+KERNEL_LOCK = threading.Lock()
+"""Held around every parallel kernel call: Numba's thread pool is one per
+process, so parallel kernels run one at a time (never nested)."""

@@ -196,14 +196,13 @@ def test_chunks_the_worker_cannot_see_come_back_as_bytes(tmp_path):
     """A worker without the run folder (no shared file system) returns the
     part; the client writes and records it."""
     from cardmc import driver
+    from cardmc.job import make
 
-    identity = {"game": "differenzler", "seed": 1, "start": 0, "games": 40, "policy": "random",
-                "policy_codes": [], "players": 4, "settings": {}, "chunk_games": 20, "kind": "rows",
-                "cardmc": "x"}  # fmt: skip
-    with checkpoint.RunFolder(tmp_path / "run", identity, {"game": "differenzler"}) as run:
+    job = make("differenzler", 40, 1, "random")
+    with checkpoint.RunFolder(tmp_path / "run", job.identity(20), {"game": "differenzler"}) as run:
         for index, first, n in run.plan():
             target = {**run.target(index), "token": "another-run"}
-            res = driver.run_chunk("differenzler", 1, first, n, 4, {}, "random", target=target)
+            res = driver.run_chunk(job, first, n, target)
             assert "data" in res and not (tmp_path / "run" / target["file"]).exists()
             run.record(index, first, n, res)
     _, parts = checkpoint.complete_parts(tmp_path / "run")

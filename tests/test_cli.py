@@ -136,3 +136,40 @@ def test_bench_reports_rates_and_the_speed_up_over_one_thread():
     for _, row in df.iterrows():
         base = one[(one["case"] == row["case"]) & (one["path"] == row["path"])]["seconds"].iat[0]
         assert row["speedup"] == base / row["seconds"]
+
+
+def test_help_texts_show_percent_signs_once():
+    from cardmc.cli import build_parser
+
+    commands = list(build_parser()._subparsers._group_actions[0].choices)
+    assert {"simulate", "analyze", "trace", "odds", "calibrate"} <= set(commands)
+    texts = {"": run("--help").stdout}
+    texts.update({c: run(c, "--help").stdout for c in commands})
+    for command, text in texts.items():
+        assert text.strip() and "%%" not in text, command
+    assert "95% CIs" in texts[""] and "95% CIs" in texts["odds"]
+
+
+def test_simulate_and_trace_take_a_calibration_table(tmp_path):
+    for command in ("simulate", "trace"):
+        done = run(command, "differenzler", "--games", "5", "--calibration", str(tmp_path / "none.csv"), "--out",
+                   str(tmp_path / ("x.parquet" if command == "simulate" else "x.jsonl")))  # fmt: skip
+        assert done.returncode == 2 and "none.csv" in done.stderr and "Traceback" not in done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_command_line_and_the_api_make_the_same_job():
+    import pickle
+
+    from cardmc.cli import _job, build_parser
+    from cardmc.job import make
+
+    args = build_parser().parse_args(["simulate", "differenzler", "--games", "7", "--seed", "3", "--policy",
+                                      "random,heuristic,calibrated,heuristic:random", "--set", "max_extra_deals=2",
+                                      "--out", "x.parquet"])  # fmt: skip
+    job = _job(args)
+    assert job == make("differenzler", 7, 3, "random,heuristic,calibrated,heuristic:random",
+                       settings={"max_extra_deals": 2})  # fmt: skip
+    assert pickle.loads(pickle.dumps(job)) == job and job.options["max_extra_deals"] == 2
+    assert job.policy_codes[3] == (1, 0) and job.calibration is not None
