@@ -10,12 +10,13 @@ from __future__ import annotations
 import functools
 from math import comb
 
+import numba
 import numpy as np
 import pandas as pd
 
 from cardmc import stats
 from cardmc.driver import check_count, check_seed
-from cardmc.registry import GameSpec, Option, UsageError, compact, seat_codes
+from cardmc.registry import GameSpec, Option, UsageError, join_spans, seat_codes
 from cardmc.kernels import schieber as k
 from cardmc.kernels import schieber_weis as w
 from cardmc.kernels.cards import code, codes_of
@@ -33,8 +34,8 @@ def parse_policy(text: str, players: int = 4) -> np.ndarray:
 
 
 def simulate_block(seed, start, count, players, params, policies) -> np.ndarray:
-    rows, nrows = k.simulate(seed, start, count, players, params, policies)
-    return compact(rows, nrows, k.max_rows(players, params))
+    rows, spans = k.simulate(seed, start, count, players, params, policies, numba.get_num_threads())
+    return join_spans(rows, spans)
 
 
 _SMALL = {c: "int8" for c in k.COLUMNS}

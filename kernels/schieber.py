@@ -18,17 +18,19 @@ from numba import prange
 
 from cardmc.kernels import rng
 from cardmc.kernels.bits import ONE, ZERO, lowest, nth, popcount
-from cardmc.kernels.cards import ACE, EIGHT, FULL36, HEARTS, JACK, KING, NINE, QUEEN, SEVEN, SIX, deal_packets, deck
+from cardmc.kernels.cards import (ACE, EIGHT, FULL36, HEARTS, JACK, KING, NINE, QUEEN, SEVEN, SIX, TEN,
+                                  deal_packets, deck)
 from cardmc.kernels.jit import jit, parallel_jit
 from cardmc.kernels.schieber_weis import OBENABE, UNDENUFE, combinations, declare, weis_winner
 from cardmc.kernels.tricks import (JASS_PLAIN, JASS_TRUMP, NO_TRUMP, PLAIN, REVERSED, SUIT16, TRUMP_STRENGTH,
-                            strength, trumps_above)
+                                   TRUMPS_ABOVE, strength)
 
 CONTRACT_NAMES = ("C", "D", "H", "S", "obenabe", "undenufe")
 MULTIPLIER = np.array([1, 2, 1, 2, 3, 4], dtype=np.int64)  # C D H S obenabe undenufe
 PUSH = -1
 DECK = deck(36)
 SEVEN_OF_ROSES = HEARTS * 16 + SEVEN
+ACES, TENS, SIXES = (sum(1 << (16 * s + r) for s in range(4)) for r in (ACE, TEN, SIX))
 
 COLUMNS = (
     "game", "deal", "seat", "team", "forehand", "chooser", "pushed", "contract", "multiplier",
@@ -75,6 +77,28 @@ def order_of(contract):
     return REVERSED if contract == UNDENUFE else PLAIN
 
 
+@jit(inline="always")
+def trump_masks(contract):
+    """(all trumps, trump J) of ``contract`` as masks; both empty in Obenabe and Undenufe."""
+    shift = np.uint64((16 * contract) & 63)
+    trump = contract < 4
+    return (SUIT16 << shift) if trump else ZERO, (ONE << (shift + np.uint64(JACK))) if trump else ZERO
+
+
+@jit(inline="always")
+def follow_rule(hand, follow, tmask, jack, beat, trump_led):
+    """Cards ``hand`` may play on a started trick: ``follow`` the led suit's mask, ``tmask`` and ``jack``
+    from ``trump_masks``, ``beat`` the trumps above the highest trump in the trick (all trumps while
+    none lies in it), ``trump_led`` whether trumps were led. Selects, not branches (random play)."""
+    same = hand & follow
+    trumps = hand & tmask
+    allowed = trumps & beat
+    others = hand & ~tmask
+    plain = (same | allowed) if same != ZERO else ((others | allowed) if others != ZERO else hand)
+    on_trump = hand if (trumps == ZERO) | (trumps == jack) else trumps
+    return on_trump if trump_led else plain
+
+
 @jit
 def legal_cards(hand, led, contract, top_trump):
     """Cards ``hand`` may play on a trick led in ``led`` (-1: ``hand`` leads).
@@ -83,22 +107,9 @@ def legal_cards(hand, led, contract, top_trump):
     """
     if led < 0:
         return hand
-    follow = hand & (SUIT16 << np.uint64(16 * led))
-    if contract >= OBENABE:
-        return follow if follow != ZERO else hand
-    tmask = SUIT16 << np.uint64(16 * contract)
-    trumps = hand & tmask
-    if led == contract:
-        if trumps == ZERO or trumps == ONE << np.uint64(16 * contract + JACK):
-            return hand
-        return trumps
-    allowed = trumps if top_trump < 0 else trumps & trumps_above(contract, top_trump)
-    if follow != ZERO:
-        return follow | allowed
-    others = hand & ~tmask
-    if others == ZERO:
-        return hand
-    return others | allowed
+    tmask, jack = trump_masks(contract)
+    beat = tmask if top_trump < 0 else (TRUMPS_ABOVE[top_trump] << np.uint64((16 * contract) & 63)) & tmask
+    return follow_rule(hand, SUIT16 << np.uint64(16 * led), tmask, jack, beat, led == contract)
 
 
 @jit
@@ -114,16 +125,36 @@ def trick_winner_pos(trick, contract):
     return best
 
 
+def _strength_table():
+    """STRENGTH[contract, card]: ``strength`` of a card of the led suit or of trumps."""
+    t = np.full((6, 64), -1, dtype=np.int64)
+    for c in range(6):
+        for card in DECK:
+            t[c, card] = strength(card, card >> 4, c if c < 4 else NO_TRUMP, REVERSED if c == UNDENUFE else PLAIN)
+    return t
+
+
+STRENGTH = _strength_table()
+
+
+@jit(inline="always")
+def deal_into(seed, index, k, start, cards, hands):
+    """Deal k of game ``index`` into ``hands``: shuffle, then packets of three from seat ``start``
+    on. Returns the deal stream's final state."""
+    for i in range(36):
+        cards[i] = DECK[i]
+    z = rng.shuffle_from(rng.key(seed, index, k, rng.DEAL), cards)
+    deal_packets(cards, start, 4, hands)
+    return z
+
+
 @jit
 def deal_hands(seed, index, k, start, cards, hands, st):
     """Deal k of game ``index``: shuffle, then packets of three from seat ``start`` on.
 
     ``st`` is a one-element stream state array, reused (set to the deal's key here).
     """
-    st[0] = rng.key(seed, index, k, rng.DEAL)
-    cards[:] = DECK
-    rng.shuffle(st, cards)
-    deal_packets(cards, start, 4, hands)
+    st[0] = deal_into(seed, index, k, start, cards, hands)
 
 
 @jit(inline="always")
@@ -142,30 +173,17 @@ def _suit_len(hand, s):
     return popcount(hand & (SUIT16 << np.uint64(16 * s)))
 
 
-@jit
-def _hand_features(rows, r, hand, contract):
-    """Trumps (J, 9) under ``contract``, aces, tens, sixes, longest suit."""
-    aces = tens = sixes = longest = 0
-    for s in range(4):
-        base = 16 * s
-        aces += int(hand >> np.uint64(base + 12) & ONE)
-        tens += int(hand >> np.uint64(base + 8) & ONE)
-        sixes += int(hand >> np.uint64(base + 4) & ONE)
-        n = _suit_len(hand, s)
-        if n > longest:
-            longest = n
-    if contract < 4:
-        rows[r, C_TRUMPS] = _suit_len(hand, contract)
-        rows[r, C_TRUMP_JACK] = int(hand >> np.uint64(16 * contract + JACK) & ONE)
-        rows[r, C_TRUMP_NINE] = int(hand >> np.uint64(16 * contract + NINE) & ONE)
-    else:
-        rows[r, C_TRUMPS] = 0
-        rows[r, C_TRUMP_JACK] = 0
-        rows[r, C_TRUMP_NINE] = 0
-    rows[r, C_ACES] = aces
-    rows[r, C_TENS] = tens
-    rows[r, C_SIXES] = sixes
-    rows[r, C_LONGEST] = longest
+@jit(inline="always")
+def _hand_features(rows, r, hand, tmask, jack):
+    """Trumps (J, 9) under the contract (masks from ``trump_masks``), aces, tens, sixes, longest suit."""
+    rows[r, C_TRUMPS] = popcount(hand & tmask)
+    rows[r, C_TRUMP_JACK] = 1 if hand & jack != ZERO else 0
+    rows[r, C_TRUMP_NINE] = 1 if hand & (jack >> np.uint64(JACK - NINE)) != ZERO else 0
+    rows[r, C_ACES] = popcount(hand & np.uint64(ACES))
+    rows[r, C_TENS] = popcount(hand & np.uint64(TENS))
+    rows[r, C_SIXES] = popcount(hand & np.uint64(SIXES))
+    rows[r, C_LONGEST] = max(max(popcount(hand & SUIT16), popcount(hand & (SUIT16 << np.uint64(16)))),
+                             max(popcount(hand & (SUIT16 << np.uint64(32))), popcount(hand & (SUIT16 << np.uint64(48)))))
 
 
 # ---------------------------------------------------------------- policies
@@ -311,7 +329,15 @@ def _discard(legal, unseen, contract, tmask):
 @jit
 def heuristic_card(hand, legal, played, trick, pos, win_pos, win_str, trick_pts, contract, chose):
     """Partner-aware card play: draw trumps when strong, cash masters, give points to a winning
-    partner, never overtake it, win cheaply, keep the trump J, discard from the weakest suit."""
+    partner, never overtake it, win cheaply, keep the trump J, discard from the weakest suit.
+    ``trick`` holds the cards played so far in the trick, ``win_pos`` the position of the winning one."""
+    return choose_card(hand, legal, played, trick[0], trick[win_pos], pos, win_pos, win_str, trick_pts, contract,
+                       chose)
+
+
+@jit
+def choose_card(hand, legal, played, lead, win_card, pos, win_pos, win_str, trick_pts, contract, chose):
+    """``heuristic_card`` with the trick's first card ``lead`` and winning card ``win_card`` as scalars."""
     if legal & (legal - ONE) == ZERO:
         return lowest(legal)
     trump, order = trump_of(contract), order_of(contract)
@@ -348,9 +374,9 @@ def heuristic_card(hand, legal, played, trick, pos, win_pos, win_str, trick_pts,
             if v < best_v:
                 best, best_v = c, v
         return best
-    led = trick[0] >> 4
+    led = lead >> 4
     if win_pos == pos - 2:  # partner wins the trick so far
-        wc = trick[win_pos]
+        wc = win_card
         safe = pos == 3 or (STRONGER[contract, wc] & unseen == ZERO and
                             (trump < 0 or wc >> 4 == trump or unseen & tmask == ZERO))
         if safe:
@@ -407,6 +433,15 @@ O_SCORE, O_CARD_POINTS, O_TRICKS, O_WEIS_TEAM, O_STOECK, O_WINNER = 0, 2, 4, 8, 
 OUT_SIZE = 11
 
 
+@jit(inline="always")
+def _credit(totals, out, team, points):
+    """Add ``points`` to ``team``'s match total and deal score; True when the team has reached the target
+    (the caller compares)."""
+    totals[team] += points
+    out[O_SCORE + team] += points
+    return totals[team]
+
+
 @jit
 def play_deal(hands, forehand, chooser, contract, totals, target, policies, st, weis, kinds, out, work, masks,
               events, nev):
@@ -420,88 +455,95 @@ def play_deal(hands, forehand, chooser, contract, totals, target, policies, st, 
     event count.
     """
     m = MULTIPLIER[contract]
-    trump, order = trump_of(contract), order_of(contract)
-    keys = work[0:4]
-    points = work[4:8]
-    trick = work[8:12]
+    trump = trump_of(contract)
+    tmask, jack = trump_masks(contract)
+    rec = events.shape[0] > 0
     for i in range(OUT_SIZE):
         out[i] = 0
     for s in range(4):
         claim, total, key, kind = declare(hands[s], contract)
-        weis[s], keys[s], kinds[s] = total, key, kind
-        if events.shape[0] > 0:
-            n = combinations(hands[s], claim, masks, points)
+        weis[s], work[s], kinds[s] = total, key, kind
+        if rec:
+            n = combinations(hands[s], claim, masks, work[4:8])
             for i in range(n):
-                nev = _event(events, nev, EV_WEIS, s, points[i], np.int64(masks[i]))
-    weis_seat = weis_winner(keys, forehand)
+                nev = _event(events, nev, EV_WEIS, s, work[4 + i], np.int64(masks[i]))
+    weis_seat = weis_winner(work, forehand)  # the keys are work[0:4]
     stoeck_seat = -1
-    kq = ZERO
+    kq = ZERO  # trump K and Q while their Stöck is still to be credited
     if trump >= 0:
         kq = (ONE << np.uint64(16 * trump + KING)) | (ONE << np.uint64(16 * trump + QUEEN))
         for s in range(4):
             if hands[s] & kq == kq:
                 stoeck_seat = s
+        if stoeck_seat < 0:
+            kq = ZERO
     nev = _event(events, nev, EV_STOECK, stoeck_seat, 0, 0)
     winner = -1
-    stoeck_done = False
     weis_team = -1
     # before the first card: Stöck only if it wins the match, then Weis
     if stoeck_seat >= 0 and totals[stoeck_seat & 1] + 20 * m >= target:
-        totals[stoeck_seat & 1] += 20 * m
-        out[O_SCORE + (stoeck_seat & 1)] += 20 * m
-        stoeck_done = True
+        _credit(totals, out, stoeck_seat & 1, 20 * m)
+        kq = ZERO
         winner = stoeck_seat & 1
     if winner < 0 and weis_seat >= 0:
         weis_team = weis_seat & 1
-        gain = (weis[weis_seat] + weis[weis_seat ^ 2]) * m
-        totals[weis_team] += gain
-        out[O_SCORE + weis_team] += gain
-        if totals[weis_team] >= target:
+        if _credit(totals, out, weis_team, (weis[weis_seat] + weis[weis_seat ^ 2]) * m) >= target:
             winner = weis_team
     nev = _event(events, nev, EV_WEIS_TEAM, weis_team, 0, 0)
+    heuristic = 0  # bit s: seat s plays by the heuristic
+    for s in range(4):
+        heuristic |= (1 if policies[s, 0] != RANDOM else 0) << s
+    z = st[0]  # the players' stream, in a register until the deal ends
     leader = forehand
     played = ZERO
-    for t in range(9):
-        if winner >= 0:
-            break
-        led = -1
-        top_trump = -1
+    t = 0
+    while t < 9 and winner < 0:
+        follow = ZERO
+        beat = tmask  # the trumps that beat the trick so far
+        trump_led = False
+        lead = win_card = 0
+        win_seat = leader
         win_pos = 0
         win_str = -1
         trick_pts = 0
+        seat = leader
         for pos in range(4):
-            seat = (leader + pos) & 3
-            legal = legal_cards(hands[seat], led, contract, top_trump)
-            if policies[seat, 0] == RANDOM:
-                card = nth(legal, rng.below(st, popcount(legal)))
+            hand = hands[seat]
+            legal = hand if pos == 0 else follow_rule(hand, follow, tmask, jack, beat, trump_led)
+            if heuristic >> seat & 1:
+                card = choose_card(hand, legal, played, lead, win_card, pos, win_pos, win_str, trick_pts, contract,
+                                   (seat & 1) == (chooser & 1))
             else:
-                card = heuristic_card(hands[seat], legal, played, trick, pos, win_pos, win_str,
-                                      trick_pts, contract, (seat & 1) == (chooser & 1))
-            nev = _event(events, nev, EV_PLAY, seat, card, np.int64(legal))
+                z, pick = rng.below_from(z, popcount(legal))
+                card = nth(legal, pick)
+            if rec:
+                nev = _event(events, nev, EV_PLAY, seat, card, np.int64(legal))
             b = ONE << np.uint64(card)
-            hands[seat] ^= b
+            hands[seat] = hand ^ b
             played |= b
-            trick[pos] = card
+            # the trick's bookkeeping with selects, not branches
+            suit = card >> 4
             if pos == 0:
-                led = card >> 4
-            s_ = strength(card, led, trump, order)
-            if s_ > win_str:
-                win_str, win_pos = s_, pos
-            if card >> 4 == trump and (top_trump < 0 or
-                                        TRUMP_STRENGTH[card & 15] > TRUMP_STRENGTH[top_trump]):
-                top_trump = card & 15
+                lead = card
+                follow = SUIT16 << np.uint64(16 * suit)
+                trump_led = suit == trump
+            s_ = STRENGTH[contract, card] if b & (follow | tmask) != ZERO else -1
+            wins = s_ > win_str
+            win_card = card if wins else win_card
+            win_pos = pos if wins else win_pos
+            win_seat = seat if wins else win_seat
+            beat = (TRUMPS_ABOVE[card & 15] << np.uint64(16 * suit)) if wins and b & tmask != ZERO else beat
+            win_str = max(s_, win_str)
             trick_pts += POINTS[contract, card]
-            # Stöck the moment its second card is played
-            if seat == stoeck_seat and not stoeck_done and b & kq != ZERO and hands[seat] & kq == ZERO:
-                stoeck_done = True
-                totals[seat & 1] += 20 * m
-                out[O_SCORE + (seat & 1)] += 20 * m
-                if totals[seat & 1] >= target:
+            if b & kq != ZERO and hands[seat] & kq == ZERO:  # Stöck the moment its second card is played
+                kq = ZERO
+                if _credit(totals, out, seat & 1, 20 * m) >= target:
                     winner = seat & 1
                     break
+            seat = (seat + 1) & 3
         if winner >= 0:
             break
-        w = (leader + win_pos) & 3
+        w = win_seat
         out[O_TRICKS + w] += 1
         pts = trick_pts
         if t == 8:
@@ -509,11 +551,11 @@ def play_deal(hands, forehand, chooser, contract, totals, target, policies, st, 
             if out[O_TRICKS + w] + out[O_TRICKS + (w ^ 2)] == 9:
                 pts += 100
         out[O_CARD_POINTS + (w & 1)] += pts
-        totals[w & 1] += pts * m
-        out[O_SCORE + (w & 1)] += pts * m
-        if totals[w & 1] >= target:
+        if _credit(totals, out, w & 1, pts * m) >= target:
             winner = w & 1
         leader = w
+        t += 1
+    st[0] = z
     out[O_WEIS_TEAM] = weis_team
     out[O_STOECK] = stoeck_seat
     out[O_WINNER] = winner
@@ -541,27 +583,28 @@ def choose_contract(forehand, hands, weis, policies, st, fixed, push_mode, value
 
 
 @jit
-def play_game(seed, index, players, params, policies, rows, events):
-    """Play match ``index`` of ``seed`` to the target; write its rows (and events)."""
+def new_scratch():
+    """The work arrays of one match (``play_match``), reused match after match."""
+    return (np.empty(36, np.int64), np.zeros(4, np.uint64), np.zeros(4, np.uint64), np.zeros(2, np.int64),
+            np.zeros(4, np.int64), np.zeros(4, np.int64), np.zeros(6, np.int64), np.zeros(OUT_SIZE, np.int64),
+            np.zeros(12, np.int64), np.zeros(4, np.uint64), np.zeros(1, np.uint64))
+
+
+@jit
+def play_match(seed, index, params, policies, rows, r0, events, scratch):
+    """Play match ``index`` of ``seed`` to the target; write its rows from ``rows[r0]`` (none when ``rows``
+    is empty) and its events. ``scratch`` is from ``new_scratch``. Returns (rows, events) written."""
+    cards, hands, dealt, totals, weis, kinds, values, out, work, masks, st = scratch
     target, fixed, push_mode = params[0], params[1], params[2]
-    st = rng.stream(seed, index, 0, rng.PLAY)
-    st_deal = np.empty(1, np.uint64)
-    cards = np.empty(36, np.int64)
-    hands = np.zeros(4, np.uint64)
-    dealt = np.zeros(4, np.uint64)
-    totals = np.zeros(2, np.int64)
-    weis = np.zeros(4, np.int64)
-    kinds = np.zeros(4, np.int64)
-    values = np.zeros(6, np.int64)
-    out = np.zeros(OUT_SIZE, np.int64)
-    work = np.zeros(12, np.int64)
-    masks = np.zeros(4, np.uint64)
+    write = rows.shape[0] > 0
+    st[0] = rng.key(seed, index, 0, rng.PLAY)
+    totals[0] = totals[1] = 0
     nrows = nev = 0
     forehand = 0
     winner = -1
     k = 0
     while winner < 0:
-        deal_hands(seed, index, k, 0 if k == 0 else forehand, cards, hands, st_deal)
+        deal_into(seed, index, k, 0 if k == 0 else forehand, cards, hands)
         if k == 0:
             for s in range(4):
                 if hands[s] >> np.uint64(SEVEN_OF_ROSES) & ONE:
@@ -570,16 +613,20 @@ def play_game(seed, index, players, params, policies, rows, events):
         for s in range(4):
             dealt[s] = hands[s]
             nev = _event(events, nev, EV_HAND, s, np.int64(hands[s]), 0)
-            weis[s] = declare(hands[s], OBENABE)[1]  # the total does not depend on the contract
+        if fixed < 0:  # the heuristic weighs the Weis of who may choose (the total does not depend on the contract)
+            for s in (forehand, (forehand + 2) & 3):
+                if policies[s, 0] != RANDOM:
+                    weis[s] = declare(hands[s], OBENABE)[1]
         chooser, pushed, contract = choose_contract(forehand, hands, weis, policies, st, fixed, push_mode,
                                                     values)
         nev = _event(events, nev, EV_CONTRACT, chooser, 1 if pushed else 0, contract)
         nev = play_deal(hands, forehand, chooser, contract, totals, target, policies, st, weis, kinds, out,
                         work, masks, events, nev)
         winner = out[O_WINNER]
-        if rows.shape[0] > 0:
+        if write:
+            tmask, jack = trump_masks(contract)
             for s in range(4):
-                r = nrows + s
+                r = r0 + nrows + s
                 team = s & 1
                 rows[r, C_GAME] = index
                 rows[r, C_DEAL] = k
@@ -597,7 +644,7 @@ def play_game(seed, index, players, params, policies, rows, events):
                 rows[r, C_CARD_POINTS] = out[O_CARD_POINTS + team]
                 rows[r, C_SCORE] = out[O_SCORE + team]
                 rows[r, C_TRICKS] = out[O_TRICKS + s]
-                _hand_features(rows, r, dealt[s], contract)
+                _hand_features(rows, r, dealt[s], tmask, jack)
                 best = contract_values(dealt[s], weis[s], values)
                 rows[r, C_BEST_CONTRACT] = best
                 rows[r, C_BEST_VALUE] = values[best]
@@ -605,7 +652,7 @@ def play_game(seed, index, players, params, policies, rows, events):
         k += 1
         forehand = (forehand + 1) & 3
     schneider = 1 if 2 * totals[1 - winner] < target else 0
-    for r in range(nrows):
+    for r in range(r0, r0 + nrows):
         rows[r, C_WINNER] = winner
         rows[r, C_TOTAL0] = totals[0]
         rows[r, C_TOTAL1] = totals[1]
@@ -615,14 +662,28 @@ def play_game(seed, index, players, params, policies, rows, events):
     return nrows, nev
 
 
+@jit
+def play_game(seed, index, players, params, policies, rows, events):
+    """Play match ``index`` of ``seed`` to the target; write its rows (and events)."""
+    return play_match(seed, index, params, policies, rows, 0, events, new_scratch())
+
+
 @parallel_jit
-def simulate(seed, start, count, players, params, policies):
-    """Matches start..start+count-1: rows (count * max_rows, NCOL) and rows per match."""
+def simulate(seed, start, count, players, params, policies, chunks=64):
+    """Matches start..start+count-1 in ``chunks`` chunks of consecutive matches (one per thread moves the
+    fewest rows afterwards); chunk c writes its matches' rows one after another from row ``spans[c, 0]``,
+    in all ``spans[c, 1]`` rows (``cardmc.registry.join_spans`` packs them)."""
     per = 4 * max_deals(params[0])
-    rows = np.empty((count * per, NCOL), np.int32)
-    nrows = np.zeros(count, np.int64)
-    for j in prange(count):
+    rows = np.empty((count * per, NCOL), np.int32)  # only written rows are read
+    chunks = max(1, min(count, chunks))
+    spans = np.zeros((chunks, 2), np.int64)
+    for c in prange(chunks):
+        scratch = new_scratch()  # each chunk owns its work arrays and a fixed range of matches
         events = np.zeros((0, 4), np.int64)
-        n, _ = play_game(seed, start + j, players, params, policies, rows[j * per:(j + 1) * per], events)
-        nrows[j] = n
-    return rows, nrows
+        first = c * count // chunks
+        r = first * per
+        for j in range(first, (c + 1) * count // chunks):
+            n, _ = play_match(seed, start + j, params, policies, rows, r, events, scratch)
+            r += n
+        spans[c, 0], spans[c, 1] = first * per, r - first * per
+    return rows, spans
