@@ -159,13 +159,13 @@ def deal_hands(seed, index, k, start, cards, hands, st):
 
 @jit(inline="always")
 def _event(events, n, kind, a, b, c):
-    if events.shape[0] > 0:
-        events[n, 0] = kind
-        events[n, 1] = a
-        events[n, 2] = b
-        events[n, 3] = c
-        return n + 1
-    return n
+    """Write one trace event; callers test ``events.shape[0] > 0`` first (an array into an inlined
+    function costs a reference count, so only when tracing)."""
+    events[n, 0] = kind
+    events[n, 1] = a
+    events[n, 2] = b
+    events[n, 3] = c
+    return n + 1
 
 
 @jit
@@ -174,16 +174,15 @@ def _suit_len(hand, s):
 
 
 @jit(inline="always")
-def _hand_features(rows, r, hand, tmask, jack):
-    """Trumps (J, 9) under the contract (masks from ``trump_masks``), aces, tens, sixes, longest suit."""
-    rows[r, C_TRUMPS] = popcount(hand & tmask)
-    rows[r, C_TRUMP_JACK] = 1 if hand & jack != ZERO else 0
-    rows[r, C_TRUMP_NINE] = 1 if hand & (jack >> np.uint64(JACK - NINE)) != ZERO else 0
-    rows[r, C_ACES] = popcount(hand & np.uint64(ACES))
-    rows[r, C_TENS] = popcount(hand & np.uint64(TENS))
-    rows[r, C_SIXES] = popcount(hand & np.uint64(SIXES))
-    rows[r, C_LONGEST] = max(max(popcount(hand & SUIT16), popcount(hand & (SUIT16 << np.uint64(16)))),
-                             max(popcount(hand & (SUIT16 << np.uint64(32))), popcount(hand & (SUIT16 << np.uint64(48)))))
+def hand_features(hand, tmask, jack):
+    """(trumps, trump J, trump 9) under the contract (masks from ``trump_masks``), (aces, tens, sixes,
+    longest suit)."""
+    longest = max(max(popcount(hand & SUIT16), popcount(hand & (SUIT16 << np.uint64(16)))),
+                  max(popcount(hand & (SUIT16 << np.uint64(32))), popcount(hand & (SUIT16 << np.uint64(48)))))
+    return ((popcount(hand & tmask), 1 if hand & jack != ZERO else 0,
+             1 if hand & (jack >> np.uint64(JACK - NINE)) != ZERO else 0),
+            (popcount(hand & np.uint64(ACES)), popcount(hand & np.uint64(TENS)), popcount(hand & np.uint64(SIXES)),
+             longest))
 
 
 # ---------------------------------------------------------------- policies
@@ -270,36 +269,62 @@ def contract_features(hand, contract, f):
             f[i] += SUIT_FEATURES[mode, p, i]
 
 
+@jit(inline="always")
+def _suit_patterns(hand):
+    return (int(hand >> np.uint64(4)) & 0x1FF, int(hand >> np.uint64(20)) & 0x1FF,
+            int(hand >> np.uint64(36)) & 0x1FF, int(hand >> np.uint64(52)) & 0x1FF)
+
+
+@jit(inline="always")
+def _contract_value(c, p0, p1, p2, p3, side, extra):
+    """Worth of contract ``c`` for a hand of suit patterns p0..p3 (``contract_values``)."""
+    if c < 4:
+        p = p0 if c == 0 else p1 if c == 1 else p2 if c == 2 else p3
+        e = EVAL_WEIGHTS[0, 0] + SUIT_VALUE[0, p] + side - SUIT_VALUE[1, p]
+    else:
+        m = c - 2
+        e = (EVAL_WEIGHTS[c - 3, 0] + SUIT_VALUE[m, p0] + SUIT_VALUE[m, p1]
+             + SUIT_VALUE[m, p2] + SUIT_VALUE[m, p3])
+    return int(MULTIPLIER[c] * (e + extra))
+
+
+@jit(inline="always")
+def best_contract(hand, weis_total):
+    """(best contract, its worth) for the hand (the first of equal worth)."""
+    p0, p1, p2, p3 = _suit_patterns(hand)
+    side = SUIT_VALUE[1, p0] + SUIT_VALUE[1, p1] + SUIT_VALUE[1, p2] + SUIT_VALUE[1, p3]
+    extra = WEIS_SHARE * weis_total - 78.5
+    best, best_v = 0, _contract_value(0, p0, p1, p2, p3, side, extra)
+    for c in range(1, 6):
+        v = _contract_value(c, p0, p1, p2, p3, side, extra)
+        if v > best_v:
+            best, best_v = c, v
+    return best, best_v
+
+
 @jit
 def contract_values(hand, weis_total, values):
     """Fill ``values`` (6) with each contract's worth for the hand; return the best contract."""
-    p0 = int(hand >> np.uint64(4)) & 0x1FF
-    p1 = int(hand >> np.uint64(20)) & 0x1FF
-    p2 = int(hand >> np.uint64(36)) & 0x1FF
-    p3 = int(hand >> np.uint64(52)) & 0x1FF
+    p0, p1, p2, p3 = _suit_patterns(hand)
     side = SUIT_VALUE[1, p0] + SUIT_VALUE[1, p1] + SUIT_VALUE[1, p2] + SUIT_VALUE[1, p3]
     extra = WEIS_SHARE * weis_total - 78.5
     best = 0
     for c in range(6):
-        if c < 4:
-            p = p0 if c == 0 else p1 if c == 1 else p2 if c == 2 else p3
-            e = EVAL_WEIGHTS[0, 0] + SUIT_VALUE[0, p] + side - SUIT_VALUE[1, p]
-        else:
-            m = c - 2
-            e = (EVAL_WEIGHTS[c - 3, 0] + SUIT_VALUE[m, p0] + SUIT_VALUE[m, p1]
-                 + SUIT_VALUE[m, p2] + SUIT_VALUE[m, p3])
-        values[c] = int(MULTIPLIER[c] * (e + extra))
+        values[c] = _contract_value(c, p0, p1, p2, p3, side, extra)
         if values[c] > values[best]:
             best = c
     return best
 
 
+@jit(inline="always")
+def _push_or(best, value, may_push):
+    return PUSH if may_push and value < PUSH_BELOW else best
+
+
 @jit
 def heuristic_contract(hand, weis_total, may_push, values):
     best = contract_values(hand, weis_total, values)
-    if may_push and values[best] < PUSH_BELOW:
-        return PUSH
-    return best
+    return _push_or(best, values[best], may_push)
 
 
 @jit(inline="always")
@@ -419,27 +444,34 @@ def choose_card(hand, legal, played, lead, win_card, pos, win_pos, win_str, tric
     return _discard(legal, unseen, contract, tmask)
 
 
-@jit
-def _contract_decision(policy, st, hand, weis_total, may_push, values):
-    """A contract 0..5, or PUSH (only when ``may_push``)."""
+@jit(inline="always")
+def _contract_decision(policy, z, hand, weis_total, may_push):
+    """(stream state, a contract 0..5 or PUSH (only when ``may_push``))."""
     if policy == RANDOM:
-        r = rng.below(st, 7 if may_push else 6)
-        return PUSH if r == 6 else r
-    return heuristic_contract(hand, weis_total, may_push, values)
+        z, r = rng.below_from(z, 7 if may_push else 6)
+        return z, PUSH if r == 6 else r
+    best, value = best_contract(hand, weis_total)
+    return z, _push_or(best, value, may_push)
+
+
+@jit(inline="always")
+def _choose(forehand, fore, partner, z, fixed, push_mode):
+    """``choose_contract`` on scalars: ``fore`` and ``partner`` are (policy, hand, Weis total) of the
+    forehand and the partner. Returns (stream state, chooser, pushed, contract)."""
+    pushed = push_mode == 1
+    c = fixed
+    if fixed < 0:
+        if push_mode != 1:
+            z, c = _contract_decision(fore[0], z, fore[1], fore[2], push_mode == 0)
+            pushed = c == PUSH
+        if pushed:
+            z, c = _contract_decision(partner[0], z, partner[1], partner[2], False)
+    return z, (forehand + 2) & 3 if pushed else forehand, pushed, c
 
 
 # what ``play_deal`` reports in its ``out`` array
 O_SCORE, O_CARD_POINTS, O_TRICKS, O_WEIS_TEAM, O_STOECK, O_WINNER = 0, 2, 4, 8, 9, 10
 OUT_SIZE = 11
-
-
-@jit(inline="always")
-def _credit(totals, out, team, points):
-    """Add ``points`` to ``team``'s match total and deal score; True when the team has reached the target
-    (the caller compares)."""
-    totals[team] += points
-    out[O_SCORE + team] += points
-    return totals[team]
 
 
 @jit
@@ -454,6 +486,25 @@ def play_deal(hands, forehand, chooser, contract, totals, target, policies, st, 
     (int64, 12) and ``masks`` (uint64, 4) are scratch space. Returns the
     event count.
     """
+    st[0], nev = _play_deal(hands, forehand, chooser, contract, totals, target, _heuristic_seats(policies), st[0],
+                            weis, kinds, out, work, masks, events, nev)
+    return nev
+
+
+@jit(inline="always")
+def _heuristic_seats(policies):
+    """Bit s set: seat s plays by the heuristic."""
+    bits = 0
+    for s in range(4):
+        bits |= (1 if policies[s, 0] != RANDOM else 0) << s
+    return bits
+
+
+@jit(inline="always")
+def _play_deal(hands, forehand, chooser, contract, totals, target, heuristic, z, weis, kinds, out, work, masks,
+               events, nev):
+    """``play_deal`` with the players' stream state ``z`` in a register and the heuristic seats as bits
+    (``_heuristic_seats``); inlined, so that a match passes no arrays per deal. Returns (z, nev)."""
     m = MULTIPLIER[contract]
     trump = trump_of(contract)
     tmask, jack = trump_masks(contract)
@@ -466,7 +517,8 @@ def play_deal(hands, forehand, chooser, contract, totals, target, policies, st, 
         if rec:
             n = combinations(hands[s], claim, masks, work[4:8])
             for i in range(n):
-                nev = _event(events, nev, EV_WEIS, s, work[4 + i], np.int64(masks[i]))
+                if rec:
+                    nev = _event(events, nev, EV_WEIS, s, work[4 + i], np.int64(masks[i]))
     weis_seat = weis_winner(work, forehand)  # the keys are work[0:4]
     stoeck_seat = -1
     kq = ZERO  # trump K and Q while their Stöck is still to be credited
@@ -477,23 +529,25 @@ def play_deal(hands, forehand, chooser, contract, totals, target, policies, st, 
                 stoeck_seat = s
         if stoeck_seat < 0:
             kq = ZERO
-    nev = _event(events, nev, EV_STOECK, stoeck_seat, 0, 0)
+    if rec:
+        nev = _event(events, nev, EV_STOECK, stoeck_seat, 0, 0)
     winner = -1
     weis_team = -1
     # before the first card: Stöck only if it wins the match, then Weis
     if stoeck_seat >= 0 and totals[stoeck_seat & 1] + 20 * m >= target:
-        _credit(totals, out, stoeck_seat & 1, 20 * m)
+        totals[stoeck_seat & 1] += 20 * m
+        out[O_SCORE + (stoeck_seat & 1)] += 20 * m
         kq = ZERO
         winner = stoeck_seat & 1
     if winner < 0 and weis_seat >= 0:
         weis_team = weis_seat & 1
-        if _credit(totals, out, weis_team, (weis[weis_seat] + weis[weis_seat ^ 2]) * m) >= target:
+        gain = (weis[weis_seat] + weis[weis_seat ^ 2]) * m
+        totals[weis_team] += gain
+        out[O_SCORE + weis_team] += gain
+        if totals[weis_team] >= target:
             winner = weis_team
-    nev = _event(events, nev, EV_WEIS_TEAM, weis_team, 0, 0)
-    heuristic = 0  # bit s: seat s plays by the heuristic
-    for s in range(4):
-        heuristic |= (1 if policies[s, 0] != RANDOM else 0) << s
-    z = st[0]  # the players' stream, in a register until the deal ends
+    if rec:
+        nev = _event(events, nev, EV_WEIS_TEAM, weis_team, 0, 0)
     leader = forehand
     played = ZERO
     t = 0
@@ -516,8 +570,9 @@ def play_deal(hands, forehand, chooser, contract, totals, target, policies, st, 
             else:
                 z, pick = rng.below_from(z, popcount(legal))
                 card = nth(legal, pick)
-            if rec:
-                nev = _event(events, nev, EV_PLAY, seat, card, np.int64(legal))
+            if rec:  # written out: an array into an inlined function costs a reference count
+                events[nev, 0], events[nev, 1], events[nev, 2], events[nev, 3] = EV_PLAY, seat, card, np.int64(legal)
+                nev += 1
             b = ONE << np.uint64(card)
             hands[seat] = hand ^ b
             played |= b
@@ -527,17 +582,21 @@ def play_deal(hands, forehand, chooser, contract, totals, target, policies, st, 
                 lead = card
                 follow = SUIT16 << np.uint64(16 * suit)
                 trump_led = suit == trump
-            s_ = STRENGTH[contract, card] if b & (follow | tmask) != ZERO else -1
+            s_ = STRENGTH[contract, card]  # loads outside the selects keep them selects
+            above = TRUMPS_ABOVE[card & 15] << np.uint64(16 * suit)
+            s_ = s_ if b & (follow | tmask) != ZERO else -1
             wins = s_ > win_str
             win_card = card if wins else win_card
             win_pos = pos if wins else win_pos
             win_seat = seat if wins else win_seat
-            beat = (TRUMPS_ABOVE[card & 15] << np.uint64(16 * suit)) if wins and b & tmask != ZERO else beat
+            beat = above if wins & (b & tmask != ZERO) else beat
             win_str = max(s_, win_str)
             trick_pts += POINTS[contract, card]
             if b & kq != ZERO and hands[seat] & kq == ZERO:  # Stöck the moment its second card is played
                 kq = ZERO
-                if _credit(totals, out, seat & 1, 20 * m) >= target:
+                totals[seat & 1] += 20 * m
+                out[O_SCORE + (seat & 1)] += 20 * m
+                if totals[seat & 1] >= target:
                     winner = seat & 1
                     break
             seat = (seat + 1) & 3
@@ -551,53 +610,49 @@ def play_deal(hands, forehand, chooser, contract, totals, target, policies, st, 
             if out[O_TRICKS + w] + out[O_TRICKS + (w ^ 2)] == 9:
                 pts += 100
         out[O_CARD_POINTS + (w & 1)] += pts
-        if _credit(totals, out, w & 1, pts * m) >= target:
+        totals[w & 1] += pts * m
+        out[O_SCORE + (w & 1)] += pts * m
+        if totals[w & 1] >= target:
             winner = w & 1
         leader = w
         t += 1
-    st[0] = z
     out[O_WEIS_TEAM] = weis_team
     out[O_STOECK] = stoeck_seat
     out[O_WINNER] = winner
-    nev = _event(events, nev, EV_CARD_POINTS, out[O_CARD_POINTS], out[O_CARD_POINTS + 1], 0)
-    nev = _event(events, nev, EV_DEAL_END, out[O_SCORE], out[O_SCORE + 1], 1 if winner >= 0 else 0)
-    return nev
+    if rec:
+        nev = _event(events, nev, EV_CARD_POINTS, out[O_CARD_POINTS], out[O_CARD_POINTS + 1], 0)
+        nev = _event(events, nev, EV_DEAL_END, out[O_SCORE], out[O_SCORE + 1], 1 if winner >= 0 else 0)
+    return z, nev
 
 
 @jit
 def choose_contract(forehand, hands, weis, policies, st, fixed, push_mode, values):
     """(chooser, pushed, contract): the forehand chooses or pushes; the partner must choose."""
-    partner = (forehand + 2) & 3
-    pushed = push_mode == 1
-    if fixed >= 0:
-        return partner if pushed else forehand, pushed, fixed
-    c = 0
-    if push_mode == 0:
-        c = _contract_decision(policies[forehand, 0], st, hands[forehand], weis[forehand], True, values)
-        pushed = c == PUSH
-    elif push_mode == 2:
-        c = _contract_decision(policies[forehand, 0], st, hands[forehand], weis[forehand], False, values)
-    if pushed:
-        c = _contract_decision(policies[partner, 0], st, hands[partner], weis[partner], False, values)
-    return partner if pushed else forehand, pushed, c
+    p = (forehand + 2) & 3
+    z, chooser, pushed, c = _choose(forehand, (policies[forehand, 0], hands[forehand], weis[forehand]),
+                                    (policies[p, 0], hands[p], weis[p]), st[0], fixed, push_mode)
+    st[0] = z
+    return chooser, pushed, c
 
 
 @jit
 def new_scratch():
     """The work arrays of one match (``play_match``), reused match after match."""
     return (np.empty(36, np.int64), np.zeros(4, np.uint64), np.zeros(4, np.uint64), np.zeros(2, np.int64),
-            np.zeros(4, np.int64), np.zeros(4, np.int64), np.zeros(6, np.int64), np.zeros(OUT_SIZE, np.int64),
-            np.zeros(12, np.int64), np.zeros(4, np.uint64), np.zeros(1, np.uint64))
+            np.zeros(4, np.int64), np.zeros(4, np.int64), np.zeros(OUT_SIZE, np.int64), np.zeros(12, np.int64),
+            np.zeros(4, np.uint64))
 
 
 @jit
 def play_match(seed, index, params, policies, rows, r0, events, scratch):
     """Play match ``index`` of ``seed`` to the target; write its rows from ``rows[r0]`` (none when ``rows``
     is empty) and its events. ``scratch`` is from ``new_scratch``. Returns (rows, events) written."""
-    cards, hands, dealt, totals, weis, kinds, values, out, work, masks, st = scratch
+    cards, hands, dealt, totals, weis, kinds, out, work, masks = scratch
     target, fixed, push_mode = params[0], params[1], params[2]
     write = rows.shape[0] > 0
-    st[0] = rng.key(seed, index, 0, rng.PLAY)
+    rec = events.shape[0] > 0
+    z = rng.key(seed, index, 0, rng.PLAY)  # the players' stream, in a register
+    heuristic = _heuristic_seats(policies)
     totals[0] = totals[1] = 0
     nrows = nev = 0
     forehand = 0
@@ -609,19 +664,24 @@ def play_match(seed, index, params, policies, rows, r0, events, scratch):
             for s in range(4):
                 if hands[s] >> np.uint64(SEVEN_OF_ROSES) & ONE:
                     forehand = s
-        nev = _event(events, nev, EV_DEAL, k, -1 if k == 0 else (forehand + 3) & 3, forehand)
+        if rec:
+            nev = _event(events, nev, EV_DEAL, k, -1 if k == 0 else (forehand + 3) & 3, forehand)
         for s in range(4):
             dealt[s] = hands[s]
-            nev = _event(events, nev, EV_HAND, s, np.int64(hands[s]), 0)
-        if fixed < 0:  # the heuristic weighs the Weis of who may choose (the total does not depend on the contract)
-            for s in (forehand, (forehand + 2) & 3):
-                if policies[s, 0] != RANDOM:
-                    weis[s] = declare(hands[s], OBENABE)[1]
-        chooser, pushed, contract = choose_contract(forehand, hands, weis, policies, st, fixed, push_mode,
-                                                    values)
-        nev = _event(events, nev, EV_CONTRACT, chooser, 1 if pushed else 0, contract)
-        nev = play_deal(hands, forehand, chooser, contract, totals, target, policies, st, weis, kinds, out,
-                        work, masks, events, nev)
+            if rec:
+                nev = _event(events, nev, EV_HAND, s, np.int64(hands[s]), 0)
+        partner = (forehand + 2) & 3
+        w_fore = w_partner = 0  # the heuristic weighs the Weis of who may choose (any contract: same total)
+        if fixed < 0 and heuristic >> forehand & 1:
+            w_fore = declare(hands[forehand], OBENABE)[1]
+        if fixed < 0 and heuristic >> partner & 1:
+            w_partner = declare(hands[partner], OBENABE)[1]
+        z, chooser, pushed, contract = _choose(forehand, (policies[forehand, 0], hands[forehand], w_fore),
+                                               (policies[partner, 0], hands[partner], w_partner), z, fixed, push_mode)
+        if rec:
+            nev = _event(events, nev, EV_CONTRACT, chooser, 1 if pushed else 0, contract)
+        z, nev = _play_deal(hands, forehand, chooser, contract, totals, target, heuristic, z, weis, kinds, out,
+                            work, masks, events, nev)
         winner = out[O_WINNER]
         if write:
             tmask, jack = trump_masks(contract)
@@ -644,10 +704,10 @@ def play_match(seed, index, params, policies, rows, r0, events, scratch):
                 rows[r, C_CARD_POINTS] = out[O_CARD_POINTS + team]
                 rows[r, C_SCORE] = out[O_SCORE + team]
                 rows[r, C_TRICKS] = out[O_TRICKS + s]
-                _hand_features(rows, r, dealt[s], tmask, jack)
-                best = contract_values(dealt[s], weis[s], values)
-                rows[r, C_BEST_CONTRACT] = best
-                rows[r, C_BEST_VALUE] = values[best]
+                (rows[r, C_TRUMPS], rows[r, C_TRUMP_JACK], rows[r, C_TRUMP_NINE]), \
+                    (rows[r, C_ACES], rows[r, C_TENS], rows[r, C_SIXES], rows[r, C_LONGEST]) = \
+                    hand_features(dealt[s], tmask, jack)
+                rows[r, C_BEST_CONTRACT], rows[r, C_BEST_VALUE] = best_contract(dealt[s], weis[s])
             nrows += 4
         k += 1
         forehand = (forehand + 1) & 3
