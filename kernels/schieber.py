@@ -21,7 +21,7 @@ from cardmc.kernels.bits import ONE, ZERO, lowest, nth, popcount
 from cardmc.kernels.cards import (ACE, EIGHT, FULL36, HEARTS, JACK, KING, NINE, QUEEN, SEVEN, SIX, TEN,
                                   deal_packets, deck)
 from cardmc.kernels.jit import jit, parallel_jit
-from cardmc.kernels.schieber_weis import OBENABE, UNDENUFE, combinations, declare, weis_winner
+from cardmc.kernels.schieber_weis import OBENABE, UNDENUFE, combinations, declare, strongest
 from cardmc.kernels.tricks import (JASS_PLAIN, JASS_TRUMP, NO_TRUMP, PLAIN, REVERSED, SUIT16, TRUMP_STRENGTH,
                                    TRUMPS_ABOVE, strength)
 
@@ -472,6 +472,10 @@ def _choose(forehand, fore, partner, z, fixed, push_mode):
 # what ``play_deal`` reports in its ``out`` array
 O_SCORE, O_CARD_POINTS, O_TRICKS, O_WEIS_TEAM, O_STOECK, O_WINNER = 0, 2, 4, 8, 9, 10
 OUT_SIZE = 11
+# a match's state in one int64 array, so that a deal passes one array, not eight (each a reference count):
+# hands (uint64 bits), match totals, Weis totals and kinds per seat, then ``out``
+S_HANDS, S_TOTALS, S_WEIS, S_KINDS, S_OUT = 0, 4, 6, 10, 14
+STATE_SIZE = S_OUT + OUT_SIZE
 
 
 @jit
@@ -486,8 +490,18 @@ def play_deal(hands, forehand, chooser, contract, totals, target, policies, st, 
     (int64, 12) and ``masks`` (uint64, 4) are scratch space. Returns the
     event count.
     """
-    st[0], nev = _play_deal(hands, forehand, chooser, contract, totals, target, _heuristic_seats(policies), st[0],
-                            weis, kinds, out, work, masks, events, nev)
+    state = np.zeros(STATE_SIZE, np.int64)
+    for s in range(4):
+        state[S_HANDS + s] = np.int64(hands[s])
+    state[S_TOTALS], state[S_TOTALS + 1] = totals[0], totals[1]
+    st[0], nev = _play_deal(state, events, forehand, chooser, contract, target, _heuristic_seats(policies), st[0],
+                            nev)
+    for s in range(4):
+        hands[s] = np.uint64(state[S_HANDS + s])
+        weis[s], kinds[s] = state[S_WEIS + s], state[S_KINDS + s]
+    totals[0], totals[1] = state[S_TOTALS], state[S_TOTALS + 1]
+    for i in range(OUT_SIZE):
+        out[i] = state[S_OUT + i]
     return nev
 
 
@@ -501,31 +515,33 @@ def _heuristic_seats(policies):
 
 
 @jit(inline="always")
-def _play_deal(hands, forehand, chooser, contract, totals, target, heuristic, z, weis, kinds, out, work, masks,
-               events, nev):
-    """``play_deal`` with the players' stream state ``z`` in a register and the heuristic seats as bits
-    (``_heuristic_seats``); inlined, so that a match passes no arrays per deal. Returns (z, nev)."""
+def _play_deal(state, events, forehand, chooser, contract, target, heuristic, z, nev):
+    """``play_deal`` on a match ``state`` (``S_*``), with the players' stream state ``z`` in a register and
+    the heuristic seats as bits (``_heuristic_seats``). Returns (z, nev)."""
     m = MULTIPLIER[contract]
     trump = trump_of(contract)
     tmask, jack = trump_masks(contract)
     rec = events.shape[0] > 0
     for i in range(OUT_SIZE):
-        out[i] = 0
+        state[S_OUT + i] = 0
+    k0 = k1 = k2 = k3 = 0  # the seats' best Weis keys
     for s in range(4):
-        claim, total, key, kind = declare(hands[s], contract)
-        weis[s], work[s], kinds[s] = total, key, kind
+        hand = np.uint64(state[S_HANDS + s])
+        claim, total, key, kind = declare(hand, contract)
+        state[S_WEIS + s], state[S_KINDS + s] = total, kind
+        k0, k1, k2, k3 = (key if s == 0 else k0), (key if s == 1 else k1), (key if s == 2 else k2), \
+            (key if s == 3 else k3)
         if rec:
-            n = combinations(hands[s], claim, masks, work[4:8])
-            for i in range(n):
-                if rec:
-                    nev = _event(events, nev, EV_WEIS, s, work[4 + i], np.int64(masks[i]))
-    weis_seat = weis_winner(work, forehand)  # the keys are work[0:4]
+            masks, points = np.zeros(4, np.uint64), np.zeros(4, np.int64)
+            for i in range(combinations(hand, claim, masks, points)):
+                nev = _event(events, nev, EV_WEIS, s, points[i], np.int64(masks[i]))
+    weis_seat = strongest(k0, k1, k2, k3, forehand)
     stoeck_seat = -1
     kq = ZERO  # trump K and Q while their Stöck is still to be credited
     if trump >= 0:
         kq = (ONE << np.uint64(16 * trump + KING)) | (ONE << np.uint64(16 * trump + QUEEN))
         for s in range(4):
-            if hands[s] & kq == kq:
+            if np.uint64(state[S_HANDS + s]) & kq == kq:
                 stoeck_seat = s
         if stoeck_seat < 0:
             kq = ZERO
@@ -534,17 +550,17 @@ def _play_deal(hands, forehand, chooser, contract, totals, target, heuristic, z,
     winner = -1
     weis_team = -1
     # before the first card: Stöck only if it wins the match, then Weis
-    if stoeck_seat >= 0 and totals[stoeck_seat & 1] + 20 * m >= target:
-        totals[stoeck_seat & 1] += 20 * m
-        out[O_SCORE + (stoeck_seat & 1)] += 20 * m
+    if stoeck_seat >= 0 and state[S_TOTALS + (stoeck_seat & 1)] + 20 * m >= target:
+        state[S_TOTALS + (stoeck_seat & 1)] += 20 * m
+        state[S_OUT + O_SCORE + (stoeck_seat & 1)] += 20 * m
         kq = ZERO
         winner = stoeck_seat & 1
     if winner < 0 and weis_seat >= 0:
         weis_team = weis_seat & 1
-        gain = (weis[weis_seat] + weis[weis_seat ^ 2]) * m
-        totals[weis_team] += gain
-        out[O_SCORE + weis_team] += gain
-        if totals[weis_team] >= target:
+        gain = (state[S_WEIS + weis_seat] + state[S_WEIS + (weis_seat ^ 2)]) * m
+        state[S_TOTALS + weis_team] += gain
+        state[S_OUT + O_SCORE + weis_team] += gain
+        if state[S_TOTALS + weis_team] >= target:
             winner = weis_team
     if rec:
         nev = _event(events, nev, EV_WEIS_TEAM, weis_team, 0, 0)
@@ -562,7 +578,7 @@ def _play_deal(hands, forehand, chooser, contract, totals, target, heuristic, z,
         trick_pts = 0
         seat = leader
         for pos in range(4):
-            hand = hands[seat]
+            hand = np.uint64(state[S_HANDS + seat])
             legal = hand if pos == 0 else follow_rule(hand, follow, tmask, jack, beat, trump_led)
             if heuristic >> seat & 1:
                 card = choose_card(hand, legal, played, lead, win_card, pos, win_pos, win_str, trick_pts, contract,
@@ -574,7 +590,7 @@ def _play_deal(hands, forehand, chooser, contract, totals, target, heuristic, z,
                 events[nev, 0], events[nev, 1], events[nev, 2], events[nev, 3] = EV_PLAY, seat, card, np.int64(legal)
                 nev += 1
             b = ONE << np.uint64(card)
-            hands[seat] = hand ^ b
+            state[S_HANDS + seat] = np.int64(hand ^ b)
             played |= b
             # the trick's bookkeeping with selects, not branches
             suit = card >> 4
@@ -592,36 +608,37 @@ def _play_deal(hands, forehand, chooser, contract, totals, target, heuristic, z,
             beat = above if wins & (b & tmask != ZERO) else beat
             win_str = max(s_, win_str)
             trick_pts += POINTS[contract, card]
-            if b & kq != ZERO and hands[seat] & kq == ZERO:  # Stöck the moment its second card is played
+            if b & kq != ZERO and (hand ^ b) & kq == ZERO:  # Stöck the moment its second card is played
                 kq = ZERO
-                totals[seat & 1] += 20 * m
-                out[O_SCORE + (seat & 1)] += 20 * m
-                if totals[seat & 1] >= target:
+                state[S_TOTALS + (seat & 1)] += 20 * m
+                state[S_OUT + O_SCORE + (seat & 1)] += 20 * m
+                if state[S_TOTALS + (seat & 1)] >= target:
                     winner = seat & 1
                     break
             seat = (seat + 1) & 3
         if winner >= 0:
             break
         w = win_seat
-        out[O_TRICKS + w] += 1
+        state[S_OUT + O_TRICKS + w] += 1
         pts = trick_pts
         if t == 8:
             pts += 5
-            if out[O_TRICKS + w] + out[O_TRICKS + (w ^ 2)] == 9:
+            if state[S_OUT + O_TRICKS + w] + state[S_OUT + O_TRICKS + (w ^ 2)] == 9:
                 pts += 100
-        out[O_CARD_POINTS + (w & 1)] += pts
-        totals[w & 1] += pts * m
-        out[O_SCORE + (w & 1)] += pts * m
-        if totals[w & 1] >= target:
+        state[S_OUT + O_CARD_POINTS + (w & 1)] += pts
+        state[S_TOTALS + (w & 1)] += pts * m
+        state[S_OUT + O_SCORE + (w & 1)] += pts * m
+        if state[S_TOTALS + (w & 1)] >= target:
             winner = w & 1
         leader = w
         t += 1
-    out[O_WEIS_TEAM] = weis_team
-    out[O_STOECK] = stoeck_seat
-    out[O_WINNER] = winner
+    state[S_OUT + O_WEIS_TEAM] = weis_team
+    state[S_OUT + O_STOECK] = stoeck_seat
+    state[S_OUT + O_WINNER] = winner
     if rec:
-        nev = _event(events, nev, EV_CARD_POINTS, out[O_CARD_POINTS], out[O_CARD_POINTS + 1], 0)
-        nev = _event(events, nev, EV_DEAL_END, out[O_SCORE], out[O_SCORE + 1], 1 if winner >= 0 else 0)
+        nev = _event(events, nev, EV_CARD_POINTS, state[S_OUT + O_CARD_POINTS], state[S_OUT + O_CARD_POINTS + 1], 0)
+        nev = _event(events, nev, EV_DEAL_END, state[S_OUT + O_SCORE], state[S_OUT + O_SCORE + 1],
+                     1 if winner >= 0 else 0)
     return z, nev
 
 
@@ -638,51 +655,48 @@ def choose_contract(forehand, hands, weis, policies, st, fixed, push_mode, value
 @jit
 def new_scratch():
     """The work arrays of one match (``play_match``), reused match after match."""
-    return (np.empty(36, np.int64), np.zeros(4, np.uint64), np.zeros(4, np.uint64), np.zeros(2, np.int64),
-            np.zeros(4, np.int64), np.zeros(4, np.int64), np.zeros(OUT_SIZE, np.int64), np.zeros(12, np.int64),
-            np.zeros(4, np.uint64))
+    return np.empty(36, np.int64), np.zeros(4, np.uint64), np.zeros(STATE_SIZE, np.int64)
 
 
 @jit
 def play_match(seed, index, params, policies, rows, r0, events, scratch):
     """Play match ``index`` of ``seed`` to the target; write its rows from ``rows[r0]`` (none when ``rows``
     is empty) and its events. ``scratch`` is from ``new_scratch``. Returns (rows, events) written."""
-    cards, hands, dealt, totals, weis, kinds, out, work, masks = scratch
+    cards, dealt, state = scratch
     target, fixed, push_mode = params[0], params[1], params[2]
     write = rows.shape[0] > 0
     rec = events.shape[0] > 0
     z = rng.key(seed, index, 0, rng.PLAY)  # the players' stream, in a register
     heuristic = _heuristic_seats(policies)
-    totals[0] = totals[1] = 0
+    state[S_TOTALS] = state[S_TOTALS + 1] = 0
     nrows = nev = 0
     forehand = 0
     winner = -1
     k = 0
     while winner < 0:
-        deal_into(seed, index, k, 0 if k == 0 else forehand, cards, hands)
+        deal_into(seed, index, k, 0 if k == 0 else forehand, cards, dealt)
         if k == 0:
             for s in range(4):
-                if hands[s] >> np.uint64(SEVEN_OF_ROSES) & ONE:
+                if dealt[s] >> np.uint64(SEVEN_OF_ROSES) & ONE:
                     forehand = s
         if rec:
             nev = _event(events, nev, EV_DEAL, k, -1 if k == 0 else (forehand + 3) & 3, forehand)
         for s in range(4):
-            dealt[s] = hands[s]
+            state[S_HANDS + s] = np.int64(dealt[s])
             if rec:
-                nev = _event(events, nev, EV_HAND, s, np.int64(hands[s]), 0)
+                nev = _event(events, nev, EV_HAND, s, np.int64(dealt[s]), 0)
         partner = (forehand + 2) & 3
         w_fore = w_partner = 0  # the heuristic weighs the Weis of who may choose (any contract: same total)
         if fixed < 0 and heuristic >> forehand & 1:
-            w_fore = declare(hands[forehand], OBENABE)[1]
+            w_fore = declare(dealt[forehand], OBENABE)[1]
         if fixed < 0 and heuristic >> partner & 1:
-            w_partner = declare(hands[partner], OBENABE)[1]
-        z, chooser, pushed, contract = _choose(forehand, (policies[forehand, 0], hands[forehand], w_fore),
-                                               (policies[partner, 0], hands[partner], w_partner), z, fixed, push_mode)
+            w_partner = declare(dealt[partner], OBENABE)[1]
+        z, chooser, pushed, contract = _choose(forehand, (policies[forehand, 0], dealt[forehand], w_fore),
+                                               (policies[partner, 0], dealt[partner], w_partner), z, fixed, push_mode)
         if rec:
             nev = _event(events, nev, EV_CONTRACT, chooser, 1 if pushed else 0, contract)
-        z, nev = _play_deal(hands, forehand, chooser, contract, totals, target, heuristic, z, weis, kinds, out,
-                            work, masks, events, nev)
-        winner = out[O_WINNER]
+        z, nev = _play_deal(state, events, forehand, chooser, contract, target, heuristic, z, nev)
+        winner = state[S_OUT + O_WINNER]
         if write:
             tmask, jack = trump_masks(contract)
             for s in range(4):
@@ -697,25 +711,26 @@ def play_match(seed, index, params, policies, rows, r0, events, scratch):
                 rows[r, C_PUSHED] = 1 if pushed else 0
                 rows[r, C_CONTRACT] = contract
                 rows[r, C_MULTIPLIER] = MULTIPLIER[contract]
-                rows[r, C_WEIS] = weis[s]
-                rows[r, C_WEIS_KINDS] = kinds[s]
-                rows[r, C_WEIS_SCORED] = 1 if out[O_WEIS_TEAM] == team else 0
-                rows[r, C_STOECK] = 1 if out[O_STOECK] == s else 0
-                rows[r, C_CARD_POINTS] = out[O_CARD_POINTS + team]
-                rows[r, C_SCORE] = out[O_SCORE + team]
-                rows[r, C_TRICKS] = out[O_TRICKS + s]
+                rows[r, C_WEIS] = state[S_WEIS + s]
+                rows[r, C_WEIS_KINDS] = state[S_KINDS + s]
+                rows[r, C_WEIS_SCORED] = 1 if state[S_OUT + O_WEIS_TEAM] == team else 0
+                rows[r, C_STOECK] = 1 if state[S_OUT + O_STOECK] == s else 0
+                rows[r, C_CARD_POINTS] = state[S_OUT + O_CARD_POINTS + team]
+                rows[r, C_SCORE] = state[S_OUT + O_SCORE + team]
+                rows[r, C_TRICKS] = state[S_OUT + O_TRICKS + s]
                 (rows[r, C_TRUMPS], rows[r, C_TRUMP_JACK], rows[r, C_TRUMP_NINE]), \
                     (rows[r, C_ACES], rows[r, C_TENS], rows[r, C_SIXES], rows[r, C_LONGEST]) = \
                     hand_features(dealt[s], tmask, jack)
-                rows[r, C_BEST_CONTRACT], rows[r, C_BEST_VALUE] = best_contract(dealt[s], weis[s])
+                rows[r, C_BEST_CONTRACT], rows[r, C_BEST_VALUE] = best_contract(dealt[s], state[S_WEIS + s])
             nrows += 4
         k += 1
         forehand = (forehand + 1) & 3
-    schneider = 1 if 2 * totals[1 - winner] < target else 0
+    total0, total1 = state[S_TOTALS], state[S_TOTALS + 1]
+    schneider = 1 if 2 * (total1 if winner == 0 else total0) < target else 0
     for r in range(r0, r0 + nrows):
         rows[r, C_WINNER] = winner
-        rows[r, C_TOTAL0] = totals[0]
-        rows[r, C_TOTAL1] = totals[1]
+        rows[r, C_TOTAL0] = total0
+        rows[r, C_TOTAL1] = total1
         rows[r, C_SCHNEIDER] = schneider
         rows[r, C_DEALS] = k
         rows[r, C_MATCH_END] = 1 if rows[r, C_DEAL] == k - 1 else 0
