@@ -598,15 +598,15 @@ def _play_deal(state, events, forehand, chooser, contract, target, heuristic, z,
                 lead = card
                 follow = SUIT16 << np.uint64(16 * suit)
                 trump_led = suit == trump
-            s_ = STRENGTH[contract, card]  # loads outside the selects keep them selects
+            # masks, not selects: x86 code generation turns a select fed by a table load into a branch
+            s_ = STRENGTH[contract, card] | (np.int64(b & (follow | tmask) != ZERO) - 1)  # -1: cannot win
+            wins = -np.int64(s_ > win_str)  # all ones when the card wins the trick so far
+            win_card ^= (card ^ win_card) & wins
+            win_pos ^= (pos ^ win_pos) & wins
+            win_seat ^= (seat ^ win_seat) & wins
             above = TRUMPS_ABOVE[card & 15] << np.uint64(16 * suit)
-            s_ = s_ if b & (follow | tmask) != ZERO else -1
-            wins = s_ > win_str
-            win_card = card if wins else win_card
-            win_pos = pos if wins else win_pos
-            win_seat = seat if wins else win_seat
-            beat = above if wins & (b & tmask != ZERO) else beat
-            win_str = max(s_, win_str)
+            beat ^= (above ^ beat) & (np.uint64(wins) & (ZERO - np.uint64(b & tmask != ZERO)))
+            win_str ^= (s_ ^ win_str) & wins
             trick_pts += POINTS[contract, card]
             if b & kq != ZERO and (hand ^ b) & kq == ZERO:  # Stöck the moment its second card is played
                 kq = ZERO
