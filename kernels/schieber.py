@@ -168,7 +168,7 @@ def _event(events, n, kind, a, b, c):
     return n + 1
 
 
-@jit
+@jit(inline="always")
 def _suit_len(hand, s):
     return popcount(hand & (SUIT16 << np.uint64(16 * s)))
 
