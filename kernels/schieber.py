@@ -487,8 +487,8 @@ def play_deal(hands, forehand, chooser, contract, totals, target, policies, st, 
     and ``kinds`` (declared points and kinds per seat) and ``out``: score and
     card points per team, tricks per seat, the team credited with Weis, the
     Stöck seat, the match winner (-1 while the match goes on). ``work``
-    (int64, 12) and ``masks`` (uint64, 4) are scratch space. Returns the
-    event count.
+    (int64, 12) and ``masks`` (uint64, 4) are no longer used (kept so that
+    callers need not change). Returns the event count.
     """
     state = np.zeros(STATE_SIZE, np.int64)
     for s in range(4):
