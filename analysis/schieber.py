@@ -7,12 +7,13 @@ A simulated game is a whole match to ``target``. Rows: one per seat per deal
 from __future__ import annotations
 
 
+import numba
 import numpy as np
 import pandas as pd
 
 from cardmc import stats, trace_lines
 from cardmc.frames import Columns
-from cardmc.registry import GameSpec, Option, UsageError, compact, seat_codes
+from cardmc.registry import GameSpec, Option, UsageError, join_spans, seat_codes
 from cardmc.kernels import schieber as k
 from cardmc.kernels import schieber_weis as w
 from cardmc.kernels.events import EV_CARD_POINTS, EV_CONTRACT, EV_DEAL_END, EV_STOECK, EV_WEIS, EV_WEIS_TEAM
@@ -30,8 +31,8 @@ def parse_policy(text: str, players: int = 4) -> np.ndarray:
 
 
 def simulate_block(seed, start, count, players, params, policies) -> np.ndarray:
-    rows, nrows = k.simulate(seed, start, count, players, params, policies)
-    return compact(rows, nrows, k.max_rows(players, params))
+    rows, spans = k.simulate(seed, start, count, players, params, policies, numba.get_num_threads())
+    return join_spans(rows, spans)
 
 
 _SMALL = {c: "int8" for c in k.COLUMNS}

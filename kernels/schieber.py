@@ -18,19 +18,21 @@ from numba import prange
 
 from cardmc.kernels import rng
 from cardmc.kernels.bits import ONE, ZERO, lowest, nth, popcount
-from cardmc.kernels.cards import ACE, EIGHT, FULL36, HEARTS, JACK, KING, NINE, QUEEN, SEVEN, SIX, deal_packets, deck
+from cardmc.kernels.cards import (ACE, EIGHT, FULL36, HEARTS, JACK, KING, NINE, QUEEN, SEVEN, SIX, TEN,
+                                  deal_packets, deck)
 from cardmc.kernels.events import (EV_CARD_POINTS, EV_CONTRACT, EV_DEAL, EV_DEAL_END, EV_HAND, EV_PLAY, EV_STOECK,
                                    EV_WEIS, EV_WEIS_TEAM)
 from cardmc.kernels.jit import jit, parallel_jit
-from cardmc.kernels.schieber_weis import OBENABE, UNDENUFE, combinations, declare, weis_winner
+from cardmc.kernels.schieber_weis import OBENABE, UNDENUFE, combinations, declare, strongest
 from cardmc.kernels.tricks import (JASS_PLAIN, JASS_TRUMP, NO_TRUMP, PLAIN, REVERSED, SUIT16, TRUMP_STRENGTH,
-                            strength, trumps_above)
+                                   TRUMPS_ABOVE, strength)
 
 CONTRACT_NAMES = ("C", "D", "H", "S", "obenabe", "undenufe")
 MULTIPLIER = np.array([1, 2, 1, 2, 3, 4], dtype=np.int64)  # C D H S obenabe undenufe
 PUSH = -1
 DECK = deck(36)
 SEVEN_OF_ROSES = HEARTS * 16 + SEVEN
+ACES, TENS, SIXES = (sum(1 << (16 * s + r) for s in range(4)) for r in (ACE, TEN, SIX))
 
 COLUMNS = (
     "game", "deal", "seat", "team", "forehand", "chooser", "pushed", "contract", "multiplier",
@@ -69,6 +71,28 @@ def order_of(contract):
     return REVERSED if contract == UNDENUFE else PLAIN
 
 
+@jit(inline="always")
+def trump_masks(contract):
+    """(all trumps, trump J) of ``contract`` as masks; both empty in Obenabe and Undenufe."""
+    shift = np.uint64((16 * contract) & 63)
+    trump = contract < 4
+    return (SUIT16 << shift) if trump else ZERO, (ONE << (shift + np.uint64(JACK))) if trump else ZERO
+
+
+@jit(inline="always")
+def follow_rule(hand, follow, tmask, jack, beat, trump_led):
+    """Cards ``hand`` may play on a started trick: ``follow`` the led suit's mask, ``tmask`` and ``jack``
+    from ``trump_masks``, ``beat`` the trumps above the highest trump in the trick (all trumps while
+    none lies in it), ``trump_led`` whether trumps were led. Selects, not branches (random play)."""
+    same = hand & follow
+    trumps = hand & tmask
+    allowed = trumps & beat
+    others = hand & ~tmask
+    plain = (same | allowed) if same != ZERO else ((others | allowed) if others != ZERO else hand)
+    on_trump = hand if (trumps == ZERO) | (trumps == jack) else trumps
+    return on_trump if trump_led else plain
+
+
 @jit
 def legal_cards(hand, led, contract, top_trump):
     """Cards ``hand`` may play on a trick led in ``led`` (-1: ``hand`` leads).
@@ -77,22 +101,9 @@ def legal_cards(hand, led, contract, top_trump):
     """
     if led < 0:
         return hand
-    follow = hand & (SUIT16 << np.uint64(16 * led))
-    if contract >= OBENABE:
-        return follow if follow != ZERO else hand
-    tmask = SUIT16 << np.uint64(16 * contract)
-    trumps = hand & tmask
-    if led == contract:
-        if trumps == ZERO or trumps == ONE << np.uint64(16 * contract + JACK):
-            return hand
-        return trumps
-    allowed = trumps if top_trump < 0 else trumps & trumps_above(contract, top_trump)
-    if follow != ZERO:
-        return follow | allowed
-    others = hand & ~tmask
-    if others == ZERO:
-        return hand
-    return others | allowed
+    tmask, jack = trump_masks(contract)
+    beat = tmask if top_trump < 0 else (TRUMPS_ABOVE[top_trump] << np.uint64((16 * contract) & 63)) & tmask
+    return follow_rule(hand, SUIT16 << np.uint64(16 * led), tmask, jack, beat, led == contract)
 
 
 @jit
@@ -108,58 +119,64 @@ def trick_winner_pos(trick, contract):
     return best
 
 
+def _strength_table():
+    """STRENGTH[contract, card]: ``strength`` of a card of the led suit or of trumps."""
+    t = np.full((6, 64), -1, dtype=np.int64)
+    for c in range(6):
+        for card in DECK:
+            t[c, card] = strength(card, card >> 4, c if c < 4 else NO_TRUMP, REVERSED if c == UNDENUFE else PLAIN)
+    return t
+
+
+STRENGTH = _strength_table()
+
+
+@jit(inline="always")
+def deal_into(seed, index, k, start, cards, hands):
+    """Deal k of game ``index`` into ``hands``: shuffle, then packets of three from seat ``start``
+    on. Returns the deal stream's final state."""
+    for i in range(36):
+        cards[i] = DECK[i]
+    z = rng.shuffle_from(rng.key(seed, index, k, rng.DEAL), cards)
+    deal_packets(cards, start, 4, hands)
+    return z
+
+
 @jit
 def deal_hands(seed, index, k, start, cards, hands, st):
     """Deal k of game ``index``: shuffle, then packets of three from seat ``start`` on.
 
     ``st`` is a one-element stream state array, reused (set to the deal's key here).
     """
-    st[0] = rng.key(seed, index, k, rng.DEAL)
-    cards[:] = DECK
-    rng.shuffle(st, cards)
-    deal_packets(cards, start, 4, hands)
+    st[0] = deal_into(seed, index, k, start, cards, hands)
 
 
 @jit(inline="always")
 def _event(events, n, kind, a, b, c):
-    if events.shape[0] > 0:
-        events[n, 0] = kind
-        events[n, 1] = a
-        events[n, 2] = b
-        events[n, 3] = c
-        return n + 1
-    return n
+    """Write one trace event; callers test ``events.shape[0] > 0`` first (an array into an inlined
+    function costs a reference count, so only when tracing)."""
+    events[n, 0] = kind
+    events[n, 1] = a
+    events[n, 2] = b
+    events[n, 3] = c
+    return n + 1
 
 
-@jit
+@jit(inline="always")
 def _suit_len(hand, s):
     return popcount(hand & (SUIT16 << np.uint64(16 * s)))
 
 
-@jit
-def _hand_features(rows, r, hand, contract):
-    """Trumps (J, 9) under ``contract``, aces, tens, sixes, longest suit."""
-    aces = tens = sixes = longest = 0
-    for s in range(4):
-        base = 16 * s
-        aces += int(hand >> np.uint64(base + 12) & ONE)
-        tens += int(hand >> np.uint64(base + 8) & ONE)
-        sixes += int(hand >> np.uint64(base + 4) & ONE)
-        n = _suit_len(hand, s)
-        if n > longest:
-            longest = n
-    if contract < 4:
-        rows[r, C_TRUMPS] = _suit_len(hand, contract)
-        rows[r, C_TRUMP_JACK] = int(hand >> np.uint64(16 * contract + JACK) & ONE)
-        rows[r, C_TRUMP_NINE] = int(hand >> np.uint64(16 * contract + NINE) & ONE)
-    else:
-        rows[r, C_TRUMPS] = 0
-        rows[r, C_TRUMP_JACK] = 0
-        rows[r, C_TRUMP_NINE] = 0
-    rows[r, C_ACES] = aces
-    rows[r, C_TENS] = tens
-    rows[r, C_SIXES] = sixes
-    rows[r, C_LONGEST] = longest
+@jit(inline="always")
+def hand_features(hand, tmask, jack):
+    """(trumps, trump J, trump 9) under the contract (masks from ``trump_masks``), (aces, tens, sixes,
+    longest suit)."""
+    longest = max(max(popcount(hand & SUIT16), popcount(hand & (SUIT16 << np.uint64(16)))),
+                  max(popcount(hand & (SUIT16 << np.uint64(32))), popcount(hand & (SUIT16 << np.uint64(48)))))
+    return ((popcount(hand & tmask), 1 if hand & jack != ZERO else 0,
+             1 if hand & (jack >> np.uint64(JACK - NINE)) != ZERO else 0),
+            (popcount(hand & np.uint64(ACES)), popcount(hand & np.uint64(TENS)), popcount(hand & np.uint64(SIXES)),
+             longest))
 
 
 # ---------------------------------------------------------------- policies
@@ -246,36 +263,62 @@ def contract_features(hand, contract, f):
             f[i] += SUIT_FEATURES[mode, p, i]
 
 
+@jit(inline="always")
+def _suit_patterns(hand):
+    return (int(hand >> np.uint64(4)) & 0x1FF, int(hand >> np.uint64(20)) & 0x1FF,
+            int(hand >> np.uint64(36)) & 0x1FF, int(hand >> np.uint64(52)) & 0x1FF)
+
+
+@jit(inline="always")
+def _contract_value(c, p0, p1, p2, p3, side, extra):
+    """Worth of contract ``c`` for a hand of suit patterns p0..p3 (``contract_values``)."""
+    if c < 4:
+        p = p0 if c == 0 else p1 if c == 1 else p2 if c == 2 else p3
+        e = EVAL_WEIGHTS[0, 0] + SUIT_VALUE[0, p] + side - SUIT_VALUE[1, p]
+    else:
+        m = c - 2
+        e = (EVAL_WEIGHTS[c - 3, 0] + SUIT_VALUE[m, p0] + SUIT_VALUE[m, p1]
+             + SUIT_VALUE[m, p2] + SUIT_VALUE[m, p3])
+    return int(MULTIPLIER[c] * (e + extra))
+
+
+@jit(inline="always")
+def best_contract(hand, weis_total):
+    """(best contract, its worth) for the hand (the first of equal worth)."""
+    p0, p1, p2, p3 = _suit_patterns(hand)
+    side = SUIT_VALUE[1, p0] + SUIT_VALUE[1, p1] + SUIT_VALUE[1, p2] + SUIT_VALUE[1, p3]
+    extra = WEIS_SHARE * weis_total - 78.5
+    best, best_v = 0, _contract_value(0, p0, p1, p2, p3, side, extra)
+    for c in range(1, 6):
+        v = _contract_value(c, p0, p1, p2, p3, side, extra)
+        if v > best_v:
+            best, best_v = c, v
+    return best, best_v
+
+
 @jit
 def contract_values(hand, weis_total, values):
     """Fill ``values`` (6) with each contract's worth for the hand; return the best contract."""
-    p0 = int(hand >> np.uint64(4)) & 0x1FF
-    p1 = int(hand >> np.uint64(20)) & 0x1FF
-    p2 = int(hand >> np.uint64(36)) & 0x1FF
-    p3 = int(hand >> np.uint64(52)) & 0x1FF
+    p0, p1, p2, p3 = _suit_patterns(hand)
     side = SUIT_VALUE[1, p0] + SUIT_VALUE[1, p1] + SUIT_VALUE[1, p2] + SUIT_VALUE[1, p3]
     extra = WEIS_SHARE * weis_total - 78.5
     best = 0
     for c in range(6):
-        if c < 4:
-            p = p0 if c == 0 else p1 if c == 1 else p2 if c == 2 else p3
-            e = EVAL_WEIGHTS[0, 0] + SUIT_VALUE[0, p] + side - SUIT_VALUE[1, p]
-        else:
-            m = c - 2
-            e = (EVAL_WEIGHTS[c - 3, 0] + SUIT_VALUE[m, p0] + SUIT_VALUE[m, p1]
-                 + SUIT_VALUE[m, p2] + SUIT_VALUE[m, p3])
-        values[c] = int(MULTIPLIER[c] * (e + extra))
+        values[c] = _contract_value(c, p0, p1, p2, p3, side, extra)
         if values[c] > values[best]:
             best = c
     return best
 
 
+@jit(inline="always")
+def _push_or(best, value, may_push):
+    return PUSH if may_push and value < PUSH_BELOW else best
+
+
 @jit
 def heuristic_contract(hand, weis_total, may_push, values):
     best = contract_values(hand, weis_total, values)
-    if may_push and values[best] < PUSH_BELOW:
-        return PUSH
-    return best
+    return _push_or(best, values[best], may_push)
 
 
 @jit(inline="always")
@@ -305,7 +348,15 @@ def _discard(legal, unseen, contract, tmask):
 @jit
 def heuristic_card(hand, legal, played, trick, pos, win_pos, win_str, trick_pts, contract, chose):
     """Partner-aware card play: draw trumps when strong, cash masters, give points to a winning
-    partner, never overtake it, win cheaply, keep the trump J, discard from the weakest suit."""
+    partner, never overtake it, win cheaply, keep the trump J, discard from the weakest suit.
+    ``trick`` holds the cards played so far in the trick, ``win_pos`` the position of the winning one."""
+    return choose_card(hand, legal, played, trick[0], trick[win_pos], pos, win_pos, win_str, trick_pts, contract,
+                       chose)
+
+
+@jit
+def choose_card(hand, legal, played, lead, win_card, pos, win_pos, win_str, trick_pts, contract, chose):
+    """``heuristic_card`` with the trick's first card ``lead`` and winning card ``win_card`` as scalars."""
     if legal & (legal - ONE) == ZERO:
         return lowest(legal)
     trump, order = trump_of(contract), order_of(contract)
@@ -342,9 +393,9 @@ def heuristic_card(hand, legal, played, trick, pos, win_pos, win_str, trick_pts,
             if v < best_v:
                 best, best_v = c, v
         return best
-    led = trick[0] >> 4
+    led = lead >> 4
     if win_pos == pos - 2:  # partner wins the trick so far
-        wc = trick[win_pos]
+        wc = win_card
         safe = pos == 3 or (STRONGER[contract, wc] & unseen == ZERO and
                             (trump < 0 or wc >> 4 == trump or unseen & tmask == ZERO))
         if safe:
@@ -387,18 +438,38 @@ def heuristic_card(hand, legal, played, trick, pos, win_pos, win_str, trick_pts,
     return _discard(legal, unseen, contract, tmask)
 
 
-@jit
-def _contract_decision(policy, st, hand, weis_total, may_push, values):
-    """A contract 0..5, or PUSH (only when ``may_push``)."""
+@jit(inline="always")
+def _contract_decision(policy, z, hand, weis_total, may_push):
+    """(stream state, a contract 0..5 or PUSH (only when ``may_push``))."""
     if policy == RANDOM:
-        r = rng.below(st, 7 if may_push else 6)
-        return PUSH if r == 6 else r
-    return heuristic_contract(hand, weis_total, may_push, values)
+        z, r = rng.below_from(z, 7 if may_push else 6)
+        return z, PUSH if r == 6 else r
+    best, value = best_contract(hand, weis_total)
+    return z, _push_or(best, value, may_push)
+
+
+@jit(inline="always")
+def _choose(forehand, fore, partner, z, fixed, push_mode):
+    """``choose_contract`` on scalars: ``fore`` and ``partner`` are (policy, hand, Weis total) of the
+    forehand and the partner. Returns (stream state, chooser, pushed, contract)."""
+    pushed = push_mode == 1
+    c = fixed
+    if fixed < 0:
+        if push_mode != 1:
+            z, c = _contract_decision(fore[0], z, fore[1], fore[2], push_mode == 0)
+            pushed = c == PUSH
+        if pushed:
+            z, c = _contract_decision(partner[0], z, partner[1], partner[2], False)
+    return z, (forehand + 2) & 3 if pushed else forehand, pushed, c
 
 
 # what ``play_deal`` reports in its ``out`` array
 O_SCORE, O_CARD_POINTS, O_TRICKS, O_WEIS_TEAM, O_STOECK, O_WINNER = 0, 2, 4, 8, 9, 10
 OUT_SIZE = 11
+# a match's state in one int64 array, so that a deal passes one array, not eight (each a reference count):
+# hands (uint64 bits), match totals, Weis totals and kinds per seat, then ``out``
+S_HANDS, S_TOTALS, S_WEIS, S_KINDS, S_OUT = 0, 4, 6, 10, 14
+STATE_SIZE = S_OUT + OUT_SIZE
 
 
 @jit
@@ -410,170 +481,220 @@ def play_deal(hands, forehand, chooser, contract, totals, target, policies, st, 
     and ``kinds`` (declared points and kinds per seat) and ``out``: score and
     card points per team, tricks per seat, the team credited with Weis, the
     Stöck seat, the match winner (-1 while the match goes on). ``work``
-    (int64, 12) and ``masks`` (uint64, 4) are scratch space. Returns the
-    event count.
+    (int64, 12) and ``masks`` (uint64, 4) are no longer used (kept so that
+    callers need not change). Returns the event count.
     """
-    m = MULTIPLIER[contract]
-    trump, order = trump_of(contract), order_of(contract)
-    keys = work[0:4]
-    points = work[4:8]
-    trick = work[8:12]
-    for i in range(OUT_SIZE):
-        out[i] = 0
+    state = np.zeros(STATE_SIZE, np.int64)
     for s in range(4):
-        claim, total, key, kind = declare(hands[s], contract)
-        weis[s], keys[s], kinds[s] = total, key, kind
-        if events.shape[0] > 0:
-            n = combinations(hands[s], claim, masks, points)
-            for i in range(n):
+        state[S_HANDS + s] = np.int64(hands[s])
+    state[S_TOTALS], state[S_TOTALS + 1] = totals[0], totals[1]
+    st[0], nev = _play_deal(state, events, forehand, chooser, contract, target, _heuristic_seats(policies), st[0],
+                            nev)
+    for s in range(4):
+        hands[s] = np.uint64(state[S_HANDS + s])
+        weis[s], kinds[s] = state[S_WEIS + s], state[S_KINDS + s]
+    totals[0], totals[1] = state[S_TOTALS], state[S_TOTALS + 1]
+    for i in range(OUT_SIZE):
+        out[i] = state[S_OUT + i]
+    return nev
+
+
+@jit(inline="always")
+def _heuristic_seats(policies):
+    """Bit s set: seat s plays by the heuristic."""
+    bits = 0
+    for s in range(4):
+        bits |= (1 if policies[s, 0] != RANDOM else 0) << s
+    return bits
+
+
+@jit(inline="always")
+def _play_deal(state, events, forehand, chooser, contract, target, heuristic, z, nev):
+    """``play_deal`` on a match ``state`` (``S_*``), with the players' stream state ``z`` in a register and
+    the heuristic seats as bits (``_heuristic_seats``). Returns (z, nev)."""
+    m = MULTIPLIER[contract]
+    trump = trump_of(contract)
+    tmask, jack = trump_masks(contract)
+    rec = events.shape[0] > 0
+    for i in range(OUT_SIZE):
+        state[S_OUT + i] = 0
+    k0 = k1 = k2 = k3 = 0  # the seats' best Weis keys
+    for s in range(4):
+        hand = np.uint64(state[S_HANDS + s])
+        claim, total, key, kind = declare(hand, contract)
+        state[S_WEIS + s], state[S_KINDS + s] = total, kind
+        k0, k1, k2, k3 = (key if s == 0 else k0), (key if s == 1 else k1), (key if s == 2 else k2), \
+            (key if s == 3 else k3)
+        if rec:
+            masks, points = np.zeros(4, np.uint64), np.zeros(4, np.int64)
+            for i in range(combinations(hand, claim, masks, points)):
                 nev = _event(events, nev, EV_WEIS, s, points[i], np.int64(masks[i]))
-    weis_seat = weis_winner(keys, forehand)
+    weis_seat = strongest(k0, k1, k2, k3, forehand)
     stoeck_seat = -1
-    kq = ZERO
+    kq = ZERO  # trump K and Q while their Stöck is still to be credited
     if trump >= 0:
         kq = (ONE << np.uint64(16 * trump + KING)) | (ONE << np.uint64(16 * trump + QUEEN))
         for s in range(4):
-            if hands[s] & kq == kq:
+            if np.uint64(state[S_HANDS + s]) & kq == kq:
                 stoeck_seat = s
-    nev = _event(events, nev, EV_STOECK, stoeck_seat, 0, 0)
+        if stoeck_seat < 0:
+            kq = ZERO
+    if rec:
+        nev = _event(events, nev, EV_STOECK, stoeck_seat, 0, 0)
     winner = -1
-    stoeck_done = False
     weis_team = -1
     # before the first card: Stöck only if it wins the match, then Weis
-    if stoeck_seat >= 0 and totals[stoeck_seat & 1] + 20 * m >= target:
-        totals[stoeck_seat & 1] += 20 * m
-        out[O_SCORE + (stoeck_seat & 1)] += 20 * m
-        stoeck_done = True
+    if stoeck_seat >= 0 and state[S_TOTALS + (stoeck_seat & 1)] + 20 * m >= target:
+        state[S_TOTALS + (stoeck_seat & 1)] += 20 * m
+        state[S_OUT + O_SCORE + (stoeck_seat & 1)] += 20 * m
+        kq = ZERO
         winner = stoeck_seat & 1
     if winner < 0 and weis_seat >= 0:
         weis_team = weis_seat & 1
-        gain = (weis[weis_seat] + weis[weis_seat ^ 2]) * m
-        totals[weis_team] += gain
-        out[O_SCORE + weis_team] += gain
-        if totals[weis_team] >= target:
+        gain = (state[S_WEIS + weis_seat] + state[S_WEIS + (weis_seat ^ 2)]) * m
+        state[S_TOTALS + weis_team] += gain
+        state[S_OUT + O_SCORE + weis_team] += gain
+        if state[S_TOTALS + weis_team] >= target:
             winner = weis_team
-    nev = _event(events, nev, EV_WEIS_TEAM, weis_team, 0, 0)
+    if rec:
+        nev = _event(events, nev, EV_WEIS_TEAM, weis_team, 0, 0)
     leader = forehand
     played = ZERO
-    for t in range(9):
-        if winner >= 0:
-            break
-        led = -1
-        top_trump = -1
+    t = 0
+    while t < 9 and winner < 0:
+        follow = ZERO
+        beat = tmask  # the trumps that beat the trick so far
+        trump_led = False
+        lead = win_card = 0
+        win_seat = leader
         win_pos = 0
         win_str = -1
         trick_pts = 0
+        seat = leader
         for pos in range(4):
-            seat = (leader + pos) & 3
-            legal = legal_cards(hands[seat], led, contract, top_trump)
-            if policies[seat, 0] == RANDOM:
-                card = nth(legal, rng.below(st, popcount(legal)))
+            hand = np.uint64(state[S_HANDS + seat])
+            legal = hand if pos == 0 else follow_rule(hand, follow, tmask, jack, beat, trump_led)
+            if heuristic >> seat & 1:
+                card = choose_card(hand, legal, played, lead, win_card, pos, win_pos, win_str, trick_pts, contract,
+                                   (seat & 1) == (chooser & 1))
             else:
-                card = heuristic_card(hands[seat], legal, played, trick, pos, win_pos, win_str,
-                                      trick_pts, contract, (seat & 1) == (chooser & 1))
-            nev = _event(events, nev, EV_PLAY, seat, card, np.int64(legal))
+                z, pick = rng.below_from(z, popcount(legal))
+                card = nth(legal, pick)
+            if rec:  # written out: an array into an inlined function costs a reference count
+                events[nev, 0], events[nev, 1], events[nev, 2], events[nev, 3] = EV_PLAY, seat, card, np.int64(legal)
+                nev += 1
             b = ONE << np.uint64(card)
-            hands[seat] ^= b
+            state[S_HANDS + seat] = np.int64(hand ^ b)
             played |= b
-            trick[pos] = card
+            # the trick's bookkeeping with selects, not branches
+            suit = card >> 4
             if pos == 0:
-                led = card >> 4
-            s_ = strength(card, led, trump, order)
-            if s_ > win_str:
-                win_str, win_pos = s_, pos
-            if card >> 4 == trump and (top_trump < 0 or
-                                        TRUMP_STRENGTH[card & 15] > TRUMP_STRENGTH[top_trump]):
-                top_trump = card & 15
+                lead = card
+                follow = SUIT16 << np.uint64(16 * suit)
+                trump_led = suit == trump
+            # masks, not selects: x86 code generation turns a select fed by a table load into a branch
+            s_ = STRENGTH[contract, card] | (np.int64(b & (follow | tmask) != ZERO) - 1)  # -1: cannot win
+            wins = -np.int64(s_ > win_str)  # all ones when the card wins the trick so far
+            win_card ^= (card ^ win_card) & wins
+            win_pos ^= (pos ^ win_pos) & wins
+            win_seat ^= (seat ^ win_seat) & wins
+            above = TRUMPS_ABOVE[card & 15] << np.uint64(16 * suit)
+            beat ^= (above ^ beat) & (np.uint64(wins) & (ZERO - np.uint64(b & tmask != ZERO)))
+            win_str ^= (s_ ^ win_str) & wins
             trick_pts += POINTS[contract, card]
-            # Stöck the moment its second card is played
-            if seat == stoeck_seat and not stoeck_done and b & kq != ZERO and hands[seat] & kq == ZERO:
-                stoeck_done = True
-                totals[seat & 1] += 20 * m
-                out[O_SCORE + (seat & 1)] += 20 * m
-                if totals[seat & 1] >= target:
+            if b & kq != ZERO and (hand ^ b) & kq == ZERO:  # Stöck the moment its second card is played
+                kq = ZERO
+                state[S_TOTALS + (seat & 1)] += 20 * m
+                state[S_OUT + O_SCORE + (seat & 1)] += 20 * m
+                if state[S_TOTALS + (seat & 1)] >= target:
                     winner = seat & 1
                     break
+            seat = (seat + 1) & 3
         if winner >= 0:
             break
-        w = (leader + win_pos) & 3
-        out[O_TRICKS + w] += 1
+        w = win_seat
+        state[S_OUT + O_TRICKS + w] += 1
         pts = trick_pts
         if t == 8:
             pts += 5
-            if out[O_TRICKS + w] + out[O_TRICKS + (w ^ 2)] == 9:
+            if state[S_OUT + O_TRICKS + w] + state[S_OUT + O_TRICKS + (w ^ 2)] == 9:
                 pts += 100
-        out[O_CARD_POINTS + (w & 1)] += pts
-        totals[w & 1] += pts * m
-        out[O_SCORE + (w & 1)] += pts * m
-        if totals[w & 1] >= target:
+        state[S_OUT + O_CARD_POINTS + (w & 1)] += pts
+        state[S_TOTALS + (w & 1)] += pts * m
+        state[S_OUT + O_SCORE + (w & 1)] += pts * m
+        if state[S_TOTALS + (w & 1)] >= target:
             winner = w & 1
         leader = w
-    out[O_WEIS_TEAM] = weis_team
-    out[O_STOECK] = stoeck_seat
-    out[O_WINNER] = winner
-    nev = _event(events, nev, EV_CARD_POINTS, out[O_CARD_POINTS], out[O_CARD_POINTS + 1], 0)
-    nev = _event(events, nev, EV_DEAL_END, out[O_SCORE], out[O_SCORE + 1], 1 if winner >= 0 else 0)
-    return nev
+        t += 1
+    state[S_OUT + O_WEIS_TEAM] = weis_team
+    state[S_OUT + O_STOECK] = stoeck_seat
+    state[S_OUT + O_WINNER] = winner
+    if rec:
+        nev = _event(events, nev, EV_CARD_POINTS, state[S_OUT + O_CARD_POINTS], state[S_OUT + O_CARD_POINTS + 1], 0)
+        nev = _event(events, nev, EV_DEAL_END, state[S_OUT + O_SCORE], state[S_OUT + O_SCORE + 1],
+                     1 if winner >= 0 else 0)
+    return z, nev
 
 
 @jit
 def choose_contract(forehand, hands, weis, policies, st, fixed, push_mode, values):
     """(chooser, pushed, contract): the forehand chooses or pushes; the partner must choose."""
-    partner = (forehand + 2) & 3
-    pushed = push_mode == 1
-    if fixed >= 0:
-        return partner if pushed else forehand, pushed, fixed
-    c = 0
-    if push_mode == 0:
-        c = _contract_decision(policies[forehand, 0], st, hands[forehand], weis[forehand], True, values)
-        pushed = c == PUSH
-    elif push_mode == 2:
-        c = _contract_decision(policies[forehand, 0], st, hands[forehand], weis[forehand], False, values)
-    if pushed:
-        c = _contract_decision(policies[partner, 0], st, hands[partner], weis[partner], False, values)
-    return partner if pushed else forehand, pushed, c
+    p = (forehand + 2) & 3
+    z, chooser, pushed, c = _choose(forehand, (policies[forehand, 0], hands[forehand], weis[forehand]),
+                                    (policies[p, 0], hands[p], weis[p]), st[0], fixed, push_mode)
+    st[0] = z
+    return chooser, pushed, c
 
 
 @jit
-def play_game(seed, index, players, params, policies, rows, events):
-    """Play match ``index`` of ``seed`` to the target; write its rows (and events)."""
+def new_scratch():
+    """The work arrays of one match (``play_match``), reused match after match."""
+    return np.empty(36, np.int64), np.zeros(4, np.uint64), np.zeros(STATE_SIZE, np.int64)
+
+
+@jit
+def play_match(seed, index, params, policies, rows, r0, events, scratch):
+    """Play match ``index`` of ``seed`` to the target; write its rows from ``rows[r0]`` (none when ``rows``
+    is empty) and its events. ``scratch`` is from ``new_scratch``. Returns (rows, events) written."""
+    cards, dealt, state = scratch
     target, fixed, push_mode = params[0], params[1], params[2]
-    st = rng.stream(seed, index, 0, rng.PLAY)
-    st_deal = np.empty(1, np.uint64)
-    cards = np.empty(36, np.int64)
-    hands = np.zeros(4, np.uint64)
-    dealt = np.zeros(4, np.uint64)
-    totals = np.zeros(2, np.int64)
-    weis = np.zeros(4, np.int64)
-    kinds = np.zeros(4, np.int64)
-    values = np.zeros(6, np.int64)
-    out = np.zeros(OUT_SIZE, np.int64)
-    work = np.zeros(12, np.int64)
-    masks = np.zeros(4, np.uint64)
+    write = rows.shape[0] > 0
+    rec = events.shape[0] > 0
+    z = rng.key(seed, index, 0, rng.PLAY)  # the players' stream, in a register
+    heuristic = _heuristic_seats(policies)
+    state[S_TOTALS] = state[S_TOTALS + 1] = 0
     nrows = nev = 0
     forehand = 0
     winner = -1
     k = 0
     while winner < 0:
-        deal_hands(seed, index, k, 0 if k == 0 else forehand, cards, hands, st_deal)
+        deal_into(seed, index, k, 0 if k == 0 else forehand, cards, dealt)
         if k == 0:
             for s in range(4):
-                if hands[s] >> np.uint64(SEVEN_OF_ROSES) & ONE:
+                if dealt[s] >> np.uint64(SEVEN_OF_ROSES) & ONE:
                     forehand = s
-        nev = _event(events, nev, EV_DEAL, k, -1 if k == 0 else (forehand + 3) & 3, forehand)
+        if rec:
+            nev = _event(events, nev, EV_DEAL, k, -1 if k == 0 else (forehand + 3) & 3, forehand)
         for s in range(4):
-            dealt[s] = hands[s]
-            nev = _event(events, nev, EV_HAND, s, np.int64(hands[s]), 0)
-            weis[s] = declare(hands[s], OBENABE)[1]  # the total does not depend on the contract
-        chooser, pushed, contract = choose_contract(forehand, hands, weis, policies, st, fixed, push_mode,
-                                                    values)
-        nev = _event(events, nev, EV_CONTRACT, chooser, 1 if pushed else 0, contract)
-        nev = play_deal(hands, forehand, chooser, contract, totals, target, policies, st, weis, kinds, out,
-                        work, masks, events, nev)
-        winner = out[O_WINNER]
-        if rows.shape[0] > 0:
+            state[S_HANDS + s] = np.int64(dealt[s])
+            if rec:
+                nev = _event(events, nev, EV_HAND, s, np.int64(dealt[s]), 0)
+        partner = (forehand + 2) & 3
+        w_fore = w_partner = 0  # the heuristic weighs the Weis of who may choose (any contract: same total)
+        if fixed < 0 and heuristic >> forehand & 1:
+            w_fore = declare(dealt[forehand], OBENABE)[1]
+        if fixed < 0 and heuristic >> partner & 1:
+            w_partner = declare(dealt[partner], OBENABE)[1]
+        z, chooser, pushed, contract = _choose(forehand, (policies[forehand, 0], dealt[forehand], w_fore),
+                                               (policies[partner, 0], dealt[partner], w_partner), z, fixed, push_mode)
+        if rec:
+            nev = _event(events, nev, EV_CONTRACT, chooser, 1 if pushed else 0, contract)
+        z, nev = _play_deal(state, events, forehand, chooser, contract, target, heuristic, z, nev)
+        winner = state[S_OUT + O_WINNER]
+        if write:
+            tmask, jack = trump_masks(contract)
             for s in range(4):
-                r = nrows + s
+                r = r0 + nrows + s
                 team = s & 1
                 rows[r, C_GAME] = index
                 rows[r, C_DEAL] = k
@@ -584,39 +705,54 @@ def play_game(seed, index, players, params, policies, rows, events):
                 rows[r, C_PUSHED] = 1 if pushed else 0
                 rows[r, C_CONTRACT] = contract
                 rows[r, C_MULTIPLIER] = MULTIPLIER[contract]
-                rows[r, C_WEIS] = weis[s]
-                rows[r, C_WEIS_KINDS] = kinds[s]
-                rows[r, C_WEIS_SCORED] = 1 if out[O_WEIS_TEAM] == team else 0
-                rows[r, C_STOECK] = 1 if out[O_STOECK] == s else 0
-                rows[r, C_CARD_POINTS] = out[O_CARD_POINTS + team]
-                rows[r, C_SCORE] = out[O_SCORE + team]
-                rows[r, C_TRICKS] = out[O_TRICKS + s]
-                _hand_features(rows, r, dealt[s], contract)
-                best = contract_values(dealt[s], weis[s], values)
-                rows[r, C_BEST_CONTRACT] = best
-                rows[r, C_BEST_VALUE] = values[best]
+                rows[r, C_WEIS] = state[S_WEIS + s]
+                rows[r, C_WEIS_KINDS] = state[S_KINDS + s]
+                rows[r, C_WEIS_SCORED] = 1 if state[S_OUT + O_WEIS_TEAM] == team else 0
+                rows[r, C_STOECK] = 1 if state[S_OUT + O_STOECK] == s else 0
+                rows[r, C_CARD_POINTS] = state[S_OUT + O_CARD_POINTS + team]
+                rows[r, C_SCORE] = state[S_OUT + O_SCORE + team]
+                rows[r, C_TRICKS] = state[S_OUT + O_TRICKS + s]
+                (rows[r, C_TRUMPS], rows[r, C_TRUMP_JACK], rows[r, C_TRUMP_NINE]), \
+                    (rows[r, C_ACES], rows[r, C_TENS], rows[r, C_SIXES], rows[r, C_LONGEST]) = \
+                    hand_features(dealt[s], tmask, jack)
+                rows[r, C_BEST_CONTRACT], rows[r, C_BEST_VALUE] = best_contract(dealt[s], state[S_WEIS + s])
             nrows += 4
         k += 1
         forehand = (forehand + 1) & 3
-    schneider = 1 if 2 * totals[1 - winner] < target else 0
-    for r in range(nrows):
+    total0, total1 = state[S_TOTALS], state[S_TOTALS + 1]
+    schneider = 1 if 2 * (total1 if winner == 0 else total0) < target else 0
+    for r in range(r0, r0 + nrows):
         rows[r, C_WINNER] = winner
-        rows[r, C_TOTAL0] = totals[0]
-        rows[r, C_TOTAL1] = totals[1]
+        rows[r, C_TOTAL0] = total0
+        rows[r, C_TOTAL1] = total1
         rows[r, C_SCHNEIDER] = schneider
         rows[r, C_DEALS] = k
         rows[r, C_MATCH_END] = 1 if rows[r, C_DEAL] == k - 1 else 0
     return nrows, nev
 
 
+@jit
+def play_game(seed, index, players, params, policies, rows, events):
+    """Play match ``index`` of ``seed`` to the target; write its rows (and events)."""
+    return play_match(seed, index, params, policies, rows, 0, events, new_scratch())
+
+
 @parallel_jit
-def simulate(seed, start, count, players, params, policies):
-    """Matches start..start+count-1: rows (count * max_rows, NCOL) and rows per match."""
+def simulate(seed, start, count, players, params, policies, chunks=64):
+    """Matches start..start+count-1 in ``chunks`` chunks of consecutive matches (one per thread moves the
+    fewest rows afterwards); chunk c writes its matches' rows one after another from row ``spans[c, 0]``,
+    in all ``spans[c, 1]`` rows (``cardmc.registry.join_spans`` packs them)."""
     per = 4 * max_deals(params[0])
-    rows = np.empty((count * per, NCOL), np.int32)
-    nrows = np.zeros(count, np.int64)
-    for j in prange(count):
+    rows = np.empty((count * per, NCOL), np.int32)  # only written rows are read
+    chunks = max(1, min(count, chunks))
+    spans = np.zeros((chunks, 2), np.int64)
+    for c in prange(chunks):
+        scratch = new_scratch()  # each chunk owns its work arrays and a fixed range of matches
         events = np.zeros((0, 4), np.int64)
-        n, _ = play_game(seed, start + j, players, params, policies, rows[j * per:(j + 1) * per], events)
-        nrows[j] = n
-    return rows, nrows
+        first = c * count // chunks
+        r = first * per
+        for j in range(first, (c + 1) * count // chunks):
+            n, _ = play_match(seed, start + j, params, policies, rows, r, events, scratch)
+            r += n
+        spans[c, 0], spans[c, 1] = first * per, r - first * per
+    return rows, spans

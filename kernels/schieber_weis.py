@@ -172,11 +172,18 @@ def combinations(hand, claimed, masks, points):
 @jit
 def weis_winner(keys, forehand):
     """Seat holding the strongest combination (earlier player wins ties), -1 if none."""
+    return strongest(keys[0], keys[1], keys[2], keys[3], forehand)
+
+
+@jit(inline="always")
+def strongest(k0, k1, k2, k3, forehand):
+    """``weis_winner`` of the seats' best keys k0..k3."""
     best, seat = 0, -1
     for pos in range(4):
         s = (forehand + pos) & 3
-        if keys[s] > best:
-            best = keys[s]
+        k = k0 if s == 0 else k1 if s == 1 else k2 if s == 2 else k3
+        if k > best:
+            best = k
             seat = s
     return seat
 

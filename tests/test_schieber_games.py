@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from cardmc import schieber as S
-from cardmc.registry import UsageError
+from cardmc.registry import UsageError, join_spans
 from tests.helpers import check_trace_form
 from tests.reference import dealing, schieber as ref
 
@@ -245,3 +245,20 @@ def test_spec_bench_and_registry():
     assert [label for label, _, _ in SPEC.extra["bench"]] == ["random", "heuristic"]
     df = S.frame(S.simulate_block(0, 0, 3, 4, SPEC.params(SPEC.settings()), S.parse_policy("random")))
     assert isinstance(df, pd.DataFrame) and list(df.columns) == list(SPEC.columns)
+
+
+def test_batch_rows_are_the_matches_rows_whatever_the_chunks():
+    """``simulate`` packs each chunk's matches back to back: every chunk count gives the rows of
+    ``play_game`` match after match."""
+    params = SPEC.params(SPEC.settings({"target": 1000, "forehand_push": "always"}))
+    pol = S.parse_policy("heuristic,random,random,heuristic")
+    want = []
+    for i in range(10, 60):
+        rows = np.zeros((S.k.max_rows(4, params), S.k.NCOL), np.int32)
+        n, _ = S.k.play_game(3, i, 4, params, pol, rows, np.zeros((0, 4), np.int64))
+        want.append(rows[:n])
+    want = np.concatenate(want)
+    for chunks in (1, 2, 7, 50, 64):
+        rows, spans = S.k.simulate(3, 10, 50, 4, params, pol, chunks)
+        assert len(spans) == min(chunks, 50) and spans[:, 1].sum() == len(want)
+        np.testing.assert_array_equal(join_spans(rows, spans), want)
