@@ -36,7 +36,6 @@ from __future__ import annotations
 import importlib
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -46,7 +45,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from cardmc import stats
-from cardmc.files import FILE_MODE
+from cardmc import files
 from cardmc.kernels.jit import KERNEL_LOCK
 from cardmc.registry import GameSpec, UsageError
 
@@ -280,18 +279,10 @@ def from_arrow(arrow: pa.Table) -> Aggregates:
 
 
 def save(aggs: dict, path: str | os.PathLike, metadata: dict | None = None) -> Path:
-    """Write aggregates to a Parquet file atomically (temporary file, rename)."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-    os.close(fd)
-    try:
+    """Write aggregates to a Parquet file atomically (``files.atomic``)."""
+    with files.atomic(path, force=True) as tmp:
         pq.write_table(to_arrow(aggs, metadata), tmp, compression="zstd")
-        os.chmod(tmp, FILE_MODE)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    return Path(path)
 
 
 def load(path: str | os.PathLike) -> Aggregates:
