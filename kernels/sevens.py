@@ -109,6 +109,20 @@ def heuristic_sevens_card(hand, legal, unplayed):
     return best
 
 
+# the cards that become playable when a card goes down (after_play's table);
+# index 63 is the "no card" of a pass and unlocks nothing
+UNLOCKS = np.zeros(64, np.uint64)
+for _c in range(64):
+    _r = _c & 15
+    if _r == SEVEN:
+        UNLOCKS[_c] = (1 << (_c - 1)) | (1 << (_c + 1))
+    elif SEVEN < _r < TOP_RANK:
+        UNLOCKS[_c] = 1 << (_c + 1)
+    elif 0 < _r < SEVEN:
+        UNLOCKS[_c] = 1 << (_c - 1)
+NO_CARD = 63  # a pass, in the branch-free turn of ``sevens_from``
+
+
 @jit
 def play_sevens(hands, table, leader, n, play_out, policies, st, passes, out_order, events, ne):
     """Play sevens from ``table`` (0 for a fresh deal) with ``hands`` (mutated).
@@ -118,6 +132,22 @@ def play_sevens(hands, table, leader, n, play_out, policies, st, passes, out_ord
     ``out_order`` (1 = first out, 0 = never out) are added to / written.
     Returns (turns, first_out seat or -1, events written so far).
     """
+    heuristic = 0
+    for s in range(n):
+        heuristic |= (1 << s) if policies[s, 0] != POLICY_RANDOM else 0
+    turns, first, z, ne = sevens_from(hands, table, leader, n, play_out, heuristic, st[0], passes, out_order,
+                                      events, ne)  # fmt: skip
+    st[0] = z
+    return turns, first, ne
+
+
+@jit
+def sevens_from(hands, table, leader, n, play_out, heuristic, z, passes, out_order, events, ne):
+    """``play_sevens`` with the seats of the heuristic player as the bits of
+    ``heuristic`` and the random stream's state ``z`` in a register. Returns
+    (turns, first_out seat or -1, new stream state, events written so far).
+    A turn is written without branches on the cards: a pass plays the
+    card ``NO_CARD``, whose bit is outside the deck."""
     tracing = events.shape[0] > 0
     playable = playable_of(table)
     inhand = ZERO
@@ -133,31 +163,28 @@ def play_sevens(hands, table, leader, n, play_out, policies, st, passes, out_ord
         if h != ZERO:
             turns += 1
             legal = h & playable
-            if legal == ZERO:
-                passes[seat] += 1
-                if tracing:
-                    ne = record(events, ne, EV_PLAY, seat, -1, 0)
+            if (heuristic >> seat) & 1:
+                card = heuristic_sevens_card(h, legal, inhand) if legal != ZERO else NO_CARD
             else:
-                if policies[seat, 0] == POLICY_RANDOM:
-                    card = pick_random(legal, st)
-                else:
-                    card = heuristic_sevens_card(h, legal, inhand)
-                if tracing:
-                    ne = record(events, ne, EV_PLAY, seat, card, np.int64(legal))
-                b = bit(card)
-                h ^= b
-                hands[seat] = h
-                inhand ^= b
-                left -= 1
-                playable = after_play(playable, card)
-                if h == ZERO:
-                    nout += 1
-                    out_order[seat] = nout
-                    if first < 0:
-                        first = seat
-                    if not play_out:
-                        break
-        seat += 1
-        if seat == n:
-            seat = 0
-    return turns, first, ne
+                z2, j = rng.below_from(z, popcount(legal))
+                z = z2 if legal != ZERO else z
+                card = nth(legal | bit(NO_CARD), j)
+            b = bit(card) & FULL52
+            played = b != ZERO
+            passes[seat] += 0 if played else 1
+            if tracing:
+                ne = record(events, ne, EV_PLAY, seat, card if played else -1, np.int64(legal))
+            h ^= b
+            hands[seat] = h
+            inhand ^= b
+            left -= 1 if played else 0
+            playable = (playable ^ b) | UNLOCKS[card]
+            if h == ZERO:
+                nout += 1
+                out_order[seat] = nout
+                if first < 0:
+                    first = seat
+                if not play_out:
+                    break
+        seat = seat + 1 if seat < n - 1 else 0
+    return turns, first, z, ne
