@@ -18,7 +18,7 @@ import numpy as np
 from numba import prange
 
 from cardmc.kernels import rng
-from cardmc.kernels.bits import ONE, ZERO, bit, highest, lowest, nth, popcount
+from cardmc.kernels.bits import ONE, ZERO, bit, highest, lowest, nth_bit, popcount
 from cardmc.kernels.cards import ACE, KING, QUEEN, SUITS, card_of, deck, parse
 from cardmc.kernels.jit import jit, parallel_jit
 from cardmc.kernels.sevens import POLICY_RANDOM, record, sevens_from
@@ -194,7 +194,7 @@ def play_trick_deal(hands, leader, number, n, stop_early, policies, st, tricks, 
     no penalty card in any hand. Returns (turns played, events written).
     """
     turns, z, ne = trick_deal_from(hands, leader, number, n, stop_early, heuristic_seats(policies, n), st[0],
-                                   tricks, taken, events, ne)  # fmt: skip
+                                   tricks, taken, np.empty(64, np.int64), events, ne)  # fmt: skip
     st[0] = z
     return turns, ne
 
@@ -209,10 +209,11 @@ def heuristic_seats(policies, n):
 
 
 @jit
-def trick_deal_from(hands, leader, number, n, stop_early, heuristic, z, tricks, taken, events, ne):
+def trick_deal_from(hands, leader, number, n, stop_early, heuristic, z, tricks, taken, holder, events, ne):
     """``play_trick_deal`` with the heuristic seats as the bits of ``heuristic``
-    and the random stream's state ``z`` in a register. Returns (turns played,
-    new stream state, events written)."""
+    and the random stream's state ``z`` in a register; ``holder`` (64 ints)
+    is work space for who played each card of a trick. Returns (turns
+    played, new stream state, events written)."""
     tracing = events.shape[0] > 0
     inhand = ZERO
     for s in range(n):
@@ -226,39 +227,39 @@ def trick_deal_from(hands, leader, number, n, stop_early, heuristic, z, tricks, 
         seat = leader
         h = hands[seat]
         if (heuristic >> seat) & 1:
-            card = heuristic_trick_card(number, h, h, 0, n, -1, inhand & ~h)
+            b = bit(heuristic_trick_card(number, h, h, 0, n, -1, inhand & ~h))
         else:
             z, j = rng.below_from(z, popcount(h))
-            card = nth(h, j)
+            b = nth_bit(h, j)
+        card = lowest(b)
         if tracing:
             ne = record(events, ne, EV_PLAY, seat, card, np.int64(h))
-        b = bit(card)
         hands[seat] = h ^ b
         inhand ^= b
         trick = b
-        led = card >> 4
         led_mask = SUIT16 << np.uint64(card & 48)
-        best = card
-        winner = seat
+        holder[card] = seat
         for pos in range(1, n):
             seat = seat + 1 if seat < n - 1 else 0
             h = hands[seat]
             follow = h & led_mask
             legal = follow if follow != ZERO else h
             if (heuristic >> seat) & 1:
-                card = heuristic_trick_card(number, h, legal, pos, n, best, inhand & ~h)
+                best = highest(trick & led_mask)
+                b = bit(heuristic_trick_card(number, h, legal, pos, n, best, inhand & ~h))
             else:
                 z, j = rng.below_from(z, popcount(legal))
-                card = nth(legal, j)
+                b = nth_bit(legal, j)
+            card = lowest(b)
             if tracing:
                 ne = record(events, ne, EV_PLAY, seat, card, np.int64(legal))
-            b = bit(card)
             hands[seat] = h ^ b
             inhand ^= b
             trick |= b
-            better = (card >> 4 == led) & (card > best)
-            best = card if better else best
-            winner = seat if better else winner
+            holder[card] = seat
+        # the highest card of the led suit wins; looked up, not tracked, so
+        # that random play has no unpredictable branch
+        winner = holder[highest(trick & led_mask)]
         turns += n
         tricks[winner] += 1
         taken[winner] += trick_units(number, trick, t == ntricks - 1)
@@ -302,9 +303,12 @@ D_DEALER, D_LEADER, D_TURNS, D_FIRST, D_SIZE = range(5)
 @jit
 def new_scratch(players):
     """Work arrays of one game: hands, per deal and seat results, per deal
-    facts, totals per seat, the deck."""
+    facts, totals and ranks per seat, the deck, two per-seat tallies of a deal, who
+    played each card of a trick. Passed one by one (a view or a tuple of
+    arrays costs reference counting)."""
     return (np.zeros(players, np.uint64), np.zeros((DEALS, R_SIZE, players), np.int64),
-            np.zeros((DEALS, D_SIZE), np.int64), np.zeros((2, players), np.int64), np.empty(52, np.int64))
+            np.zeros((DEALS, D_SIZE), np.int64), np.zeros((4, players), np.int64), np.empty(52, np.int64),
+            np.zeros(players, np.int64), np.zeros(players, np.int64), np.zeros(64, np.int64))
 
 
 @jit
@@ -314,12 +318,14 @@ def play_game(seed, index, players, params, policies, rows, events):
     When ``events`` has rows, trace events are written too.
     Returns (rows written, events written).
     """
-    hands, seats, deals, totals, buf = new_scratch(players)
-    return play_game_with(seed, index, players, params, policies, rows, 0, events, hands, seats, deals, totals, buf)
+    hands, seats, deals, totals, buf, tally0, tally1, holder = new_scratch(players)
+    return play_game_with(seed, index, players, params, policies, rows, 0, events,
+                          hands, seats, deals, totals, buf, tally0, tally1, holder)
 
 
 @jit
-def play_game_with(seed, index, players, params, policies, rows, r0, events, hands, seats, deals, totals, buf):
+def play_game_with(seed, index, players, params, policies, rows, r0, events,
+                   hands, seats, deals, totals, buf, tally0, tally1, holder):
     """``play_game`` writing from ``rows[r0]``, with the work arrays of
     ``new_scratch`` (reused by a batch)."""
     n = players
@@ -350,27 +356,32 @@ def play_game_with(seed, index, players, params, policies, rows, r0, events, han
             ne = record(events, ne, EV_DEAL, k, dealer, leader)
             for s in range(n):
                 ne = record(events, ne, EV_HAND, s, np.int64(hands[s]), 0)
-        res = seats[k]
         for s in range(n):
-            res[R_DEALT, s] = popcount(hands[s])
-            res[R_TRICKS, s] = 0
-            res[R_TAKEN, s] = 0
-            res[R_PASSES, s] = 0
-            res[R_OUT_ORDER, s] = 0
-        if k < 5:
+            seats[k, R_DEALT, s] = popcount(hands[s])
+            tally0[s] = 0
+            tally1[s] = 0
+        if k < 5:  # tallies: tricks, penalty units
             turns, z, ne = trick_deal_from(hands, leader, number, n, stop_early, heuristic, z,
-                                           res[R_TRICKS], res[R_TAKEN], events, ne)
+                                           tally0, tally1, holder, events, ne)
             first = -1
             unit = UNIT_SCORE[number]
             for s in range(n):
-                res[R_SCORE, s] = res[R_TAKEN, s] * unit
-        else:
+                seats[k, R_TRICKS, s] = tally0[s]
+                seats[k, R_TAKEN, s] = tally1[s]
+                seats[k, R_PASSES, s] = 0
+                seats[k, R_OUT_ORDER, s] = 0
+                seats[k, R_SCORE, s] = tally1[s] * unit
+        else:  # tallies: passes, out order
             turns, first, z, ne = sevens_from(hands, ZERO, leader, n, play_out, heuristic, z,
-                                              res[R_PASSES], res[R_OUT_ORDER], events, ne)
+                                              tally0, tally1, events, ne)
             for s in range(n):
-                res[R_SCORE, s] = -res[R_PASSES, s] + (bonus if s == first else 0)
+                seats[k, R_TRICKS, s] = 0
+                seats[k, R_TAKEN, s] = 0
+                seats[k, R_PASSES, s] = tally0[s]
+                seats[k, R_OUT_ORDER, s] = tally1[s]
+                seats[k, R_SCORE, s] = -tally0[s] + (bonus if s == first else 0)
         for s in range(n):
-            res[R_LEFT, s] = popcount(hands[s])
+            seats[k, R_LEFT, s] = popcount(hands[s])
         deals[k, D_DEALER] = dealer
         deals[k, D_LEADER] = leader
         deals[k, D_TURNS] = turns
@@ -391,16 +402,20 @@ def play_game_with(seed, index, players, params, policies, rows, r0, events, han
     for s in range(n):
         shared5 += totals[0, s] == top5
         shared += totals[1, s] == top
+        rank5 = 1
+        rank = 1
+        for o in range(n):
+            rank5 += totals[0, o] > totals[0, s]
+            rank += totals[1, o] > totals[1, s]
+        totals[2, s] = rank5
+        totals[3, s] = rank
     # the rows, one after another, each from its first column to its last
     r = r0
     for k in range(DEALS):
         dealer = deals[k, D_DEALER]
         for s in range(n):
-            rank5 = 1
-            rank = 1
-            for o in range(n):
-                rank5 += totals[0, o] > totals[0, s]
-                rank += totals[1, o] > totals[1, s]
+            rank5 = totals[2, s]
+            rank = totals[3, s]
             rows[r, C_GAME] = index
             rows[r, C_DEAL] = k + 1
             rows[r, C_SEAT] = s
@@ -442,10 +457,10 @@ def simulate(seed, start, count, players, params, policies):
     chunks = (count + CHUNK - 1) // CHUNK
     for c in prange(chunks):
         events = np.zeros((0, 4), np.int64)
-        hands, seats, deals, totals, buf = new_scratch(players)
+        hands, seats, deals, totals, buf, tally0, tally1, holder = new_scratch(players)
         for j in range(c * CHUNK, min(count, (c + 1) * CHUNK)):
             nrows[j], _ = play_game_with(seed, start + j, players, params, policies, rows, j * m, events,
-                                         hands, seats, deals, totals, buf)
+                                         hands, seats, deals, totals, buf, tally0, tally1, holder)
     return rows, nrows
 
 

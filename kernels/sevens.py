@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardmc.kernels import rng
-from cardmc.kernels.bits import ONE, ZERO, bit, highest, lowest, nth, popcount
+from cardmc.kernels.bits import ONE, ZERO, bit, highest, lowest, nth, nth_bit, popcount
 from cardmc.kernels.cards import SEVEN, deck_mask
 from cardmc.kernels.jit import jit
 
@@ -109,18 +109,10 @@ def heuristic_sevens_card(hand, legal, unplayed):
     return best
 
 
-# the cards that become playable when a card goes down (after_play's table);
-# index 63 is the "no card" of a pass and unlocks nothing
-UNLOCKS = np.zeros(64, np.uint64)
-for _c in range(64):
-    _r = _c & 15
-    if _r == SEVEN:
-        UNLOCKS[_c] = (1 << (_c - 1)) | (1 << (_c + 1))
-    elif SEVEN < _r < TOP_RANK:
-        UNLOCKS[_c] = 1 << (_c + 1)
-    elif 0 < _r < SEVEN:
-        UNLOCKS[_c] = 1 << (_c - 1)
-NO_CARD = 63  # a pass, in the branch-free turn of ``sevens_from``
+# a card opens the card above it when that is of rank 8 to A, and the card
+# below it when that is of rank 2 to 6 (``after_play`` without branches)
+OPENS_UP = np.uint64(sum(((1 << 13) - (1 << (SEVEN + 1))) << (16 * s) for s in range(4)))
+OPENS_DOWN = np.uint64(sum(((1 << SEVEN) - 1) << (16 * s) for s in range(4)))
 
 
 @jit
@@ -146,8 +138,7 @@ def sevens_from(hands, table, leader, n, play_out, heuristic, z, passes, out_ord
     """``play_sevens`` with the seats of the heuristic player as the bits of
     ``heuristic`` and the random stream's state ``z`` in a register. Returns
     (turns, first_out seat or -1, new stream state, events written so far).
-    A turn is written without branches on the cards: a pass plays the
-    card ``NO_CARD``, whose bit is outside the deck."""
+    A turn is written without branches on the cards: a pass plays no bit."""
     tracing = events.shape[0] > 0
     playable = playable_of(table)
     inhand = ZERO
@@ -164,21 +155,20 @@ def sevens_from(hands, table, leader, n, play_out, heuristic, z, passes, out_ord
             turns += 1
             legal = h & playable
             if (heuristic >> seat) & 1:
-                card = heuristic_sevens_card(h, legal, inhand) if legal != ZERO else NO_CARD
+                b = bit(heuristic_sevens_card(h, legal, inhand) & 63) & legal  # 0: a pass
             else:
                 z2, j = rng.below_from(z, popcount(legal))
                 z = z2 if legal != ZERO else z
-                card = nth(legal | bit(NO_CARD), j)
-            b = bit(card) & FULL52
+                b = nth_bit(legal, j)
             played = b != ZERO
             passes[seat] += 0 if played else 1
             if tracing:
-                ne = record(events, ne, EV_PLAY, seat, card if played else -1, np.int64(legal))
+                ne = record(events, ne, EV_PLAY, seat, lowest(b) if played else -1, np.int64(legal))
             h ^= b
             hands[seat] = h
             inhand ^= b
             left -= 1 if played else 0
-            playable = (playable ^ b) | UNLOCKS[card]
+            playable = (playable ^ b) | ((b << ONE) & OPENS_UP) | ((b >> ONE) & OPENS_DOWN)
             if h == ZERO:
                 nout += 1
                 out_order[seat] = nout
