@@ -319,15 +319,19 @@ def play_game(seed, index, players, params, policies, rows, events):
     Returns (rows written, events written).
     """
     hands, seats, deals, totals, buf, tally0, tally1, holder = new_scratch(players)
-    return play_game_with(seed, index, players, params, policies, rows, 0, events,
-                          hands, seats, deals, totals, buf, tally0, tally1, holder)
+    ne = play_games(seed, index, 1, players, params, policies, rows, 0, events,
+                    hands, seats, deals, totals, buf, tally0, tally1, holder)
+    return DEALS * players, ne
 
 
 @jit
-def play_game_with(seed, index, players, params, policies, rows, r0, events,
-                   hands, seats, deals, totals, buf, tally0, tally1, holder):
-    """``play_game`` writing from ``rows[r0]``, with the work arrays of
-    ``new_scratch`` (reused by a batch)."""
+def play_games(seed, start, count, players, params, policies, rows, r0, events,
+               hands, seats, deals, totals, buf, tally0, tally1, holder):
+    """Games start..start+count-1 with ``play_game``'s rules, writing their
+    rows one after another from ``rows[r0]``, with the work arrays of
+    ``new_scratch`` (one call per batch chunk: the arrays' reference counts
+    are taken once, not per game). Returns the events written (tracing is
+    for one game)."""
     n = players
     tracing = events.shape[0] > 0
     rotate = params[P_ROTATE_DEALER] != 0
@@ -335,114 +339,116 @@ def play_game_with(seed, index, players, params, policies, rows, r0, events,
     play_out = params[P_PLAY_OUT] != 0
     stop_early = params[P_STOP_EARLY] != 0
     heuristic = heuristic_seats(policies, n)
-    _, dealer0 = rng.below_from(rng.key(seed, index, 0, rng.SETUP), n)
-    size = ADJUSTED_SIZE[n]
     ne = 0
-    for k in range(DEALS):
-        number = k + 1
-        dealer = (dealer0 + k) % n if rotate else dealer0
-        leader = dealer + 1 if dealer + 1 < n else 0
-        if k < 5:
-            m = size
-            for i in range(m):
-                buf[i] = ADJUSTED[n, i]
-        else:
-            m = 52
-            for i in range(m):
-                buf[i] = FULL_DECK[i]
-        deal_from(rng.key(seed, index, k, rng.DEAL), buf, m, hands, n, leader)
-        z = rng.key(seed, index, k, rng.PLAY)
-        if tracing:
-            ne = record(events, ne, EV_DEAL, k, dealer, leader)
+    for g in range(count):
+        index = start + g
+        r = r0 + g * DEALS * n
+        _, dealer0 = rng.below_from(rng.key(seed, index, 0, rng.SETUP), n)
+        size = ADJUSTED_SIZE[n]
+        for k in range(DEALS):
+            number = k + 1
+            dealer = (dealer0 + k) % n if rotate else dealer0
+            leader = dealer + 1 if dealer + 1 < n else 0
+            if k < 5:
+                m = size
+                for i in range(m):
+                    buf[i] = ADJUSTED[n, i]
+            else:
+                m = 52
+                for i in range(m):
+                    buf[i] = FULL_DECK[i]
+            deal_from(rng.key(seed, index, k, rng.DEAL), buf, m, hands, n, leader)
+            z = rng.key(seed, index, k, rng.PLAY)
+            if tracing:
+                ne = record(events, ne, EV_DEAL, k, dealer, leader)
+                for s in range(n):
+                    ne = record(events, ne, EV_HAND, s, np.int64(hands[s]), 0)
             for s in range(n):
-                ne = record(events, ne, EV_HAND, s, np.int64(hands[s]), 0)
-        for s in range(n):
-            seats[k, R_DEALT, s] = popcount(hands[s])
-            tally0[s] = 0
-            tally1[s] = 0
-        if k < 5:  # tallies: tricks, penalty units
-            turns, z, ne = trick_deal_from(hands, leader, number, n, stop_early, heuristic, z,
-                                           tally0, tally1, holder, events, ne)
-            first = -1
-            unit = UNIT_SCORE[number]
+                seats[k, R_DEALT, s] = popcount(hands[s])
+                tally0[s] = 0
+                tally1[s] = 0
+            if k < 5:  # tallies: tricks, penalty units
+                turns, z, ne = trick_deal_from(hands, leader, number, n, stop_early, heuristic, z,
+                                               tally0, tally1, holder, events, ne)
+                first = -1
+                unit = UNIT_SCORE[number]
+                for s in range(n):
+                    seats[k, R_TRICKS, s] = tally0[s]
+                    seats[k, R_TAKEN, s] = tally1[s]
+                    seats[k, R_PASSES, s] = 0
+                    seats[k, R_OUT_ORDER, s] = 0
+                    seats[k, R_SCORE, s] = tally1[s] * unit
+            else:  # tallies: passes, out order
+                turns, first, z, ne = sevens_from(hands, ZERO, leader, n, play_out, heuristic, z,
+                                                  tally0, tally1, events, ne)
+                for s in range(n):
+                    seats[k, R_TRICKS, s] = 0
+                    seats[k, R_TAKEN, s] = 0
+                    seats[k, R_PASSES, s] = tally0[s]
+                    seats[k, R_OUT_ORDER, s] = tally1[s]
+                    seats[k, R_SCORE, s] = -tally0[s] + (bonus if s == first else 0)
             for s in range(n):
-                seats[k, R_TRICKS, s] = tally0[s]
-                seats[k, R_TAKEN, s] = tally1[s]
-                seats[k, R_PASSES, s] = 0
-                seats[k, R_OUT_ORDER, s] = 0
-                seats[k, R_SCORE, s] = tally1[s] * unit
-        else:  # tallies: passes, out order
-            turns, first, z, ne = sevens_from(hands, ZERO, leader, n, play_out, heuristic, z,
-                                              tally0, tally1, events, ne)
+                seats[k, R_LEFT, s] = popcount(hands[s])
+            deals[k, D_DEALER] = dealer
+            deals[k, D_LEADER] = leader
+            deals[k, D_TURNS] = turns
+            deals[k, D_FIRST] = first
+        # totals after five and six deals, ranks (1 = best, ties share), winners
+        top5 = -(1 << 30)
+        top = -(1 << 30)
+        for s in range(n):
+            t5 = 0
+            for k in range(5):
+                t5 += seats[k, R_SCORE, s]
+            totals[0, s] = t5
+            totals[1, s] = t5 + seats[5, R_SCORE, s]
+            top5 = max(top5, totals[0, s])
+            top = max(top, totals[1, s])
+        shared5 = 0
+        shared = 0
+        for s in range(n):
+            shared5 += totals[0, s] == top5
+            shared += totals[1, s] == top
+            rank5 = 1
+            rank = 1
+            for o in range(n):
+                rank5 += totals[0, o] > totals[0, s]
+                rank += totals[1, o] > totals[1, s]
+            totals[2, s] = rank5
+            totals[3, s] = rank
+        # the rows, one after another, each from its first column to its last
+        for k in range(DEALS):
+            dealer = deals[k, D_DEALER]
             for s in range(n):
-                seats[k, R_TRICKS, s] = 0
-                seats[k, R_TAKEN, s] = 0
-                seats[k, R_PASSES, s] = tally0[s]
-                seats[k, R_OUT_ORDER, s] = tally1[s]
-                seats[k, R_SCORE, s] = -tally0[s] + (bonus if s == first else 0)
-        for s in range(n):
-            seats[k, R_LEFT, s] = popcount(hands[s])
-        deals[k, D_DEALER] = dealer
-        deals[k, D_LEADER] = leader
-        deals[k, D_TURNS] = turns
-        deals[k, D_FIRST] = first
-    # totals after five and six deals, ranks (1 = best, ties share), winners
-    top5 = -(1 << 30)
-    top = -(1 << 30)
-    for s in range(n):
-        t5 = 0
-        for k in range(5):
-            t5 += seats[k, R_SCORE, s]
-        totals[0, s] = t5
-        totals[1, s] = t5 + seats[5, R_SCORE, s]
-        top5 = max(top5, totals[0, s])
-        top = max(top, totals[1, s])
-    shared5 = 0
-    shared = 0
-    for s in range(n):
-        shared5 += totals[0, s] == top5
-        shared += totals[1, s] == top
-        rank5 = 1
-        rank = 1
-        for o in range(n):
-            rank5 += totals[0, o] > totals[0, s]
-            rank += totals[1, o] > totals[1, s]
-        totals[2, s] = rank5
-        totals[3, s] = rank
-    # the rows, one after another, each from its first column to its last
-    r = r0
-    for k in range(DEALS):
-        dealer = deals[k, D_DEALER]
-        for s in range(n):
-            rank5 = totals[2, s]
-            rank = totals[3, s]
-            rows[r, C_GAME] = index
-            rows[r, C_DEAL] = k + 1
-            rows[r, C_SEAT] = s
-            rows[r, C_PLAYERS] = n
-            rows[r, C_DEALER] = dealer
-            rows[r, C_LEADER] = deals[k, D_LEADER]
-            rows[r, C_REL_SEAT] = s - dealer if s >= dealer else s - dealer + n
-            rows[r, C_TURNS] = deals[k, D_TURNS]
-            rows[r, C_TRICKS] = seats[k, R_TRICKS, s]
-            rows[r, C_TAKEN] = seats[k, R_TAKEN, s]
-            rows[r, C_SCORE] = seats[k, R_SCORE, s]
-            rows[r, C_PASSES] = seats[k, R_PASSES, s]
-            rows[r, C_FIRST_OUT] = 1 if s == deals[k, D_FIRST] else 0
-            rows[r, C_OUT_ORDER] = seats[k, R_OUT_ORDER, s]
-            rows[r, C_CARDS_DEALT] = seats[k, R_DEALT, s]
-            rows[r, C_CARDS_LEFT] = seats[k, R_LEFT, s]
-            rows[r, C_TOTAL5] = totals[0, s]
-            rows[r, C_TOTAL] = totals[1, s]
-            rows[r, C_RANK5] = rank5
-            rows[r, C_RANK] = rank
-            rows[r, C_WINNER5] = rank5 == 1
-            rows[r, C_WINNER] = rank == 1
-            rows[r, C_SHARED5] = shared5 > 1
-            rows[r, C_SHARED] = shared > 1
-            rows[r, C_POLICY] = policies[s, 0]
-            r += 1
-    return DEALS * n, ne
+                rank5 = totals[2, s]
+                rank = totals[3, s]
+                rows[r, C_GAME] = index
+                rows[r, C_DEAL] = k + 1
+                rows[r, C_SEAT] = s
+                rows[r, C_PLAYERS] = n
+                rows[r, C_DEALER] = dealer
+                rows[r, C_LEADER] = deals[k, D_LEADER]
+                rows[r, C_REL_SEAT] = s - dealer if s >= dealer else s - dealer + n
+                rows[r, C_TURNS] = deals[k, D_TURNS]
+                rows[r, C_TRICKS] = seats[k, R_TRICKS, s]
+                rows[r, C_TAKEN] = seats[k, R_TAKEN, s]
+                rows[r, C_SCORE] = seats[k, R_SCORE, s]
+                rows[r, C_PASSES] = seats[k, R_PASSES, s]
+                rows[r, C_FIRST_OUT] = 1 if s == deals[k, D_FIRST] else 0
+                rows[r, C_OUT_ORDER] = seats[k, R_OUT_ORDER, s]
+                rows[r, C_CARDS_DEALT] = seats[k, R_DEALT, s]
+                rows[r, C_CARDS_LEFT] = seats[k, R_LEFT, s]
+                rows[r, C_TOTAL5] = totals[0, s]
+                rows[r, C_TOTAL] = totals[1, s]
+                rows[r, C_RANK5] = rank5
+                rows[r, C_RANK] = rank
+                rows[r, C_WINNER5] = rank5 == 1
+                rows[r, C_WINNER] = rank == 1
+                rows[r, C_SHARED5] = shared5 > 1
+                rows[r, C_SHARED] = shared > 1
+                rows[r, C_POLICY] = policies[s, 0]
+                r += 1
+    return ne
 
 
 CHUNK = 256  # games per parallel task (one set of work arrays each)
@@ -458,9 +464,12 @@ def simulate(seed, start, count, players, params, policies):
     for c in prange(chunks):
         events = np.zeros((0, 4), np.int64)
         hands, seats, deals, totals, buf, tally0, tally1, holder = new_scratch(players)
-        for j in range(c * CHUNK, min(count, (c + 1) * CHUNK)):
-            nrows[j], _ = play_game_with(seed, start + j, players, params, policies, rows, j * m, events,
-                                         hands, seats, deals, totals, buf, tally0, tally1, holder)
+        first = c * CHUNK
+        last = min(count, first + CHUNK)
+        play_games(seed, start + first, last - first, players, params, policies, rows, first * m, events,
+                   hands, seats, deals, totals, buf, tally0, tally1, holder)
+        for j in range(first, last):
+            nrows[j] = m
     return rows, nrows
 
 
