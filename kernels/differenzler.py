@@ -172,6 +172,8 @@ def heuristic_card(hand, legal, n, led, top, pot, trump, need, gone):
     """Play towards the declaration: win cheap tricks while short of it,
     shed points and duck once it is reached (``need`` <= 0). ``top`` is the
     strength of the card winning the trick so far, ``pot`` its points."""
+    if legal & (legal - ONE) == ZERO:
+        return lowest(legal)  # one legal card (the loop below would pick it too)
     best = -1
     best_key = -100000
     m = legal
