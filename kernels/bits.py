@@ -125,3 +125,21 @@ def nth_portable(mask, k):
 
 nth = nth_pdep if FAST_PDEP else nth_portable
 """The k-th lowest card of a mask: the fastest version this host runs."""
+
+
+@jit(inline="always")
+def nth_bit_pdep(mask, k):
+    """The mask of the k-th lowest card of ``mask`` (k < popcount), or 0 when
+    ``mask`` is empty: one PDEP instruction (hosts with ``FAST_PDEP``)."""
+    return _pdep(ONE << np.uint64(k), np.uint64(mask))
+
+
+@jit(inline="always")
+def nth_bit_portable(mask, k):
+    """``nth_bit_pdep`` without PDEP."""
+    return (ONE << np.uint64(nth_portable(mask, k))) & np.uint64(mask)
+
+
+nth_bit = nth_bit_pdep if FAST_PDEP else nth_bit_portable
+"""The mask of the k-th lowest card of a mask (0 for an empty mask): the
+fastest version this host runs. Saves turning a card back into its bit."""

@@ -172,6 +172,8 @@ def heuristic_card(hand, legal, n, led, top, pot, trump, need, gone):
     """Play towards the declaration: win cheap tricks while short of it,
     shed points and duck once it is reached (``need`` <= 0). ``top`` is the
     strength of the card winning the trick so far, ``pot`` its points."""
+    if legal & (legal - ONE) == ZERO:
+        return lowest(legal)  # one legal card (the loop below would pick it too)
     best = -1
     best_key = -100000
     m = legal
@@ -331,36 +333,49 @@ def play_game(seed, index, players, params, policies, table, rows, events, scrat
     lowest total penalty is shared (at most ``max_extra_deals``). ``scratch``
     is from ``new_scratch``. Returns (rows written, events written)."""
     hands, cards, play_st, work = scratch
-    rng.restart(play_st, seed, index, 0, rng.SETUP)
-    first = rng.below(play_st, PLAYERS)
-    rng.restart(play_st, seed, index, 0, rng.PLAY)
-    for s in range(PLAYERS):
-        work[W_TOTAL + s] = 0
+    return play_games(seed, index, 1, players, params, policies, table, rows, 0, events, hands, cards, play_st, work)
+
+
+@jit
+def play_games(seed, start, count, players, params, policies, table, rows, r0, events, hands, cards, play_st, work):
+    """Games start..start+count-1 as ``play_game`` plays them, their rows one
+    after another from ``rows[r0]``; the work arrays are ``new_scratch``'s,
+    passed one by one (one call per batch chunk: reference counts are taken
+    once, not per game). Returns (rows written, events written; tracing is
+    for one game)."""
     ne = 0
-    k = 0
     limit = 4 + params[P_MAX_EXTRA_DEALS]
-    while True:
-        r0 = k * PLAYERS
-        ne = play_deal(seed, index, k, (first + k) % PLAYERS, policies, table, rows, r0, events, ne,
-                       hands, cards, play_st, work)
-        low = 1 << 30
+    base = r0
+    for index in range(start, start + count):
+        rng.restart(play_st, seed, index, 0, rng.SETUP)
+        first = rng.below(play_st, PLAYERS)
+        rng.restart(play_st, seed, index, 0, rng.PLAY)
         for s in range(PLAYERS):
-            rows[r0 + s, C_GAME] = index
-            work[W_TOTAL + s] += rows[r0 + s, C_PENALTY]
-            low = min(low, work[W_TOTAL + s])
-        k += 1
-        shared = 0
-        for s in range(PLAYERS):
-            shared += 1 if work[W_TOTAL + s] == low else 0
-        if k >= 4 and (shared == 1 or k >= limit):
-            break
-    n = k * PLAYERS
-    for r in range(n):
-        total = work[W_TOTAL + rows[r, C_SEAT]]
-        rows[r, C_TOTAL] = total
-        rows[r, C_WINNER] = 1 if total == low else 0
-        rows[r, C_TIED] = 1 if shared > 1 else 0
-    return n, ne
+            work[W_TOTAL + s] = 0
+        k = 0
+        while True:
+            r = base + k * PLAYERS
+            ne = play_deal(seed, index, k, (first + k) % PLAYERS, policies, table, rows, r, events, ne,
+                           hands, cards, play_st, work)
+            low = 1 << 30
+            for s in range(PLAYERS):
+                rows[r + s, C_GAME] = index
+                work[W_TOTAL + s] += rows[r + s, C_PENALTY]
+                low = min(low, work[W_TOTAL + s])
+            k += 1
+            shared = 0
+            for s in range(PLAYERS):
+                shared += 1 if work[W_TOTAL + s] == low else 0
+            if k >= 4 and (shared == 1 or k >= limit):
+                break
+        n = k * PLAYERS
+        for r in range(base, base + n):
+            total = work[W_TOTAL + rows[r, C_SEAT]]
+            rows[r, C_TOTAL] = total
+            rows[r, C_WINNER] = 1 if total == low else 0
+            rows[r, C_TIED] = 1 if shared > 1 else 0
+        base += n
+    return base - r0, ne
 
 
 @parallel_jit
@@ -373,12 +388,10 @@ def simulate(seed, start, count, players, params, policies, table):
     chunks = min(count, 64)
     spans = np.zeros((chunks, 2), np.int64)
     for c in prange(chunks):
-        scratch = new_scratch()  # each chunk owns its work arrays and a fixed range of games
+        hands, cards, play_st, work = new_scratch()  # each chunk owns its work arrays and a fixed range of games
         events = np.zeros((0, 4), np.int64)
         first = c * count // chunks
-        r = first * m
-        for j in range(first, (c + 1) * count // chunks):
-            n, _ = play_game(seed, start + j, players, params, policies, table, rows[r:r + m], events, scratch)
-            r += n
-        spans[c, 0], spans[c, 1] = first * m, r - first * m
+        n, _ = play_games(seed, start + first, (c + 1) * count // chunks - first, players, params, policies, table,
+                          rows, first * m, events, hands, cards, play_st, work)
+        spans[c, 0], spans[c, 1] = first * m, n
     return rows, spans

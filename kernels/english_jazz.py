@@ -488,89 +488,107 @@ ACES, KINGS, QUEENS, JACKS, TENS, NINES = (RANK_MASKS[r] for r in (ACE, KING, QU
 
 
 @jit(inline="always")
-def hand_row(row, hand):
-    """Features of a hand as dealt: aces, jacks, nines, plain points, suit lengths."""
+def hand_row(rows, r, hand):
+    """Features of a hand as dealt into row ``r``: aces, jacks, nines, plain
+    points, suit lengths (the row by index: a row view costs reference counting)."""
     aces, jacks = popcount(hand & ACES), popcount(hand & JACKS)
-    row[C_ACES], row[C_JACKS], row[C_NINES] = aces, jacks, popcount(hand & NINES)
-    row[C_POINTS_HELD] = (11 * aces + 10 * popcount(hand & TENS) + 4 * popcount(hand & KINGS)
-                          + 3 * popcount(hand & QUEENS) + 2 * jacks)  # fmt: skip
+    rows[r, C_ACES], rows[r, C_JACKS], rows[r, C_NINES] = aces, jacks, popcount(hand & NINES)
+    rows[r, C_POINTS_HELD] = (11 * aces + 10 * popcount(hand & TENS) + 4 * popcount(hand & KINGS)
+                              + 3 * popcount(hand & QUEENS) + 2 * jacks)  # fmt: skip
     longest = voids = 0
     for s in range(4):
         n = popcount(suit_cards(hand, s))
-        row[C_LEN_C + s] = n
+        rows[r, C_LEN_C + s] = n
         longest = max(longest, n)
         voids += n == 0
-    row[C_LONGEST], row[C_VOIDS] = longest, voids
+    rows[r, C_LONGEST], rows[r, C_VOIDS] = longest, voids
 
 
 @jit
 def play_game(seed, index, players, params, policies, rows, events):
     """Play game ``index`` of ``seed`` (12 deals); returns (rows, events) written."""
+    ne = play_games(seed, index, 1, policies, rows, 0, events, *new_scratch())
+    return ROWS_PER_GAME, ne
+
+
+@jit
+def new_scratch():
+    """Work arrays of a batch's games: the deck, the shuffle and play streams,
+    and per seat: hands, hands as dealt, cards won, tricks, plain points,
+    card points, deal score, game total, policy."""
+    u = np.uint64
+    return (np.empty(36, np.int64), np.empty(1, u), np.empty(1, u), np.empty(PLAYERS, u), np.empty(PLAYERS, u),
+            np.empty(PLAYERS, u), np.empty(PLAYERS, np.int64), np.empty(PLAYERS, np.int64),
+            np.empty(PLAYERS, np.int64), np.empty(PLAYERS, np.int64), np.empty(PLAYERS, np.int64),
+            np.empty(PLAYERS, np.int64), np.empty(0, np.int64))
+
+
+@jit
+def play_games(seed, start, count, policies, rows, r0, events,
+               order, st, play, hands, dealt, won, tricks, plain, points, score, totals, pol, script):
+    """Games start..start+count-1 as ``play_game`` plays them, their rows from
+    ``rows[r0]`` on, with the work arrays of ``new_scratch`` passed one by one
+    (one call per batch chunk: their reference counts are taken once, not per
+    game). Returns the events written (tracing is for one game)."""
     rec = events.shape[0] > 0
     ne = 0
-    order = DECK.copy()
-    st = np.empty(1, np.uint64)
-    st[0] = rng.key(seed, index, 0, rng.SETUP)
-    rng.shuffle(st, order)
-    first, shown = face_up_dealer(order)
-    if rec:
-        for t in range(shown):
-            events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_FACE_UP, t, order[t], (1 + t) % 3
-            ne += 1
-    play = np.empty(1, np.uint64)
-    play[0] = rng.key(seed, index, 0, rng.PLAY)
-    hands = np.empty(PLAYERS, np.uint64)
-    dealt = np.empty(PLAYERS, np.uint64)
-    won = np.empty(PLAYERS, np.uint64)
-    tricks = np.empty(PLAYERS, np.int64)
-    plain = np.empty(PLAYERS, np.int64)
-    points = np.empty(PLAYERS, np.int64)
-    score = np.empty(PLAYERS, np.int64)
-    totals = np.zeros(PLAYERS, np.int64)
-    pol = np.empty(PLAYERS, np.int64)
     for s in range(PLAYERS):
         pol[s] = policies[s, 0]
-    script = np.empty(0, np.int64)
-    for d in range(DEALS):
-        dealer = (first + d) % PLAYERS
+    for g in range(count):
+        index = start + g
+        base = r0 + g * ROWS_PER_GAME
         for i in range(36):
             order[i] = DECK[i]
-        st[0] = rng.key(seed, index, d, rng.DEAL)
+        st[0] = rng.key(seed, index, 0, rng.SETUP)
         rng.shuffle(st, order)
-        deal_packets(order, dealer + 1, PLAYERS, hands)
-        for s in range(PLAYERS):
-            dealt[s] = hands[s]
+        first, shown = face_up_dealer(order)
         if rec:
-            events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_DEAL, d, dealer, (dealer + 1) % 3
-            ne += 1
-            for s in range(PLAYERS):
-                events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_HAND, s, np.int64(dealt[s]), 0
+            for t in range(shown):
+                events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_FACE_UP, t, order[t], (1 + t) % 3
                 ne += 1
-        trump, setter, ne = play_deal(hands, dealer, pol, play, script, won, tricks, plain, events, ne)
+        play[0] = rng.key(seed, index, 0, rng.PLAY)
         for s in range(PLAYERS):
-            points[s] = card_points(plain[s], won[s], trump)
-        rule = deal_score(tricks, points, score)
+            totals[s] = 0
+        for d in range(DEALS):
+            dealer = (first + d) % PLAYERS
+            for i in range(36):
+                order[i] = DECK[i]
+            st[0] = rng.key(seed, index, d, rng.DEAL)
+            rng.shuffle(st, order)
+            deal_packets(order, dealer + 1, PLAYERS, hands)
+            for s in range(PLAYERS):
+                dealt[s] = hands[s]
+            if rec:
+                events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_DEAL, d, dealer, (dealer + 1) % 3
+                ne += 1
+                for s in range(PLAYERS):
+                    events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_HAND, s, np.int64(dealt[s]), 0
+                    ne += 1
+            trump, setter, ne = play_deal(hands, dealer, pol, play, script, won, tricks, plain, events, ne)
+            for s in range(PLAYERS):
+                points[s] = card_points(plain[s], won[s], trump)
+            rule = deal_score(tricks, points, score)
+            for s in range(PLAYERS):
+                r = base + d * PLAYERS + s
+                rows[r, C_GAME], rows[r, C_DEAL], rows[r, C_SEAT], rows[r, C_DEALER] = index, d, s, dealer
+                rows[r, C_POSITION] = (s - dealer) % PLAYERS
+                rows[r, C_TRUMP], rows[r, C_TRUMP_SET_BY] = trump, setter
+                rows[r, C_TRICKS], rows[r, C_CARD_POINTS] = tricks[s], points[s]
+                rows[r, C_RULE], rows[r, C_SCORE] = rule, score[s]
+                rows[r, C_ALL_TRICKS] = 1 if tricks[s] == TRICKS else 0
+                hand_row(rows, r, dealt[s])
+                rows[r, C_TRUMPS_HELD] = popcount(suit_cards(dealt[s], trump)) if trump >= 0 else -1
+                totals[s] += score[s]
+        best = max(totals[0], max(totals[1], totals[2]))
+        nbest = 0
         for s in range(PLAYERS):
-            row = rows[d * PLAYERS + s]
-            row[C_GAME], row[C_DEAL], row[C_SEAT], row[C_DEALER] = index, d, s, dealer
-            row[C_POSITION] = (s - dealer) % PLAYERS
-            row[C_TRUMP], row[C_TRUMP_SET_BY] = trump, setter
-            row[C_TRICKS], row[C_CARD_POINTS] = tricks[s], points[s]
-            row[C_RULE], row[C_SCORE] = rule, score[s]
-            row[C_ALL_TRICKS] = 1 if tricks[s] == TRICKS else 0
-            hand_row(row, dealt[s])
-            row[C_TRUMPS_HELD] = popcount(suit_cards(dealt[s], trump)) if trump >= 0 else -1
-            totals[s] += score[s]
-    best = totals.max()
-    nbest = 0
-    for s in range(PLAYERS):
-        nbest += 1 if totals[s] == best else 0
-    for r in range(ROWS_PER_GAME):
-        s = rows[r, C_SEAT]
-        rows[r, C_TOTAL] = totals[s]
-        rows[r, C_WINNER] = 1 if totals[s] == best else 0
-        rows[r, C_SHARED_WIN] = 1 if nbest > 1 else 0
-    return ROWS_PER_GAME, ne
+            nbest += 1 if totals[s] == best else 0
+        for r in range(base, base + ROWS_PER_GAME):
+            s = rows[r, C_SEAT]
+            rows[r, C_TOTAL] = totals[s]
+            rows[r, C_WINNER] = 1 if totals[s] == best else 0
+            rows[r, C_SHARED_WIN] = 1 if nbest > 1 else 0
+    return ne
 
 
 @parallel_jit
@@ -582,9 +600,13 @@ def simulate(seed, start, count, players, params, policies):
     chunks = (count + CHUNK - 1) // CHUNK
     for ch in prange(chunks):
         events = np.zeros((0, 4), np.int64)
-        for j in range(ch * CHUNK, min(count, (ch + 1) * CHUNK)):
-            n, _ = play_game(seed, start + j, players, params, policies, rows[j * m:(j + 1) * m], events)
-            nrows[j] = n
+        order, st, play, hands, dealt, won, tricks, plain, points, score, totals, pol, script = new_scratch()
+        first = ch * CHUNK
+        last = min(count, first + CHUNK)
+        play_games(seed, start + first, last - first, policies, rows, first * m, events,
+                   order, st, play, hands, dealt, won, tricks, plain, points, score, totals, pol, script)
+        for j in range(first, last):
+            nrows[j] = m
     return rows, nrows
 
 

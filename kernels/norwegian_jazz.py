@@ -18,11 +18,11 @@ import numpy as np
 from numba import prange
 
 from cardmc.kernels import rng
-from cardmc.kernels.bits import ONE, ZERO, bit, highest, lowest, popcount
+from cardmc.kernels.bits import ONE, ZERO, bit, highest, lowest, nth_bit, popcount
 from cardmc.kernels.cards import ACE, KING, QUEEN, SUITS, card_of, deck, parse
 from cardmc.kernels.events import EV_DEAL, EV_HAND, EV_PLAY
 from cardmc.kernels.jit import jit, parallel_jit
-from cardmc.kernels.sevens import POLICY_RANDOM, pick_random, play_sevens, record
+from cardmc.kernels.sevens import POLICY_RANDOM, record, sevens_from
 
 PLAYERS = (3, 4, 5, 6, 7)
 DEALS = 6
@@ -192,6 +192,27 @@ def play_trick_deal(hands, leader, number, n, stop_early, policies, st, tricks, 
     ``stop_early``, deals 2-4 end after the first complete trick that leaves
     no penalty card in any hand. Returns (turns played, events written).
     """
+    turns, z, ne = trick_deal_from(hands, leader, number, n, stop_early, heuristic_seats(policies, n), st[0],
+                                   tricks, taken, np.empty(64, np.int64), events, ne)  # fmt: skip
+    st[0] = z
+    return turns, ne
+
+
+@jit(inline="always")
+def heuristic_seats(policies, n):
+    """The seats that play the heuristic, as the bits of an int."""
+    seats = 0
+    for s in range(n):
+        seats |= (1 << s) if policies[s, 0] != POLICY_RANDOM else 0
+    return seats
+
+
+@jit
+def trick_deal_from(hands, leader, number, n, stop_early, heuristic, z, tricks, taken, holder, events, ne):
+    """``play_trick_deal`` with the heuristic seats as the bits of ``heuristic``
+    and the random stream's state ``z`` in a register; ``holder`` (64 ints)
+    is work space for who played each card of a trick. Returns (turns
+    played, new stream state, events written)."""
     tracing = events.shape[0] > 0
     inhand = ZERO
     for s in range(n):
@@ -201,65 +222,92 @@ def play_trick_deal(hands, leader, number, n, stop_early, policies, st, tricks, 
     early = stop_early and number >= 2 and number <= 4
     turns = 0
     for t in range(ntricks):
+        # the lead: any card
         seat = leader
-        led_mask = ZERO
-        best = -1
-        winner = leader
-        trick = ZERO
-        for pos in range(n):
+        h = hands[seat]
+        if (heuristic >> seat) & 1:
+            b = bit(heuristic_trick_card(number, h, h, 0, n, -1, inhand & ~h))
+        else:
+            z, j = rng.below_from(z, popcount(h))
+            b = nth_bit(h, j)
+        card = lowest(b)
+        if tracing:
+            ne = record(events, ne, EV_PLAY, seat, card, np.int64(h))
+        hands[seat] = h ^ b
+        inhand ^= b
+        trick = b
+        led_mask = SUIT16 << np.uint64(card & 48)
+        holder[card] = seat
+        for pos in range(1, n):
+            seat = seat + 1 if seat < n - 1 else 0
             h = hands[seat]
-            legal = trick_legal(h, led_mask)
-            if policies[seat, 0] == POLICY_RANDOM:
-                card = pick_random(legal, st)
+            follow = h & led_mask
+            legal = follow if follow != ZERO else h
+            if (heuristic >> seat) & 1:
+                best = highest(trick & led_mask)
+                b = bit(heuristic_trick_card(number, h, legal, pos, n, best, inhand & ~h))
             else:
-                card = heuristic_trick_card(number, h, legal, pos, n, best, inhand & ~h)
+                z, j = rng.below_from(z, popcount(legal))
+                b = nth_bit(legal, j)
+            card = lowest(b)
             if tracing:
                 ne = record(events, ne, EV_PLAY, seat, card, np.int64(legal))
-            b = bit(card)
             hands[seat] = h ^ b
             inhand ^= b
             trick |= b
-            if pos == 0:
-                led_mask = SUIT16 << np.uint64(card & 48)
-                best = card
-            elif card > best and b & led_mask != ZERO:
-                best = card
-                winner = seat
-            seat += 1
-            if seat == n:
-                seat = 0
+            holder[card] = seat
+        # the highest card of the led suit wins; looked up, not tracked, so
+        # that random play has no unpredictable branch
+        winner = holder[highest(trick & led_mask)]
         turns += n
         tricks[winner] += 1
         taken[winner] += trick_units(number, trick, t == ntricks - 1)
         leader = winner
         if early and inhand & pen == ZERO:
             break
-    return turns, ne
+    return turns, z, ne
 
 
 @jit(inline="always")
-def deal_cards(st, cards, m, hands, n, leader):
-    """Shuffle ``cards[:m]`` exactly as ``rng.shuffle`` does and deal them one
-    at a time, card j to seat (leader + j) mod n; each position is dealt as
-    soon as the shuffle has fixed it (from the last down)."""
+def deal_from(z, cards, m, hands, n, leader):
+    """Shuffle ``cards[:m]`` exactly as ``rng.shuffle`` does, from the stream
+    state ``z``, and deal them one at a time, card j to seat (leader + j) mod
+    n; each position is dealt as soon as the shuffle has fixed it (from the
+    last down), so it is never written back. Returns the new stream state."""
     for s in range(n):
         hands[s] = ZERO
     seat = (leader + m - 1) % n
     for i in range(m - 1, 0, -1):
-        j = rng.below(st, i + 1)
+        z, j = rng.below_from(z, i + 1)
         c = cards[j]
         cards[j] = cards[i]
-        cards[i] = c
         hands[seat] |= bit(c)
         seat = seat - 1 if seat > 0 else n - 1
     hands[seat] |= bit(cards[0])
+    return z
+
+
+@jit
+def deal_cards(st, cards, m, hands, n, leader):
+    """``deal_from`` on the stream array ``st``."""
+    st[0] = deal_from(st[0], cards, m, hands, n, leader)
+
+
+# per deal and seat results kept until the rows are written (scratch ``seats``)
+R_DEALT, R_LEFT, R_TRICKS, R_TAKEN, R_PASSES, R_OUT_ORDER, R_SCORE, R_SIZE = range(8)
+# per deal (scratch ``deals``): dealer, leader, turns, first out
+D_DEALER, D_LEADER, D_TURNS, D_FIRST, D_SIZE = range(5)
 
 
 @jit
 def new_scratch(players):
-    """Work arrays of one game: rng states, hands, per-seat counters, deck."""
-    return (np.empty(2, np.uint64), np.zeros(players, np.uint64),
-            np.zeros((2, players), np.int64), np.empty(52, np.int64))
+    """Work arrays of one game: hands, per deal and seat results, per deal
+    facts, totals and ranks per seat, the deck, two per-seat tallies of a deal, who
+    played each card of a trick. Passed one by one (a view or a tuple of
+    arrays costs reference counting)."""
+    return (np.zeros(players, np.uint64), np.zeros((DEALS, R_SIZE, players), np.int64),
+            np.zeros((DEALS, D_SIZE), np.int64), np.zeros((4, players), np.int64), np.empty(52, np.int64),
+            np.zeros(players, np.int64), np.zeros(players, np.int64), np.zeros(64, np.int64))
 
 
 @jit
@@ -269,114 +317,137 @@ def play_game(seed, index, players, params, policies, rows, events):
     When ``events`` has rows, trace events are written too.
     Returns (rows written, events written).
     """
-    return play_game_with(seed, index, players, params, policies, rows, events, new_scratch(players))
+    hands, seats, deals, totals, buf, tally0, tally1, holder = new_scratch(players)
+    ne = play_games(seed, index, 1, players, params, policies, rows, 0, events,
+                    hands, seats, deals, totals, buf, tally0, tally1, holder)
+    return DEALS * players, ne
 
 
 @jit
-def play_game_with(seed, index, players, params, policies, rows, events, scratch):
-    """``play_game`` with the work arrays of ``new_scratch`` (reused by a batch)."""
-    states, hands, work, buf = scratch
-    st = states[0:1]
-    pst = states[1:2]
+def play_games(seed, start, count, players, params, policies, rows, r0, events,
+               hands, seats, deals, totals, buf, tally0, tally1, holder):
+    """Games start..start+count-1 with ``play_game``'s rules, writing their
+    rows one after another from ``rows[r0]``, with the work arrays of
+    ``new_scratch`` (one call per batch chunk: the arrays' reference counts
+    are taken once, not per game). Returns the events written (tracing is
+    for one game)."""
     n = players
     tracing = events.shape[0] > 0
     rotate = params[P_ROTATE_DEALER] != 0
     bonus = params[P_FIRST_OUT_BONUS]
     play_out = params[P_PLAY_OUT] != 0
     stop_early = params[P_STOP_EARLY] != 0
-    st[0] = rng.key(seed, index, 0, rng.SETUP)
-    dealer0 = rng.below(st, n)
-    size = ADJUSTED_SIZE[n]
+    heuristic = heuristic_seats(policies, n)
     ne = 0
-    for k in range(DEALS):
-        number = k + 1
-        dealer = (dealer0 + k) % n if rotate else dealer0
-        leader = dealer + 1 if dealer + 1 < n else 0
-        m = size if k < 5 else 52
-        if k < 5:
-            buf[:m] = ADJUSTED[n, :m]
-        else:
-            buf[:] = FULL_DECK
-        st[0] = rng.key(seed, index, k, rng.DEAL)
-        deal_cards(st, buf, m, hands, n, leader)
-        pst[0] = rng.key(seed, index, k, rng.PLAY)
-        base = k * n
-        if tracing:
-            ne = record(events, ne, EV_DEAL, k, dealer, leader)
-            for s in range(n):
-                ne = record(events, ne, EV_HAND, s, np.int64(hands[s]), 0)
-        for s in range(n):
-            r = base + s
-            rows[r, C_GAME] = index
-            rows[r, C_DEAL] = number
-            rows[r, C_SEAT] = s
-            rows[r, C_PLAYERS] = n
-            rows[r, C_DEALER] = dealer
-            rows[r, C_LEADER] = leader
-            rows[r, C_REL_SEAT] = s - dealer if s >= dealer else s - dealer + n
-            rows[r, C_CARDS_DEALT] = popcount(hands[s])
-            rows[r, C_POLICY] = policies[s, 0]
-            work[0, s] = 0
-            work[1, s] = 0
-        if k < 5:
-            turns, ne = play_trick_deal(hands, leader, number, n, stop_early, policies, pst,
-                                        work[0], work[1], events, ne)
-            unit = UNIT_SCORE[number]
-            for s in range(n):
-                r = base + s
-                rows[r, C_TRICKS] = work[0, s]
-                rows[r, C_TAKEN] = work[1, s]
-                rows[r, C_SCORE] = work[1, s] * unit
-                rows[r, C_PASSES] = 0
-                rows[r, C_FIRST_OUT] = 0
-                rows[r, C_OUT_ORDER] = 0
-        else:
-            turns, first, ne = play_sevens(hands, ZERO, leader, n, play_out, policies, pst,
-                                           work[0], work[1], events, ne)
-            for s in range(n):
-                r = base + s
-                rows[r, C_TRICKS] = 0
-                rows[r, C_TAKEN] = 0
-                rows[r, C_PASSES] = work[0, s]
-                rows[r, C_FIRST_OUT] = 1 if s == first else 0
-                rows[r, C_OUT_ORDER] = work[1, s]
-                rows[r, C_SCORE] = -work[0, s] + (bonus if s == first else 0)
-        for s in range(n):
-            rows[base + s, C_TURNS] = turns
-            rows[base + s, C_CARDS_LEFT] = popcount(hands[s])
-    # totals after five and six deals, ranks (1 = best, ties share), winners
-    top5 = -(1 << 30)
-    top = -(1 << 30)
-    for s in range(n):
-        t5 = 0
-        for k in range(5):
-            t5 += rows[k * n + s, C_SCORE]
-        work[0, s] = t5
-        work[1, s] = t5 + rows[5 * n + s, C_SCORE]
-        top5 = max(top5, work[0, s])
-        top = max(top, work[1, s])
-    shared5 = 0
-    shared = 0
-    for s in range(n):
-        shared5 += work[0, s] == top5
-        shared += work[1, s] == top
-    for s in range(n):
-        rank5 = 1
-        rank = 1
-        for o in range(n):
-            rank5 += work[0, o] > work[0, s]
-            rank += work[1, o] > work[1, s]
+    for g in range(count):
+        index = start + g
+        r = r0 + g * DEALS * n
+        _, dealer0 = rng.below_from(rng.key(seed, index, 0, rng.SETUP), n)
+        size = ADJUSTED_SIZE[n]
         for k in range(DEALS):
-            r = k * n + s
-            rows[r, C_TOTAL5] = work[0, s]
-            rows[r, C_TOTAL] = work[1, s]
-            rows[r, C_RANK5] = rank5
-            rows[r, C_RANK] = rank
-            rows[r, C_WINNER5] = rank5 == 1
-            rows[r, C_WINNER] = rank == 1
-            rows[r, C_SHARED5] = shared5 > 1
-            rows[r, C_SHARED] = shared > 1
-    return DEALS * n, ne
+            number = k + 1
+            dealer = (dealer0 + k) % n if rotate else dealer0
+            leader = dealer + 1 if dealer + 1 < n else 0
+            if k < 5:
+                m = size
+                for i in range(m):
+                    buf[i] = ADJUSTED[n, i]
+            else:
+                m = 52
+                for i in range(m):
+                    buf[i] = FULL_DECK[i]
+            deal_from(rng.key(seed, index, k, rng.DEAL), buf, m, hands, n, leader)
+            z = rng.key(seed, index, k, rng.PLAY)
+            if tracing:
+                ne = record(events, ne, EV_DEAL, k, dealer, leader)
+                for s in range(n):
+                    ne = record(events, ne, EV_HAND, s, np.int64(hands[s]), 0)
+            for s in range(n):
+                seats[k, R_DEALT, s] = popcount(hands[s])
+                tally0[s] = 0
+                tally1[s] = 0
+            if k < 5:  # tallies: tricks, penalty units
+                turns, z, ne = trick_deal_from(hands, leader, number, n, stop_early, heuristic, z,
+                                               tally0, tally1, holder, events, ne)
+                first = -1
+                unit = UNIT_SCORE[number]
+                for s in range(n):
+                    seats[k, R_TRICKS, s] = tally0[s]
+                    seats[k, R_TAKEN, s] = tally1[s]
+                    seats[k, R_PASSES, s] = 0
+                    seats[k, R_OUT_ORDER, s] = 0
+                    seats[k, R_SCORE, s] = tally1[s] * unit
+            else:  # tallies: passes, out order
+                turns, first, z, ne = sevens_from(hands, ZERO, leader, n, play_out, heuristic, z,
+                                                  tally0, tally1, events, ne)
+                for s in range(n):
+                    seats[k, R_TRICKS, s] = 0
+                    seats[k, R_TAKEN, s] = 0
+                    seats[k, R_PASSES, s] = tally0[s]
+                    seats[k, R_OUT_ORDER, s] = tally1[s]
+                    seats[k, R_SCORE, s] = -tally0[s] + (bonus if s == first else 0)
+            for s in range(n):
+                seats[k, R_LEFT, s] = popcount(hands[s])
+            deals[k, D_DEALER] = dealer
+            deals[k, D_LEADER] = leader
+            deals[k, D_TURNS] = turns
+            deals[k, D_FIRST] = first
+        # totals after five and six deals, ranks (1 = best, ties share), winners
+        top5 = -(1 << 30)
+        top = -(1 << 30)
+        for s in range(n):
+            t5 = 0
+            for k in range(5):
+                t5 += seats[k, R_SCORE, s]
+            totals[0, s] = t5
+            totals[1, s] = t5 + seats[5, R_SCORE, s]
+            top5 = max(top5, totals[0, s])
+            top = max(top, totals[1, s])
+        shared5 = 0
+        shared = 0
+        for s in range(n):
+            shared5 += totals[0, s] == top5
+            shared += totals[1, s] == top
+            rank5 = 1
+            rank = 1
+            for o in range(n):
+                rank5 += totals[0, o] > totals[0, s]
+                rank += totals[1, o] > totals[1, s]
+            totals[2, s] = rank5
+            totals[3, s] = rank
+        # the rows, one after another, each from its first column to its last
+        for k in range(DEALS):
+            dealer = deals[k, D_DEALER]
+            for s in range(n):
+                rank5 = totals[2, s]
+                rank = totals[3, s]
+                rows[r, C_GAME] = index
+                rows[r, C_DEAL] = k + 1
+                rows[r, C_SEAT] = s
+                rows[r, C_PLAYERS] = n
+                rows[r, C_DEALER] = dealer
+                rows[r, C_LEADER] = deals[k, D_LEADER]
+                rows[r, C_REL_SEAT] = s - dealer if s >= dealer else s - dealer + n
+                rows[r, C_TURNS] = deals[k, D_TURNS]
+                rows[r, C_TRICKS] = seats[k, R_TRICKS, s]
+                rows[r, C_TAKEN] = seats[k, R_TAKEN, s]
+                rows[r, C_SCORE] = seats[k, R_SCORE, s]
+                rows[r, C_PASSES] = seats[k, R_PASSES, s]
+                rows[r, C_FIRST_OUT] = 1 if s == deals[k, D_FIRST] else 0
+                rows[r, C_OUT_ORDER] = seats[k, R_OUT_ORDER, s]
+                rows[r, C_CARDS_DEALT] = seats[k, R_DEALT, s]
+                rows[r, C_CARDS_LEFT] = seats[k, R_LEFT, s]
+                rows[r, C_TOTAL5] = totals[0, s]
+                rows[r, C_TOTAL] = totals[1, s]
+                rows[r, C_RANK5] = rank5
+                rows[r, C_RANK] = rank
+                rows[r, C_WINNER5] = rank5 == 1
+                rows[r, C_WINNER] = rank == 1
+                rows[r, C_SHARED5] = shared5 > 1
+                rows[r, C_SHARED] = shared > 1
+                rows[r, C_POLICY] = policies[s, 0]
+                r += 1
+    return ne
 
 
 CHUNK = 256  # games per parallel task (one set of work arrays each)
@@ -391,11 +462,13 @@ def simulate(seed, start, count, players, params, policies):
     chunks = (count + CHUNK - 1) // CHUNK
     for c in prange(chunks):
         events = np.zeros((0, 4), np.int64)
-        scratch = new_scratch(players)
-        for j in range(c * CHUNK, min(count, (c + 1) * CHUNK)):
-            nr, _ = play_game_with(seed, start + j, players, params, policies,
-                                   rows[j * m:(j + 1) * m], events, scratch)
-            nrows[j] = nr
+        hands, seats, deals, totals, buf, tally0, tally1, holder = new_scratch(players)
+        first = c * CHUNK
+        last = min(count, first + CHUNK)
+        play_games(seed, start + first, last - first, players, params, policies, rows, first * m, events,
+                   hands, seats, deals, totals, buf, tally0, tally1, holder)
+        for j in range(first, last):
+            nrows[j] = m
     return rows, nrows
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardmc.kernels import rng
-from cardmc.kernels.bits import ONE, ZERO, bit, highest, lowest, nth, popcount
+from cardmc.kernels.bits import ONE, ZERO, bit, highest, lowest, nth, nth_bit, popcount
 from cardmc.kernels.cards import SEVEN, deck_mask
 from cardmc.kernels.events import EV_PLAY
 from cardmc.kernels.jit import jit
@@ -109,6 +109,12 @@ def heuristic_sevens_card(hand, legal, unplayed):
     return best
 
 
+# a card opens the card above it when that is of rank 8 to A, and the card
+# below it when that is of rank 2 to 6 (``after_play`` without branches)
+OPENS_UP = np.uint64(sum(((1 << 13) - (1 << (SEVEN + 1))) << (16 * s) for s in range(4)))
+OPENS_DOWN = np.uint64(sum(((1 << SEVEN) - 1) << (16 * s) for s in range(4)))
+
+
 @jit
 def play_sevens(hands, table, leader, n, play_out, policies, st, passes, out_order, events, ne):
     """Play sevens from ``table`` (0 for a fresh deal) with ``hands`` (mutated).
@@ -118,6 +124,21 @@ def play_sevens(hands, table, leader, n, play_out, policies, st, passes, out_ord
     ``out_order`` (1 = first out, 0 = never out) are added to / written.
     Returns (turns, first_out seat or -1, events written so far).
     """
+    heuristic = 0
+    for s in range(n):
+        heuristic |= (1 << s) if policies[s, 0] != POLICY_RANDOM else 0
+    turns, first, z, ne = sevens_from(hands, table, leader, n, play_out, heuristic, st[0], passes, out_order,
+                                      events, ne)  # fmt: skip
+    st[0] = z
+    return turns, first, ne
+
+
+@jit
+def sevens_from(hands, table, leader, n, play_out, heuristic, z, passes, out_order, events, ne):
+    """``play_sevens`` with the seats of the heuristic player as the bits of
+    ``heuristic`` and the random stream's state ``z`` in a register. Returns
+    (turns, first_out seat or -1, new stream state, events written so far).
+    A turn is written without branches on the cards: a pass plays no bit."""
     tracing = events.shape[0] > 0
     playable = playable_of(table)
     inhand = ZERO
@@ -133,31 +154,27 @@ def play_sevens(hands, table, leader, n, play_out, policies, st, passes, out_ord
         if h != ZERO:
             turns += 1
             legal = h & playable
-            if legal == ZERO:
-                passes[seat] += 1
-                if tracing:
-                    ne = record(events, ne, EV_PLAY, seat, -1, 0)
+            if (heuristic >> seat) & 1:
+                b = bit(heuristic_sevens_card(h, legal, inhand) & 63) & legal  # 0: a pass
             else:
-                if policies[seat, 0] == POLICY_RANDOM:
-                    card = pick_random(legal, st)
-                else:
-                    card = heuristic_sevens_card(h, legal, inhand)
-                if tracing:
-                    ne = record(events, ne, EV_PLAY, seat, card, np.int64(legal))
-                b = bit(card)
-                h ^= b
-                hands[seat] = h
-                inhand ^= b
-                left -= 1
-                playable = after_play(playable, card)
-                if h == ZERO:
-                    nout += 1
-                    out_order[seat] = nout
-                    if first < 0:
-                        first = seat
-                    if not play_out:
-                        break
-        seat += 1
-        if seat == n:
-            seat = 0
-    return turns, first, ne
+                z2, j = rng.below_from(z, popcount(legal))
+                z = z2 if legal != ZERO else z
+                b = nth_bit(legal, j)
+            played = b != ZERO
+            passes[seat] += 0 if played else 1
+            if tracing:
+                ne = record(events, ne, EV_PLAY, seat, lowest(b) if played else -1, np.int64(legal))
+            h ^= b
+            hands[seat] = h
+            inhand ^= b
+            left -= 1 if played else 0
+            playable = (playable ^ b) | ((b << ONE) & OPENS_UP) | ((b >> ONE) & OPENS_DOWN)
+            if h == ZERO:
+                nout += 1
+                out_order[seat] = nout
+                if first < 0:
+                    first = seat
+                if not play_out:
+                    break
+        seat = seat + 1 if seat < n - 1 else 0
+    return turns, first, z, ne

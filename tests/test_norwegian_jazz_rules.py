@@ -360,6 +360,19 @@ def test_random_card_choice_selects_the_kth_card():
         assert nth_portable(np.uint64(m), k) == nth(np.uint64(m), k) == [i for i in range(64) if m >> i & 1][k]
 
 
+def test_random_card_choice_as_a_bit_selects_the_kth_card():
+    from cardmc.kernels.bits import FAST_PDEP, nth_bit, nth_bit_pdep, nth_bit_portable
+
+    versions = [nth_bit, nth_bit_portable] + ([nth_bit_pdep] if FAST_PDEP else [])
+    rnd = random.Random(13)
+    for _ in range(3000):
+        m = rnd.getrandbits(64) | 1
+        k = rnd.randrange(bin(m).count("1"))
+        want = 1 << [i for i in range(64) if m >> i & 1][k]
+        assert all(int(f(np.uint64(m), k)) == want for f in versions), (m, k)
+    assert all(int(f(np.uint64(0), 0)) == 0 for f in versions)  # no card: a pass in sevens
+
+
 def test_random_choice_is_uniform_among_legal_cards():
     legal = mask(["2C", "9D", "KD", "7H", "AS"])
     st = np.array([np.uint64(2024)], np.uint64)
