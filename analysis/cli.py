@@ -13,6 +13,13 @@ EPILOG = """examples:
   cardmc trace differenzler --games 10 --seed 1 --policy heuristic --out diff.jsonl
   cardmc bench differenzler
   cardmc report --quick
+
+the same from Python:
+  import cardmc
+  df = cardmc.simulate("differenzler", games=100_000, seed=1)   # a DataFrame
+  tables = cardmc.analyze("differenzler", df)                   # dict of DataFrames with 95% CIs
+
+the rules cardmc plays, every option with its default: docs/RULES.md
 """
 
 
