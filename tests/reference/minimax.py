@@ -1,0 +1,104 @@
+"""Exhaustive minimax over small endgames of the trick games, in plain Python.
+
+Legality, trick winners and card values come only from the plain-Python
+reference rules beside this file. A position is the hands (sets of card
+codes per seat), the cards of the trick in progress, its leader, the trump
+(English Jazz: None until set by play) and whether the counted seats and the
+others have won a trick this deal. Every line of play is tried (results are
+memoised on the whole position, which changes nothing but the speed).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+
+from tests.reference import differenzler as D
+from tests.reference import english_jazz as E
+from tests.reference import norwegian_jazz as N
+from tests.reference import schieber as S
+
+
+def rules(game: str, param):
+    """(legal(hand, trick, trump), end(trick, trump, last) -> (winner pos, value, trump after))."""
+    if game == "schieber":
+        def end(trick, trump, last):
+            pts = sum(S.card_points(c, param) for c in trick) + (5 if last else 0)
+            return S.trick_winner(list(trick), param), pts, trump
+        return (lambda hand, trick, trump: S.legal(hand, list(trick), param)), end
+    if game == "differenzler":
+        def end(trick, trump, last):
+            pts = sum(D.points(c, param) for c in trick) + (5 if last else 0)
+            return D.trick_winner(list(trick), param), pts, trump
+        return (lambda hand, trick, trump: D.legal(set(hand), list(trick), param)), end
+    if game == "english_jazz":
+        def end(trick, trump, last):
+            w, after, _ = E.play_trick(list(trick), trump)
+            return w, 1, after
+        return (lambda hand, trick, trump: E.legal(hand, list(trick))), end
+
+    def end(trick, trump, last):
+        return N.trick_winner(list(trick)), N.penalty_units(param, list(trick), last), trump
+    return (lambda hand, trick, trump: N.trick_legal(hand, list(trick))), end
+
+
+def minimax(game: str, param, hands, trick, leader: int, trump, counted_won: bool, other_won: bool,
+            max_side: set[int], counted: set[int], utility, bonus: int = 0):
+    """The utility of the counted seats' total from here on (their trick
+    values, +bonus for taking every trick of the deal, -bonus for none) that
+    the seats in ``max_side`` can make sure of, the others minimising it."""
+    legal, end = rules(game, param)
+    n = len(hands)
+
+    @lru_cache(maxsize=None)
+    def go(hands, trick, leader, trump, cw, ow, acc):
+        if not any(hands):
+            return utility(acc)
+        p = (leader + len(trick)) % n
+        results = []
+        for c in sorted(legal(hands[p], trick, trump)):
+            hs = tuple(h - {c} if s == p else h for s, h in enumerate(hands))
+            t = trick + (c,)
+            if len(t) < n:
+                results.append(go(hs, t, leader, trump, cw, ow, acc))
+                continue
+            last = not any(hs)
+            w, v, after = end(t, trump, last)
+            ws = (leader + w) % n
+            cw2, ow2 = cw or ws in counted, ow or ws not in counted
+            gain = v if ws in counted else 0
+            if last and not ow2:
+                gain += bonus
+            if last and not cw2:
+                gain -= bonus
+            results.append(go(hs, (), ws, after, cw2, ow2, acc + gain))
+        return max(results) if p in max_side else min(results)
+
+    return go(tuple(frozenset(h) for h in hands), tuple(trick), leader, trump, counted_won, other_won, 0)
+
+
+def after_each_card(game: str, param, hands, trick, leader: int, trump, counted_won, other_won, max_side,
+                    counted, utility, bonus: int = 0) -> dict[str, object]:
+    """``minimax`` after each legal card of the seat to play (the card's own
+    trick counted when it completes one)."""
+    legal, end = rules(game, param)
+    n = len(hands)
+    p = (leader + len(trick)) % n
+    out = {}
+    for c in sorted(legal(hands[p], trick, trump)):
+        hs = [set(h) - {c} if s == p else set(h) for s, h in enumerate(hands)]
+        t = list(trick) + [c]
+        if len(t) < n:
+            out[c] = minimax(game, param, hs, t, leader, trump, counted_won, other_won, max_side, counted,
+                             utility, bonus)
+            continue
+        last = not any(hs)
+        w, v, after = end(t, trump, last)
+        ws = (leader + w) % n
+        cw2, ow2 = counted_won or ws in counted, other_won or ws not in counted
+        gain = v if ws in counted else 0
+        if last and not ow2:
+            gain += bonus
+        if last and not cw2:
+            gain -= bonus
+        out[c] = minimax(game, param, hs, [], ws, after, cw2, ow2, max_side, counted,
+                         lambda x, g=gain: utility(x + g), bonus)
+    return out
