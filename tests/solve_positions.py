@@ -56,10 +56,9 @@ def api_args(pos: dict) -> dict:
                 taken=pos["taken"], points=pos["points"])
 
 
-def reference(pos: dict, max_side, counted, utility=lambda x: x, bonus=0, each=False):
-    """The reference minimax of ``pos`` (``each``: after each legal card)."""
+def reference(pos: dict, max_side, counted, utility=lambda x: x, bonus=0):
+    """The reference minimax of ``pos``: (value, value after each legal card)."""
     cw = any(pos["taken"][s] for s in counted)
     ow = any(pos["taken"][s] for s in range(pos["n"]) if s not in counted)
-    f = M.after_each_card if each else M.minimax
-    return f(pos["game"], pos["param"], pos["hands"], pos["trick"], pos["leader"], pos["trump"], cw, ow,
-             set(max_side), set(counted), utility, bonus)
+    return M.minimax(pos["game"], pos["param"], pos["hands"], pos["trick"], pos["leader"], pos["trump"], cw, ow,
+                     set(max_side), set(counted), utility, bonus)

@@ -12,7 +12,8 @@ from tests.reference import norwegian_jazz as N
 from tests.reference import schieber as RS
 from tests.solve_positions import api_args, random_position, reference
 
-POSITIONS = 60
+POSITIONS = 300  # per game; the slow run checks 2000
+SIZES = (1, 2, 2, 3, 3, 3, 4)  # cards a hand: four-card endgames are the slow ones for the reference
 
 
 def expected(pos: dict, declared: int | None = None) -> dict[str, tuple]:
@@ -28,8 +29,7 @@ def expected(pos: dict, declared: int | None = None) -> dict[str, tuple]:
         def teams(x):  # team 0's future (match +100, the other's match -100) -> both teams' totals
             return (p0 + max(x, 0), p1 + (rest + 100 if x < 0 else 0 if x > rest else rest - x))
 
-        v = reference(pos, team0, team0, bonus=100)
-        each = reference(pos, team0, team0, bonus=100, each=True)
+        v, each = reference(pos, team0, team0, bonus=100)
         out["team0"] = (teams(v)[0], {c: teams(x)[0] for c, x in each.items()})
         out["team1"] = (teams(v)[1], {c: teams(x)[1] for c, x in each.items()})
         return out
@@ -40,33 +40,35 @@ def expected(pos: dict, declared: int | None = None) -> dict[str, tuple]:
         def shift(x):
             return so_far + x
         for name, side in (("sure_at_least", me), ("sure_at_most", others)):
-            out[name] = (shift(reference(pos, side, me)),
-                         {c: shift(x) for c, x in reference(pos, side, me, each=True).items()})
+            v, each = reference(pos, side, me)
+            out[name] = (shift(v), {c: shift(x) for c, x in each.items()})
         if declared is not None:
             def utility(x):
                 return -abs(declared - so_far - x)
-            out["least_penalty"] = (-reference(pos, me, me, utility),
-                                    {c: -x for c, x in reference(pos, me, me, utility, each=True).items()})
+            v, each = reference(pos, me, me, utility)
+            out["least_penalty"] = (-v, {c: -x for c, x in each.items()})
         return out
     if g == "english_jazz":
         t = pos["taken"][seat]
-        v, each = reference(pos, me, me), reference(pos, me, me, each=True)
+        v, each = reference(pos, me, me)
         out["most_tricks"] = (t + v, {c: t + x for c, x in each.items()})
         out["all_tricks"] = (int(t + v == 12), {c: int(t + x == 12) for c, x in each.items()})
         return out
     unit = N.UNIT_SCORE[pos["param"]]
     u = pos["points"][seat]
     for name, side in (("held_to", others), ("escape", set())):
-        out[name] = (unit * (u + reference(pos, side, me)),
-                     {c: unit * (u + x) for c, x in reference(pos, side, me, each=True).items()})
+        v, each = reference(pos, side, me)
+        out[name] = (unit * (u + v), {c: unit * (u + x) for c, x in each.items()})
     return out
 
 
-@pytest.mark.parametrize("game", ["schieber", "differenzler", "english_jazz", "norwegian_jazz"])
-def test_solver_matches_exhaustive_minimax(game):
-    rng = random.Random(f"solve-{game}")
-    for i in range(POSITIONS):
-        pos = random_position(game, rng, rng.randint(1, 3 if game == "norwegian_jazz" else 4))
+GAMES = ["schieber", "differenzler", "english_jazz", "norwegian_jazz"]
+
+
+def check_against_minimax(game: str, positions: int, seed: str) -> None:
+    rng = random.Random(f"{seed}-{game}")
+    for i in range(positions):
+        pos = random_position(game, rng, rng.choice(SIZES[:-1] if game == "norwegian_jazz" else SIZES))
         declared = rng.randint(0, 60) if game == "differenzler" else None
         got = solve(game, **api_args(pos), declared=declared)
         want = expected(pos, declared)
@@ -74,6 +76,17 @@ def test_solver_matches_exhaustive_minimax(game):
             where = f"{game} position {i} {name}: {pos}"
             assert got.value[name] == value, where
             assert got.cards[name].to_dict() == each, where
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_solver_matches_exhaustive_minimax(game):
+    check_against_minimax(game, POSITIONS, "solve")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", GAMES)
+def test_solver_matches_exhaustive_minimax_on_many_positions(game):
+    check_against_minimax(game, 2000, "solve-many")
 
 
 def test_every_schieber_contract_and_english_jazz_trump_state_is_drawn():

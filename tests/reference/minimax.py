@@ -40,65 +40,49 @@ def rules(game: str, param):
     return (lambda hand, trick, trump: N.trick_legal(hand, list(trick))), end
 
 
-def minimax(game: str, param, hands, trick, leader: int, trump, counted_won: bool, other_won: bool,
-            max_side: set[int], counted: set[int], utility, bonus: int = 0):
-    """The utility of the counted seats' total from here on (their trick
-    values, +bonus for taking every trick of the deal, -bonus for none) that
-    the seats in ``max_side`` can make sure of, the others minimising it."""
+def searcher(game: str, param, n: int, max_side: set[int], counted: set[int], utility, bonus: int = 0):
+    """``go(hands, trick, leader, trump, counted_won, other_won, acc)``: the
+    utility of the counted seats' total (``acc`` so far plus their trick
+    values from here on, +bonus for taking every trick of the deal, -bonus for
+    none) that the seats in ``max_side`` can make sure of, the others
+    minimising it; and ``step(...)``: the position after one card, with the gain."""
     legal, end = rules(game, param)
-    n = len(hands)
+
+    def step(hands, trick, leader, trump, cw, ow, acc, p, c):
+        hs = tuple(h - {c} if s == p else h for s, h in enumerate(hands))
+        t = trick + (c,)
+        if len(t) < n:
+            return hs, t, leader, trump, cw, ow, acc
+        last = not any(hs)
+        w, v, after = end(t, trump, last)
+        ws = (leader + w) % n
+        cw2, ow2 = cw or ws in counted, ow or ws not in counted
+        gain = v if ws in counted else 0
+        if last and not ow2:
+            gain += bonus
+        if last and not cw2:
+            gain -= bonus
+        return hs, (), ws, after, cw2, ow2, acc + gain
 
     @lru_cache(maxsize=None)
     def go(hands, trick, leader, trump, cw, ow, acc):
         if not any(hands):
             return utility(acc)
         p = (leader + len(trick)) % n
-        results = []
-        for c in sorted(legal(hands[p], trick, trump)):
-            hs = tuple(h - {c} if s == p else h for s, h in enumerate(hands))
-            t = trick + (c,)
-            if len(t) < n:
-                results.append(go(hs, t, leader, trump, cw, ow, acc))
-                continue
-            last = not any(hs)
-            w, v, after = end(t, trump, last)
-            ws = (leader + w) % n
-            cw2, ow2 = cw or ws in counted, ow or ws not in counted
-            gain = v if ws in counted else 0
-            if last and not ow2:
-                gain += bonus
-            if last and not cw2:
-                gain -= bonus
-            results.append(go(hs, (), ws, after, cw2, ow2, acc + gain))
+        results = [go(*step(hands, trick, leader, trump, cw, ow, acc, p, c))
+                   for c in sorted(legal(hands[p], trick, trump))]
         return max(results) if p in max_side else min(results)
 
-    return go(tuple(frozenset(h) for h in hands), tuple(trick), leader, trump, counted_won, other_won, 0)
+    return go, step, legal
 
 
-def after_each_card(game: str, param, hands, trick, leader: int, trump, counted_won, other_won, max_side,
-                    counted, utility, bonus: int = 0) -> dict[str, object]:
-    """``minimax`` after each legal card of the seat to play (the card's own
-    trick counted when it completes one)."""
-    legal, end = rules(game, param)
+def minimax(game: str, param, hands, trick, leader: int, trump, counted_won: bool, other_won: bool,
+            max_side: set[int], counted: set[int], utility, bonus: int = 0):
+    """(the minimax value of the position for the counted seats (see
+    ``searcher``), a dict of the value after each legal card of the seat to play)."""
     n = len(hands)
+    go, step, legal = searcher(game, param, n, set(max_side), set(counted), utility, bonus)
+    root = (tuple(frozenset(h) for h in hands), tuple(trick), leader, trump, counted_won, other_won, 0)
     p = (leader + len(trick)) % n
-    out = {}
-    for c in sorted(legal(hands[p], trick, trump)):
-        hs = [set(h) - {c} if s == p else set(h) for s, h in enumerate(hands)]
-        t = list(trick) + [c]
-        if len(t) < n:
-            out[c] = minimax(game, param, hs, t, leader, trump, counted_won, other_won, max_side, counted,
-                             utility, bonus)
-            continue
-        last = not any(hs)
-        w, v, after = end(t, trump, last)
-        ws = (leader + w) % n
-        cw2, ow2 = counted_won or ws in counted, other_won or ws not in counted
-        gain = v if ws in counted else 0
-        if last and not ow2:
-            gain += bonus
-        if last and not cw2:
-            gain -= bonus
-        out[c] = minimax(game, param, hs, [], ws, after, cw2, ow2, max_side, counted,
-                         lambda x, g=gain: utility(x + g), bonus)
-    return out
+    each = {c: go(*step(*root, p, c)) for c in sorted(legal(root[0][p], root[1], trump))}
+    return go(*root), each
