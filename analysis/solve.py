@@ -48,7 +48,7 @@ LAST_TRICK = 5
 MATCH = 100
 DEFAULT_TT_MIB = 64
 MAX_TT_MIB = 512
-ENTRY_BYTES = 12
+ENTRY_BYTES = 13
 _tables: dict[int, tuple] = {}
 _salt = [0]
 
@@ -217,14 +217,14 @@ def table(tt_mib: float = DEFAULT_TT_MIB, max_mib: float = MAX_TT_MIB):
 
 def _run(pos: Position, R: np.ndarray, tt, target: int | None = None) -> tuple[int, dict[int, int]]:
     """(value, value after each legal card) of one objective."""
-    keys, lows, highs, moves, scores, fr, fk = tt
+    keys, lows, highs, bests, moves, scores, fr, fk = tt
     _salt[0] += 1
     R[SR.TT_MASK] = keys.size - 1
     R[SR.SALT] = (_salt[0] * 0x9E3779B97F4A7C15) % (1 << 63)  # a fresh key space: old entries never match
     flags = pos.flags(int(R[SR.COUNTED]))
     line = np.zeros(S.LINE, np.int64)
     line[:pos.k] = pos.trick[:pos.k]
-    args = (R, keys, lows, highs, pos.hands.copy(), line, pos.k, pos.leader, pos.trump, flags)
+    args = (R, keys, lows, highs, bests, pos.hands.copy(), line, pos.k, pos.leader, pos.trump, flags)
     if target is None:
         v = S.value(*args, moves, scores, fr, fk)
     else:
@@ -308,3 +308,61 @@ def _schieber_split(x: int, rest: int, p0: int, p1: int) -> tuple[int, int]:
     if x < 0:
         return p0, p1 + rest + MATCH
     return p0 + x, p1 + rest - x
+
+
+# ---------------------------------------------------------------- benchmark
+
+BENCH_OBJECTIVE = {"schieber": "team0", "differenzler": "sure_at_least", "english_jazz": "most_tricks",
+                   "norwegian_jazz": "held_to"}
+
+
+def bench_solver(game: str, positions: int = 100, seed: int = 1, tricks_left: int | None = None,
+                 contract=None, players: int = 4, tt_mib: float = DEFAULT_TT_MIB) -> pd.DataFrame:
+    """Time the exact value of random positions at a trick boundary with
+    ``tricks_left`` tricks to play (None: whole deals), reached by random
+    legal play from a random deal; one objective per game (Schieber: team 0's
+    points; Differenzler: seat 0's sure points; English Jazz: seat 0's most
+    tricks; Norwegian Jazz: the penalty seat 0 is held to). ``contract``:
+    fixed, or None for a random one per position. One row per position:
+    seconds, nodes, value."""
+    if game not in GAME_CODES:
+        raise UsageError(f"unknown game {game!r}: one of {', '.join(GAME_CODES)}")
+    rng = np.random.default_rng(seed)
+    n = players if game == "norwegian_jazz" else {"english_jazz": 3}.get(game, 4)
+    full = HAND_SIZE.get(game) or NJ_HAND_SIZE[n]
+    left = full if tricks_left is None else int(tricks_left)
+    if not 1 <= left <= full:
+        raise UsageError(f"tricks_left must be 1..{full}, not {tricks_left!r}")
+    deck = C.deck(52 if game == "norwegian_jazz" else 36)
+    if game == "norwegian_jazz":
+        removed = {3: ["2D"], 4: [], 5: ["2D", "2H"], 6: ["2C", "2D", "2H", "2S"], 7: ["2D", "2H", "2S"]}[n]
+        deck = np.array([c for c in deck if C.code(c) not in removed], np.int64)
+    keys, lows, highs, bests, moves, scores, fr, fk = table(tt_mib)
+    rows = []
+    for i in range(positions):
+        order = rng.permutation(deck)
+        hands = np.array([C.mask_of(order[s * full:(s + 1) * full]) for s in range(n)], np.uint64)
+        choices = {"schieber": list(SCHIEBER_CONTRACTS), "differenzler": list(C.SUITS), "english_jazz": [None],
+                   "norwegian_jazz": [1, 2, 3, 4, 5]}[game]
+        con = contract if contract is not None else choices[rng.integers(len(choices))]
+        param, trump = _param(game, con, n)
+        me, everyone = 1, (1 << n) - 1
+        side = {"schieber": (0b0101, 0b0101), "norwegian_jazz": (everyone ^ me, me)}.get(game, (me, me))
+        R = _rules(game, n, param, side[0], side[1], MATCH if game == "schieber" else 0)
+        _salt[0] += 1
+        R[SR.TT_MASK], R[SR.SALT] = keys.size - 1, (_salt[0] * 0x9E3779B97F4A7C15) % (1 << 63)
+        line = np.zeros(S.LINE, np.int64)
+        leader = int(rng.integers(n))
+        k, leader, trump, flags = S.random_playout(R, hands, line, 0, leader, trump, 0, n * (full - left),
+                                                   rng.random(n * full))
+        t0 = time.perf_counter()
+        v = S.value(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, moves, scores, fr, fk)
+        rows.append((time.perf_counter() - t0, int(R[SR.NODES]), int(v), str(con)))
+    return pd.DataFrame(rows, columns=["seconds", "nodes", "value", "contract"])
+
+
+def bench_summary(df: pd.DataFrame) -> dict[str, float]:
+    """Median and 99th percentile of the solve times (ms), mean nodes."""
+    ms = df["seconds"] * 1000
+    return {"positions": len(df), "median_ms": float(ms.median()), "p99_ms": float(ms.quantile(0.99)),
+            "max_ms": float(ms.max()), "mean_nodes": float(df["nodes"].mean())}

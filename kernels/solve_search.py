@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardmc.kernels.bits import ONE, ZERO, bit, lowest, popcount
+from cardmc.kernels.bits import ONE, ZERO, bit, lowest, nth, popcount
 from cardmc.kernels.jit import jit
 from cardmc.kernels.solve_rules import (
     BONUS, COUNTED, INTERVAL, MAX_SIDE, MODE, NODES, PLAYERS, SALT, THRESHOLD, TT_MASK, card_strength,
@@ -38,8 +38,10 @@ M2 = np.uint64(0x94D049BB133111EB)
 
 
 def new_table(entries: int):
-    """A transposition table of ``entries`` slots (a power of two): keys, lower and upper bounds."""
-    return np.zeros(entries, np.uint64), np.zeros(entries, np.int16), np.zeros(entries, np.int16)
+    """A transposition table of ``entries`` slots (a power of two): keys, lower
+    and upper bounds, and the card that decided the last search of the entry."""
+    return (np.zeros(entries, np.uint64), np.zeros(entries, np.int16), np.zeros(entries, np.int16),
+            np.zeros(entries, np.int8))
 
 
 def new_buffers():
@@ -159,7 +161,7 @@ EXPAND = 2
 
 
 @jit(inline="always")
-def enter(R, keys, lows, highs, hands, line, k0, fr, fk, moves, scores, d):
+def enter(R, keys, lows, highs, bests, hands, line, k0, fr, fk, moves, scores, d):
     """Looks at the node of depth ``d``: 0 or 1 when it is decided at once
     (no cards left, bounds, table), else EXPAND with its moves generated."""
     n = R[PLAYERS]
@@ -176,12 +178,26 @@ def enter(R, keys, lows, highs, hands, line, k0, fr, fk, moves, scores, d):
     present = rest
     for i in range(k):
         present |= bit(trick[i])
+    hint = -1
     if k == 0:
-        bottom, top = bounds(R, rest, popcount(hands[leader]), trump, flags)
+        left = popcount(hands[leader])
+        bottom, top = bounds(R, rest, left, trump, flags)
         if lo > top or hi < bottom:
             return 0
         if lo <= bottom and hi >= top:
             return 1
+        if left == 1:  # the last trick plays itself
+            for i in range(n):
+                line[pos + i] = lowest(hands[(leader + i) % n])
+            w, v, _ = trick_end(R, line[pos:pos + n], trump, True)
+            counted = (R[COUNTED] >> ((leader + w) % n)) & 1
+            nf = flags | (COUNTED_WON if counted else OTHER_WON)
+            gain = v if counted else 0
+            if nf & OTHER_WON == 0:
+                gain += R[BONUS]
+            if nf & COUNTED_WON == 0:
+                gain -= R[BONUS]
+            return 1 if lo <= gain and gain <= hi else 0
         key = position_key(R, hands, leader, trump, flags, lo, hi)
         slot = np.int64(key & np.uint64(R[TT_MASK]))
         if keys[slot] == key:
@@ -192,11 +208,18 @@ def enter(R, keys, lows, highs, hands, line, k0, fr, fk, moves, scores, d):
                     return 0
             else:
                 return 1 if lows[slot] == 1 else 0
+            hint = bests[slot]
         fk[d] = key
         fr[d, F_SLOT] = slot
     p = (leader + k) % n
     lg = legal(R, hands[p], trick, k)
-    fr[d, F_COUNT] = order_moves(R, hands, trick, k, leader, trump, lg, present, moves, scores, d)
+    m = order_moves(R, hands, trick, k, leader, trump, lg, present, moves, scores, d)
+    for i in range(1, m):  # the card that decided this position before goes first
+        if moves[d, i] == hint:
+            moves[d, i] = moves[d, 0]
+            moves[d, 0] = hint
+            break
+    fr[d, F_COUNT] = m
     fr[d, F_IDX] = 0
     fr[d, F_MAX] = (R[MAX_SIDE] >> p) & 1
     fr[d, F_SEAT] = p
@@ -204,7 +227,7 @@ def enter(R, keys, lows, highs, hands, line, k0, fr, fk, moves, scores, d):
 
 
 @jit(inline="always")
-def store(R, keys, lows, highs, fr, fk, d, result):
+def store(R, keys, lows, highs, bests, fr, fk, moves, d, result):
     """Records the result of a node searched at a trick boundary."""
     if fr[d, F_K] != 0:
         return
@@ -213,6 +236,9 @@ def store(R, keys, lows, highs, fr, fk, d, result):
         keys[slot] = key
         lows[slot] = -32000
         highs[slot] = 32000
+        bests[slot] = -1
+    if result == fr[d, F_MAX]:
+        bests[slot] = moves[d, fr[d, F_IDX]]
     if R[MODE] == THRESHOLD:
         if result == 1:
             lows[slot] = max(lows[slot], lo)
@@ -223,7 +249,7 @@ def store(R, keys, lows, highs, fr, fk, d, result):
 
 
 @jit
-def search(R, keys, lows, highs, hands, line, k, leader, trump, flags, lo, hi, moves, scores, fr, fk):
+def search(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, lo, hi, moves, scores, fr, fk):
     """Can the maximising side make the value of this position at least ``lo``
     (THRESHOLD) or keep it within [lo, hi] (INTERVAL)? ``line`` holds the
     ``k`` cards of the trick in progress; the search writes the cards it plays
@@ -232,7 +258,7 @@ def search(R, keys, lows, highs, hands, line, k, leader, trump, flags, lo, hi, m
     fr[0, F_K], fr[0, F_LEADER], fr[0, F_TRUMP], fr[0, F_FLAGS] = k, leader, trump, flags
     fr[0, F_LO], fr[0, F_HI] = lo, hi
     d = 0
-    res = enter(R, keys, lows, highs, hands, line, k0, fr, fk, moves, scores, d)
+    res = enter(R, keys, lows, highs, bests, hands, line, k0, fr, fk, moves, scores, d)
     while True:
         if res == EXPAND:
             c = moves[d, fr[d, F_IDX]]
@@ -241,21 +267,21 @@ def search(R, keys, lows, highs, hands, line, k, leader, trump, flags, lo, hi, m
             fr[d + 1, F_K], fr[d + 1, F_LEADER], fr[d + 1, F_TRUMP], fr[d + 1, F_FLAGS] = k2, l2, t2, f2
             fr[d + 1, F_LO], fr[d + 1, F_HI] = fr[d, F_LO] - gain, fr[d, F_HI] - gain
             d += 1
-            res = enter(R, keys, lows, highs, hands, line, k0, fr, fk, moves, scores, d)
+            res = enter(R, keys, lows, highs, bests, hands, line, k0, fr, fk, moves, scores, d)
             continue
         if d == 0:
             return res == 1
         d -= 1
         hands[fr[d, F_SEAT]] ^= bit(moves[d, fr[d, F_IDX]])
         if res == fr[d, F_MAX]:
-            store(R, keys, lows, highs, fr, fk, d, res)
+            store(R, keys, lows, highs, bests, fr, fk, moves, d, res)
             continue
         fr[d, F_IDX] += 1
         if fr[d, F_IDX] < fr[d, F_COUNT]:
             res = EXPAND
             continue
         res = 1 - fr[d, F_MAX]
-        store(R, keys, lows, highs, fr, fk, d, res)
+        store(R, keys, lows, highs, bests, fr, fk, moves, d, res)
 
 
 @jit
@@ -269,13 +295,13 @@ def root_bounds(R, hands, line, k, leader, trump, flags):
 
 
 @jit
-def value(R, keys, lows, highs, hands, line, k, leader, trump, flags, moves, scores, fr, fk):
+def value(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, moves, scores, fr, fk):
     """The value of the position: the most the maximising side can ensure."""
     R[MODE] = THRESHOLD
     a, b = root_bounds(R, hands, line, k, leader, trump, flags)
     while a < b:
         mid = (a + b + 1) // 2
-        if search(R, keys, lows, highs, hands, line, k, leader, trump, flags, mid, BIG, moves, scores, fr, fk):
+        if search(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, mid, BIG, moves, scores, fr, fk):
             a = mid
         else:
             b = mid - 1
@@ -283,7 +309,7 @@ def value(R, keys, lows, highs, hands, line, k, leader, trump, flags, moves, sco
 
 
 @jit
-def least_distance(R, keys, lows, highs, hands, line, k, leader, trump, flags, target, moves, scores, fr, fk):
+def least_distance(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, target, moves, scores, fr, fk):
     """The least ``e`` such that the maximising side can keep the value within
     [target - e, target + e] whatever the others do."""
     R[MODE] = INTERVAL
@@ -291,7 +317,7 @@ def least_distance(R, keys, lows, highs, hands, line, k, leader, trump, flags, t
     a, b = 0, max(abs(target - bottom), abs(top - target))
     while a < b:
         mid = (a + b) // 2
-        if search(R, keys, lows, highs, hands, line, k, leader, trump, flags, target - mid, target + mid,
+        if search(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, target - mid, target + mid,
                   moves, scores, fr, fk):
             b = mid
         else:
@@ -301,7 +327,7 @@ def least_distance(R, keys, lows, highs, hands, line, k, leader, trump, flags, t
 
 
 @jit
-def card_values(R, keys, lows, highs, hands, line, k, leader, trump, flags, target, cards, out, moves, scores,
+def card_values(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, target, cards, out, moves, scores,
                 fr, fk):
     """For every legal card (written to ``cards``): the position's value after
     it (``target`` < -BIG: ``value``; else ``least_distance`` to ``target``,
@@ -322,9 +348,9 @@ def card_values(R, keys, lows, highs, hands, line, k, leader, trump, flags, targ
         # the child's trick in progress (if any) is l2[0:kk], as the search expects
         cards[m] = c
         if target < -BIG:
-            out[m] = gain + value(R, keys, lows, highs, h2, l2, kk, ll, tt, ff, moves, scores, fr, fk)
+            out[m] = gain + value(R, keys, lows, highs, bests, h2, l2, kk, ll, tt, ff, moves, scores, fr, fk)
         else:
-            out[m] = least_distance(R, keys, lows, highs, h2, l2, kk, ll, tt, ff, target - gain, moves, scores,
+            out[m] = least_distance(R, keys, lows, highs, bests, h2, l2, kk, ll, tt, ff, target - gain, moves, scores,
                                     fr, fk)
         m += 1
     return m
@@ -334,3 +360,19 @@ def card_values(R, keys, lows, highs, hands, line, k, leader, trump, flags, targ
 def legal_mask(R, hand, trick, k):
     """The game's legal cards for the Python edge (checking a trick in progress)."""
     return legal(R, hand, trick, k)
+
+
+@jit
+def random_playout(R, hands, line, k, leader, trump, flags, cards, u):
+    """Plays ``cards`` random legal cards (``u``: uniform draws, one a card)
+    from the position; returns the position reached (k, leader, trump, flags)."""
+    n = R[PLAYERS]
+    for i in range(cards):
+        p = (leader + k) % n
+        lg = legal(R, hands[p], line[:n], k)
+        c = nth(lg, np.int64(u[i] * popcount(lg)))
+        k2, leader, trump, flags, _ = play(R, hands, line, k, k, leader, trump, flags, p, c)
+        if k2 == 0:
+            line[:] = 0
+        k = k2
+    return k, leader, trump, flags
