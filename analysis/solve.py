@@ -366,3 +366,43 @@ def bench_summary(df: pd.DataFrame) -> dict[str, float]:
     ms = df["seconds"] * 1000
     return {"positions": len(df), "median_ms": float(ms.median()), "p99_ms": float(ms.quantile(0.99)),
             "max_ms": float(ms.max()), "mean_nodes": float(df["nodes"].mean())}
+
+
+# ---------------------------------------------------------------- command line
+
+
+def add_arguments(parser) -> None:
+    """The options of ``cardmc solve`` (an argparse parser or subparser)."""
+    parser.add_argument("game", help=", ".join(GAME_CODES))
+    parser.add_argument("--hands", nargs="+", required=True, metavar="HAND",
+                        help='one hand per seat in seat order, cards separated by spaces or commas: "JS 9S" "AS 6H" ...')
+    parser.add_argument("--trick", default="", help='cards of the trick in progress in playing order, e.g. "9S AS"')
+    parser.add_argument("--to-play", type=int, required=True, help="the seat to play next")
+    parser.add_argument("--contract", default=None,
+                        help="Schieber: C D H S obenabe undenufe; Differenzler: the trump suit; English Jazz: "
+                             "the trump so far (none by default); Norwegian Jazz: the deal number 1-5")
+    parser.add_argument("--seat", type=int, default=None, help="whose result (all games but Schieber)")
+    parser.add_argument("--declared", type=int, default=None, help="Differenzler: the seat's declaration")
+    parser.add_argument("--taken", default=None, help="tricks taken so far per seat, e.g. 3,2,1,1")
+    parser.add_argument("--points", default=None,
+                        help="points so far per seat (Norwegian Jazz: penalty units), e.g. 10,20,30,40")
+    parser.add_argument("--tt-mib", type=float, default=DEFAULT_TT_MIB, help="transposition table size in MiB")
+
+
+def _numbers(text: str | None, name: str) -> list[int] | None:
+    if text is None:
+        return None
+    try:
+        return [int(x) for x in text.replace(",", " ").split()]
+    except ValueError:
+        raise UsageError(f"--{name} takes whole numbers separated by commas, not {text!r}") from None
+
+
+def main(args) -> int:
+    """``cardmc solve``: solve the position of the parsed ``args`` (see
+    ``add_arguments``) and print the values and the table of legal cards."""
+    s = solve(args.game, hands=args.hands, trick=args.trick, to_play=args.to_play, contract=args.contract,
+              seat=args.seat, declared=args.declared, taken=_numbers(args.taken, "taken"),
+              points=_numbers(args.points, "points"), tt_mib=args.tt_mib)
+    print(s.table())
+    return 0

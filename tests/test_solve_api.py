@@ -77,3 +77,21 @@ def test_bench_solver_runs():
     df = bench_solver("schieber", positions=3, seed=1, tricks_left=3)
     assert len(df) == 3 and (df["nodes"] > 0).all()
     assert bench_summary(df)["positions"] == 3
+
+
+def test_command_line_function_prints_the_table(capsys):
+    import argparse
+
+    from cardmc.solve import add_arguments, main
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["schieber", "--hands", "JS 9S", "AS 6H", "KS 7H", "QS 8H", "--to-play", "0",
+                              "--contract", "S", "--taken", "3,2,1,1", "--points", "10,20,30,40"])
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "team0=97" in out and "JS" in out
+    args = parser.parse_args(["schieber", "--hands", "JS 9S", "AS 6H", "KS 7H", "QS 8H", "--to-play", "0",
+                              "--contract", "S", "--taken", "3,x"])
+    with pytest.raises(UsageError, match="--taken"):
+        main(args)
