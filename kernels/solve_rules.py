@@ -41,6 +41,36 @@ for _a in range(16):
                 BETWEEN[1, _a, _b] |= np.uint64(1 << _r)
 
 
+# ranks of a trump suit from the lowest trump to the highest
+TRUMP_RANKS = np.array(sorted((r for r in range(16) if TRUMP_STRENGTH[r] >= 0), key=lambda r: TRUMP_STRENGTH[r]),
+                       np.int64)
+
+
+@jit(inline="always")
+def ordered_trump(R, trump):
+    """The suit whose cards rank in trump order (-1: none), for the table keys."""
+    g = R[GAME]
+    if g == SCHIEBER:
+        return R[PARAM] if R[PARAM] < 4 else -1
+    if g == DIFFERENZLER:
+        return R[PARAM]
+    if g == ENGLISH_JAZZ:
+        return trump
+    return -1
+
+
+@jit(inline="always")
+def card_token(R, c, trump):
+    """What the table key must know of a card besides its owner and its place
+    in its suit's order: its value and, in English Jazz before trump is set,
+    whether it is a J or a 9 (whose place changes if its suit becomes trump)."""
+    t = 8 * card_value(R, c, trump)
+    if R[GAME] == ENGLISH_JAZZ and trump < 0:
+        r = c & 15
+        t += 256 if r == 9 else (512 if r == 7 else 0)
+    return t
+
+
 @jit(inline="always")
 def _schieber_top_trump(trick, k, contract):
     """Rank of the highest trump in the first ``k`` cards of a trick (-1: none),

@@ -24,8 +24,8 @@ import numpy as np
 from cardmc.kernels.bits import ONE, ZERO, bit, lowest, nth, popcount
 from cardmc.kernels.jit import jit
 from cardmc.kernels.solve_rules import (
-    BONUS, COUNTED, INTERVAL, MAX_SIDE, MODE, NODES, PLAYERS, SALT, THRESHOLD, TT_MASK, card_strength,
-    card_value, legal, order_between, remaining_value, trick_end,
+    BONUS, COUNTED, INTERVAL, MAX_SIDE, MODE, NODES, PLAYERS, SALT, THRESHOLD, TRUMP_RANKS, TT_MASK,
+    card_strength, card_token, card_value, ordered_trump, legal, order_between, remaining_value, trick_end,
 )
 
 COUNTED_WON, OTHER_WON = 1, 2  # flags
@@ -35,6 +35,7 @@ MAX_DEPTH = 64  # cards played from the root (a 52-card deal at most)
 LINE = 72  # cards of the root's trick and of every card after it
 M1 = np.uint64(0xBF58476D1CE4E5B9)
 M2 = np.uint64(0x94D049BB133111EB)
+FNV = np.uint64(0x100000001B3)
 
 
 def new_table(entries: int):
@@ -59,10 +60,36 @@ def mix(z):
 
 
 @jit(inline="always")
-def position_key(R, hands, leader, trump, flags, lo, hi):
-    h = np.uint64(R[SALT])
+def _token_hash(h, R, hands, c, trump):
+    owner = 0
     for s in range(R[PLAYERS]):
-        h = mix(h ^ hands[s]) + np.uint64(s + 1)
+        if (hands[s] >> np.uint64(c)) & ONE:
+            owner = s
+    return (h ^ np.uint64(owner + card_token(R, c, trump))) * FNV
+
+
+@jit(inline="always")
+def position_key(R, hands, leader, trump, flags, lo, hi):
+    """Hash of what decides the value: for each suit, the owner and token of
+    each card still out in the suit's order (so cards whose ranks differ only
+    by cards already played make the same key), the leader, trump, flags."""
+    h = np.uint64(R[SALT])
+    rest = ZERO
+    for s in range(R[PLAYERS]):
+        rest |= hands[s]
+    tsuit = ordered_trump(R, trump)
+    for suit in range(4):
+        h = mix(h + np.uint64(suit + 1))
+        if suit == tsuit:
+            for i in range(TRUMP_RANKS.size):
+                c = 16 * suit + TRUMP_RANKS[i]
+                if (rest >> np.uint64(c)) & ONE:
+                    h = _token_hash(h, R, hands, c, trump)
+        else:
+            m = (rest >> np.uint64(16 * suit)) & np.uint64(0xFFFF)
+            while m != ZERO:
+                h = _token_hash(h, R, hands, 16 * suit + lowest(m), trump)
+                m &= m - ONE
     h = mix(h ^ np.uint64(leader + 16 * (trump + 1) + 256 * flags))
     if R[MODE] == INTERVAL:
         h = mix(h ^ np.uint64((lo + 4096) + 65536 * (hi + 4096)))

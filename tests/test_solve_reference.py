@@ -12,7 +12,7 @@ from tests.reference import norwegian_jazz as N
 from tests.reference import schieber as RS
 from tests.solve_positions import api_args, random_position, reference
 
-POSITIONS = 300  # per game; the slow run checks 2000
+POSITIONS = 200  # per game; the slow run checks 2000
 SIZES = (1, 2, 2, 3, 3, 3, 4)  # cards a hand: four-card endgames are the slow ones for the reference
 
 
