@@ -3,6 +3,7 @@
 the position's values and the value after each legal card."""
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -84,6 +85,7 @@ def test_solver_matches_exhaustive_minimax(game):
 
 
 @pytest.mark.slow
+@pytest.mark.skipif("CARDMC_SLOW" not in os.environ, reason="long (half an hour): set CARDMC_SLOW=1")
 @pytest.mark.parametrize("game", GAMES)
 def test_solver_matches_exhaustive_minimax_on_many_positions(game):
     check_against_minimax(game, 2000, "solve-many")
