@@ -23,7 +23,8 @@ what was scored before the position):
   ``all_tricks`` (1 when it can be sure of all 12).
 * Norwegian Jazz deals 1-5 (``contract`` = the deal number), for ``seat``:
   ``held_to`` (the score the others playing together can hold it to, it
-  playing best) and ``escape`` (its score when every seat helps it).
+  playing best) and ``escape`` (its score when every seat helps it). Deal 6
+  (sevens, ``contract=6``): see ``cardmc.solve_sevens``.
 """
 from __future__ import annotations
 
@@ -124,7 +125,7 @@ def _param(game: str, contract, players: int) -> tuple[int, int]:
             raise UsageError(f"unknown English Jazz trump {contract!r}: none or one of C, D, H, S")
         return 0, C.SUITS.index(str(contract).upper())
     if str(contract) not in ("1", "2", "3", "4", "5"):
-        raise UsageError(f"unknown Norwegian Jazz deal {contract!r}: 1 to 5 (trick deals)")
+        raise UsageError(f"unknown Norwegian Jazz deal {contract!r}: 1 to 6")
     return int(contract), -1
 
 
@@ -236,8 +237,15 @@ def _run(pos: Position, R: np.ndarray, tt, target: int | None = None) -> tuple[i
 
 
 def solve(game: str, hands, trick=(), to_play: int | None = None, contract=None, seat: int | None = None,
-          declared: int | None = None, taken=None, points=None, tt_mib: float = DEFAULT_TT_MIB) -> Solution:
+          declared: int | None = None, taken=None, points=None, tt_mib: float = DEFAULT_TT_MIB,
+          first_out_bonus: int = 10) -> Solution:
     """Solve one position (see the module notes for the objectives)."""
+    if game == "norwegian_jazz" and str(contract) == "6":
+        from cardmc.solve_sevens import solve_sevens
+
+        if trick:
+            raise UsageError("sevens has no trick: give the hands only (the table is every other card)")
+        return solve_sevens(hands, to_play, seat, points, first_out_bonus, table(tt_mib))
     pos = position(game, hands, trick, to_play, contract, seat, taken, points)
     tt = table(tt_mib)
     t0 = time.perf_counter()

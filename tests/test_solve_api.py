@@ -61,7 +61,7 @@ def test_differenzler_objectives():
     (dict(game="schieber", hands=["JS 9S", "AS 6H", "KS 7H", "QS 8X"], to_play=0, contract="S"), "unknown card"),
     (dict(game="english_jazz", hands=["JS 9S", "AS 6H", "KS 7H"], to_play=0, taken=[10, 0, 0]), "seat="),
     (dict(game="norwegian_jazz", hands=["JS 9S", "AS 6H", "KS 7H"], to_play=0, taken=[15, 0, 0], seat=0,
-          contract=6), "unknown Norwegian Jazz deal"),
+          contract=7), "unknown Norwegian Jazz deal"),
     (dict(game="schieber", hands=FOUR, to_play=4, contract="S"), "to_play"),
 ])
 def test_impossible_positions_raise_one_line(kwargs, words):

@@ -86,3 +86,33 @@ def minimax(game: str, param, hands, trick, leader: int, trump, counted_won: boo
     p = (leader + len(trick)) % n
     each = {c: go(*step(*root, p, c)) for c in sorted(legal(root[0][p], root[1], trump))}
     return go(*root), each
+
+
+def sevens_minimax(hands, table, to_play: int, seat: int, bonus: int, pass_cost: int) -> tuple[int, dict]:
+    """Sevens to the first player out: (the score ``seat`` can be sure of
+    from here, ``bonus`` for going out first and -``pass_cost`` a pass, the
+    others minimising it; the same after each move of the seat to play,
+    ``"pass"`` when it has no legal card)."""
+    n = len(hands)
+
+    @lru_cache(maxsize=None)
+    def go(hands, table, p):
+        results = [v for _, v in moves(hands, table, p)]
+        return max(results) if p == seat else min(results)
+
+    def moves(hands, table, p):
+        legal = sorted(N.sevens_legal(hands[p], table))
+        if not legal:
+            return [("pass", go(hands, table, (p + 1) % n) - (pass_cost if p == seat else 0))]
+        out = []
+        for c in legal:
+            h = hands[p] - {c}
+            if not h:
+                out.append((c, bonus if p == seat else 0))
+                continue
+            hs = tuple(h if s == p else hands[s] for s in range(n))
+            out.append((c, go(hs, table | {c}, (p + 1) % n)))
+        return out
+
+    root = (tuple(frozenset(h) for h in hands), frozenset(table), to_play)
+    return go(*root), dict(moves(*root))
