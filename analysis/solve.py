@@ -1,0 +1,416 @@
+"""Solve one position of a trick game with every hand seen (double dummy).
+
+    >>> from cardmc.solve import solve
+    >>> s = solve("schieber", hands=["JS 9S", "AS 6H", "KS 7H", "QS 8H"], to_play=0, contract="S",
+    ...           taken=[1, 1, 1, 1])
+    >>> s.value, s.cards          # doctest: +SKIP
+
+``solve`` checks the position (``UsageError`` names the first problem),
+calls the exact search of ``cardmc.kernels.solve_search`` and returns a
+``Solution``: the values of the game's objectives from the position (what is
+already scored included) and, for each legal card, the same values after it.
+
+Objectives (all values count the whole deal: ``points`` and ``taken`` say
+what was scored before the position):
+
+* Schieber: ``team0`` and ``team1``, the points the teams end with (last
+  trick 5, match 100 included; times 1, Weis and Stöck not included) when
+  both play best; the search maximises team 0's points minus team 1's.
+* Differenzler, for ``seat``: ``sure_at_least`` (the points it can be sure
+  to reach whatever the others do), ``sure_at_most`` (the points it can be
+  sure not to exceed) and, given ``declared``, ``least_penalty``.
+* English Jazz, for ``seat`` against the other two: ``most_tricks`` and
+  ``all_tricks`` (1 when it can be sure of all 12).
+* Norwegian Jazz deals 1-5 (``contract`` = the deal number), for ``seat``:
+  ``held_to`` (the score the others playing together can hold it to, it
+  playing best) and ``escape`` (its score when every seat helps it). Deal 6
+  (sevens, ``contract=6``): see ``cardmc.solve_sevens``.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from cardmc.kernels import cards as C
+from cardmc.kernels import norwegian_jazz, schieber
+from cardmc.kernels import solve_rules as SR
+from cardmc.kernels import solve_search as S
+from cardmc.registry import UsageError
+
+GAME_CODES = {"schieber": SR.SCHIEBER, "differenzler": SR.DIFFERENZLER, "english_jazz": SR.ENGLISH_JAZZ,
+              "norwegian_jazz": SR.NORWEGIAN_JAZZ}
+SCHIEBER_CONTRACTS = {"C": 0, "D": 1, "H": 2, "S": 3, "obenabe": 4, "undenufe": 5}
+HAND_SIZE = {"schieber": 9, "differenzler": 9, "english_jazz": 12}
+NJ_HAND_SIZE = {3: 17, 4: 13, 5: 10, 6: 8, 7: 7}
+LAST_TRICK = 5
+MATCH = 100
+DEFAULT_TT_MIB = 64
+MAX_TT_MIB = 512
+ENTRY_BYTES = 13
+_tables: dict[int, tuple] = {}
+_salt = [0]
+
+
+@dataclass
+class Position:
+    """A checked position, ready for the kernels."""
+
+    game: str
+    players: int
+    hands: np.ndarray  # uint64 per seat
+    trick: np.ndarray  # int64, the first k cards of the trick in progress
+    k: int
+    leader: int
+    param: int  # Schieber contract, Differenzler trump, Norwegian Jazz deal
+    trump: int  # English Jazz: -1 until set
+    taken: list[int]
+    points: list[int]
+    seat: int | None
+
+    def flags(self, counted: int) -> int:
+        won = [t > 0 for t in self.taken]
+        f = 0
+        for s in range(self.players):
+            if won[s]:
+                f |= S.COUNTED_WON if (counted >> s) & 1 else S.OTHER_WON
+        return f
+
+
+@dataclass
+class Solution:
+    """The objectives' values from the position, and after each legal card."""
+
+    game: str
+    value: dict[str, int]
+    cards: pd.DataFrame = field(repr=False)
+    nodes: int = 0
+    seconds: float = 0.0
+
+    def table(self) -> str:
+        head = "  ".join(f"{k}={v}" for k, v in self.value.items())
+        return f"{self.game}: {head}\n{self.cards.to_string()}\n({self.nodes} nodes, {self.seconds:.3f} s)"
+
+
+# ---------------------------------------------------------------- parsing
+
+
+def _cards(text, deck: int, what: str) -> list[int]:
+    parts = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    out = []
+    for p in parts:
+        try:
+            out.append(C.parse(p, deck))
+        except ValueError:
+            raise UsageError(f"unknown card {p!r} in {what} for a {deck}-card deck") from None
+    return out
+
+
+def _param(game: str, contract, players: int) -> tuple[int, int]:
+    """(kernel parameter, English Jazz trump) of ``contract``."""
+    if game == "schieber":
+        if str(contract) not in SCHIEBER_CONTRACTS:
+            raise UsageError(f"unknown Schieber contract {contract!r}: one of {', '.join(SCHIEBER_CONTRACTS)}")
+        return SCHIEBER_CONTRACTS[str(contract)], -1
+    if game == "differenzler":
+        if str(contract).upper() not in C.SUITS or len(str(contract)) != 1:
+            raise UsageError(f"unknown Differenzler trump {contract!r}: one of C, D, H, S")
+        return C.SUITS.index(str(contract).upper()), -1
+    if game == "english_jazz":
+        if contract is None or str(contract).lower() == "none":
+            return 0, -1
+        if str(contract).upper() not in C.SUITS or len(str(contract)) != 1:
+            raise UsageError(f"unknown English Jazz trump {contract!r}: none or one of C, D, H, S")
+        return 0, C.SUITS.index(str(contract).upper())
+    if str(contract) not in ("1", "2", "3", "4", "5"):
+        raise UsageError(f"unknown Norwegian Jazz deal {contract!r}: 1 to 6")
+    return int(contract), -1
+
+
+def position(game: str, hands, trick=(), to_play: int | None = None, contract=None, seat: int | None = None,
+             taken=None, points=None) -> Position:
+    """Parse and check a position; ``UsageError`` names the first problem."""
+    if game not in GAME_CODES:
+        raise UsageError(f"unknown game {game!r}: one of {', '.join(GAME_CODES)}")
+    deck = 52 if game == "norwegian_jazz" else 36
+    players = {"schieber": 4, "differenzler": 4, "english_jazz": 3}.get(game, len(hands))
+    if len(hands) != players or not 3 <= players <= 7:
+        raise UsageError(f"{game} needs {players if game != 'norwegian_jazz' else '3 to 7'} hands, got {len(hands)}")
+    param, trump = _param(game, contract, players)
+    hs = [_cards(h, deck, f"hand {s}") for s, h in enumerate(hands)]
+    tr = _cards(trick, deck, "the trick")
+    seen: set[int] = set()
+    for c in [c for h in hs for c in h] + tr:
+        if c in seen:
+            raise UsageError(f"card {C.code(c)} appears twice")
+        seen.add(c)
+    k = len(tr)
+    if k >= players:
+        raise UsageError(f"a trick in progress has at most {players - 1} cards, got {k}")
+    if to_play is None or not 0 <= int(to_play) < players:
+        raise UsageError(f"to_play must be a seat 0..{players - 1}, not {to_play!r}")
+    to_play = int(to_play)
+    leader = (to_play - k) % players
+    size = len(hs[to_play])
+    full = HAND_SIZE.get(game) or NJ_HAND_SIZE[players]
+    if not 1 <= size <= full:
+        raise UsageError(f"seat {to_play} to play holds {size} cards: 1..{full} needed")
+    for s in range(players):
+        want = size - 1 if (s - leader) % players < k else size
+        if len(hs[s]) != want:
+            raise UsageError(f"seat {s} holds {len(hs[s])} cards: {want} expected with {k} in the trick")
+    if seat is not None and not 0 <= int(seat) < players:
+        raise UsageError(f"seat must be 0..{players - 1}, not {seat!r}")
+    if seat is None and game != "schieber":
+        raise UsageError(f"{game} needs seat= (whose result to solve)")
+    taken = _per_seat(taken, players, "taken", full - size)
+    points = _per_seat(points, players, "points", None)
+    masks = np.array([C.mask_of(h) for h in hs], np.uint64)
+    R = _rules(game, players, param, 0, 0)
+    arr = np.full(players, 0, np.int64)
+    for i, c in enumerate(tr):
+        s = (leader + i) % players
+        arr[:i] = tr[:i]
+        legal = int(S.legal_mask(R, np.uint64(masks[s] | np.uint64(1 << c)), arr, i))
+        if not (legal >> c) & 1:
+            raise UsageError(f"trick card {C.code(c)} was not legal for seat {s}")
+    arr[:k] = tr
+    return Position(game, players, masks, arr, k, leader, param, trump, taken, points,
+                    None if seat is None else int(seat))
+
+
+def _per_seat(values, players: int, name: str, tricks_done: int | None) -> list[int]:
+    if values is None:
+        if tricks_done:
+            raise UsageError(f"{name}= (per seat, so far) is needed once {tricks_done} tricks are played")
+        return [0] * players
+    values = [int(v) for v in values]
+    if len(values) != players or min(values) < 0:
+        raise UsageError(f"{name} needs {players} whole numbers >= 0, got {values!r}")
+    if tricks_done is not None and sum(values) != tricks_done:
+        raise UsageError(f"taken adds up to {sum(values)} tricks, but {tricks_done} were played")
+    return values
+
+
+# ---------------------------------------------------------------- solving
+
+
+def _rules(game: str, players: int, param: int, max_side: int, counted: int, bonus: int = 0) -> np.ndarray:
+    R = np.zeros(SR.R_SIZE, np.int64)
+    R[SR.GAME], R[SR.PLAYERS], R[SR.PARAM] = GAME_CODES[game], players, param
+    R[SR.MAX_SIDE], R[SR.COUNTED], R[SR.BONUS] = max_side, counted, bonus
+    R[SR.LAST_BONUS] = LAST_TRICK if game in ("schieber", "differenzler") else 0
+    return R
+
+
+def table(tt_mib: float = DEFAULT_TT_MIB, max_mib: float = MAX_TT_MIB):
+    """The transposition table of at most ``tt_mib`` MiB (kept between calls)."""
+    if not 0 < tt_mib <= max_mib:
+        raise UsageError(f"tt_mib must be in (0, {max_mib}], not {tt_mib!r}")
+    entries = 1 << max(10, int(np.log2(tt_mib * 2**20 / ENTRY_BYTES)))
+    if entries not in _tables:
+        _tables.clear()
+        _tables[entries] = S.new_table(entries) + S.new_buffers()
+    return _tables[entries]
+
+
+def _run(pos: Position, R: np.ndarray, tt, target: int | None = None) -> tuple[int, dict[int, int]]:
+    """(value, value after each legal card) of one objective."""
+    keys, lows, highs, bests, moves, scores, fr, fk = tt
+    _salt[0] += 1
+    R[SR.TT_MASK] = keys.size - 1
+    R[SR.SALT] = (_salt[0] * 0x9E3779B97F4A7C15) % (1 << 63)  # a fresh key space: old entries never match
+    flags = pos.flags(int(R[SR.COUNTED]))
+    line = np.zeros(S.LINE, np.int64)
+    line[:pos.k] = pos.trick[:pos.k]
+    args = (R, keys, lows, highs, bests, pos.hands.copy(), line, pos.k, pos.leader, pos.trump, flags)
+    if target is None:
+        v = S.value(*args, moves, scores, fr, fk)
+    else:
+        v = S.least_distance(*args, target, moves, scores, fr, fk)
+    out_c = np.zeros(S.MAX_MOVES, np.int64)
+    out_v = np.zeros(S.MAX_MOVES, np.int64)
+    m = S.card_values(*args, -2 * S.BIG if target is None else target, out_c, out_v, moves, scores, fr, fk)
+    return int(v), {int(out_c[i]): int(out_v[i]) for i in range(m)}
+
+
+def solve(game: str, hands, trick=(), to_play: int | None = None, contract=None, seat: int | None = None,
+          declared: int | None = None, taken=None, points=None, tt_mib: float = DEFAULT_TT_MIB,
+          first_out_bonus: int = 10) -> Solution:
+    """Solve one position (see the module notes for the objectives)."""
+    if game == "norwegian_jazz" and str(contract) == "6":
+        from cardmc.solve_sevens import solve_sevens
+
+        if trick:
+            raise UsageError("sevens has no trick: give the hands only (the table is every other card)")
+        return solve_sevens(hands, to_play, seat, points, first_out_bonus, table(tt_mib))
+    pos = position(game, hands, trick, to_play, contract, seat, taken, points)
+    tt = table(tt_mib)
+    t0 = time.perf_counter()
+    n = pos.players
+    everyone = (1 << n) - 1
+    columns: dict[str, tuple[int, dict[int, int]]] = {}
+    R_nodes = []
+
+    def run(name, R, target=None, shift=0, scale=1):
+        v, per = _run(pos, R, tt, target)
+        R_nodes.append(int(R[SR.NODES]))
+        columns[name] = (shift + scale * v, {c: shift + scale * x for c, x in per.items()})
+
+    if game == "schieber":
+        team0 = 0b0101 if n == 4 else 0
+        R = _rules(game, n, pos.param, team0, team0, MATCH)
+        v, per = _run(pos, R, tt)
+        R_nodes.append(int(R[SR.NODES]))
+        p0 = pos.points[0] + pos.points[2]
+        p1 = pos.points[1] + pos.points[3]
+        rest = _rest_points(pos)
+        split = {c: _schieber_split(x, rest, p0, p1) for c, x in per.items()}
+        t0v, t1v = _schieber_split(v, rest, p0, p1)
+        columns["team0"] = (t0v, {c: s[0] for c, s in split.items()})
+        columns["team1"] = (t1v, {c: s[1] for c, s in split.items()})
+    elif game == "differenzler":
+        me = 1 << pos.seat
+        so_far = pos.points[pos.seat]
+        run("sure_at_least", _rules(game, n, pos.param, me, me), shift=so_far)
+        run("sure_at_most", _rules(game, n, pos.param, everyone ^ me, me), shift=so_far)
+        if declared is not None:
+            if not 0 <= int(declared) <= 157:
+                raise UsageError(f"declared must be 0..157, not {declared!r}")
+            run("least_penalty", _rules(game, n, pos.param, me, me), target=int(declared) - so_far)
+    elif game == "english_jazz":
+        me = 1 << pos.seat
+        run("most_tricks", _rules(game, n, pos.param, me, me), shift=pos.taken[pos.seat])
+        v, per = columns["most_tricks"]
+        columns["all_tricks"] = (int(v == 12), {c: int(x == 12) for c, x in per.items()})
+    else:
+        me = 1 << pos.seat
+        unit = int(norwegian_jazz.UNIT_SCORE[pos.param])
+        so_far = unit * pos.points[pos.seat]  # penalty units taken so far
+        run("held_to", _rules(game, n, pos.param, everyone ^ me, me), shift=so_far, scale=unit)
+        run("escape", _rules(game, n, pos.param, 0, me), shift=so_far, scale=unit)
+    seconds = time.perf_counter() - t0
+    value = {k: v for k, (v, _) in columns.items()}
+    legal = sorted(next(iter(columns.values()))[1])
+    df = pd.DataFrame({k: [per[c] for c in legal] for k, (_, per) in columns.items()},
+                      index=pd.Index([C.code(c) for c in legal], name="card"))
+    return Solution(game, value, df, sum(R_nodes), seconds)
+
+
+def _rest_points(pos: Position) -> int:
+    rest = 0
+    for h in pos.hands:
+        rest |= int(h)
+    for c in pos.trick[:pos.k]:
+        rest |= 1 << int(c)
+    return sum(int(schieber.POINTS[pos.param, c]) for c in C.cards_of(rest)) + LAST_TRICK
+
+
+def _schieber_split(x: int, rest: int, p0: int, p1: int) -> tuple[int, int]:
+    """Team points from the searched value (team 0's future points, +100 for
+    its match, -100 for the other team's match) and the points so far."""
+    if x > rest:
+        return p0 + x, p1
+    if x < 0:
+        return p0, p1 + rest + MATCH
+    return p0 + x, p1 + rest - x
+
+
+# ---------------------------------------------------------------- benchmark
+
+BENCH_OBJECTIVE = {"schieber": "team0", "differenzler": "sure_at_least", "english_jazz": "most_tricks",
+                   "norwegian_jazz": "held_to"}
+
+
+def bench_solver(game: str, positions: int = 100, seed: int = 1, tricks_left: int | None = None,
+                 contract=None, players: int = 4, tt_mib: float = DEFAULT_TT_MIB) -> pd.DataFrame:
+    """Time the exact value of random positions at a trick boundary with
+    ``tricks_left`` tricks to play (None: whole deals), reached by random
+    legal play from a random deal; one objective per game (Schieber: team 0's
+    points; Differenzler: seat 0's sure points; English Jazz: seat 0's most
+    tricks; Norwegian Jazz: the penalty seat 0 is held to). ``contract``:
+    fixed, or None for a random one per position. One row per position:
+    seconds, nodes, value."""
+    if game not in GAME_CODES:
+        raise UsageError(f"unknown game {game!r}: one of {', '.join(GAME_CODES)}")
+    rng = np.random.default_rng(seed)
+    n = players if game == "norwegian_jazz" else {"english_jazz": 3}.get(game, 4)
+    full = HAND_SIZE.get(game) or NJ_HAND_SIZE[n]
+    left = full if tricks_left is None else int(tricks_left)
+    if not 1 <= left <= full:
+        raise UsageError(f"tricks_left must be 1..{full}, not {tricks_left!r}")
+    deck = C.deck(52 if game == "norwegian_jazz" else 36)
+    if game == "norwegian_jazz":
+        removed = {3: ["2D"], 4: [], 5: ["2D", "2H"], 6: ["2C", "2D", "2H", "2S"], 7: ["2D", "2H", "2S"]}[n]
+        deck = np.array([c for c in deck if C.code(c) not in removed], np.int64)
+    keys, lows, highs, bests, moves, scores, fr, fk = table(tt_mib)
+    rows = []
+    for i in range(positions):
+        order = rng.permutation(deck)
+        hands = np.array([C.mask_of(order[s * full:(s + 1) * full]) for s in range(n)], np.uint64)
+        choices = {"schieber": list(SCHIEBER_CONTRACTS), "differenzler": list(C.SUITS), "english_jazz": [None],
+                   "norwegian_jazz": [1, 2, 3, 4, 5]}[game]
+        con = contract if contract is not None else choices[rng.integers(len(choices))]
+        param, trump = _param(game, con, n)
+        me, everyone = 1, (1 << n) - 1
+        side = {"schieber": (0b0101, 0b0101), "norwegian_jazz": (everyone ^ me, me)}.get(game, (me, me))
+        R = _rules(game, n, param, side[0], side[1], MATCH if game == "schieber" else 0)
+        _salt[0] += 1
+        R[SR.TT_MASK], R[SR.SALT] = keys.size - 1, (_salt[0] * 0x9E3779B97F4A7C15) % (1 << 63)
+        line = np.zeros(S.LINE, np.int64)
+        leader = int(rng.integers(n))
+        k, leader, trump, flags = S.random_playout(R, hands, line, 0, leader, trump, 0, n * (full - left),
+                                                   rng.random(n * full))
+        t0 = time.perf_counter()
+        v = S.value(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, moves, scores, fr, fk)
+        rows.append((time.perf_counter() - t0, int(R[SR.NODES]), int(v), str(con)))
+    return pd.DataFrame(rows, columns=["seconds", "nodes", "value", "contract"])
+
+
+def bench_summary(df: pd.DataFrame) -> dict[str, float]:
+    """Median and 99th percentile of the solve times (ms), mean nodes."""
+    ms = df["seconds"] * 1000
+    return {"positions": len(df), "median_ms": float(ms.median()), "p99_ms": float(ms.quantile(0.99)),
+            "max_ms": float(ms.max()), "mean_nodes": float(df["nodes"].mean())}
+
+
+# ---------------------------------------------------------------- command line
+
+
+def add_arguments(parser) -> None:
+    """The options of ``cardmc solve`` (an argparse parser or subparser)."""
+    parser.add_argument("game", help=", ".join(GAME_CODES))
+    parser.add_argument("--hands", nargs="+", required=True, metavar="HAND",
+                        help='one hand per seat in seat order, cards separated by spaces or commas: "JS 9S" "AS 6H" ...')
+    parser.add_argument("--trick", default="", help='cards of the trick in progress in playing order, e.g. "9S AS"')
+    parser.add_argument("--to-play", type=int, required=True, help="the seat to play next")
+    parser.add_argument("--contract", default=None,
+                        help="Schieber: C D H S obenabe undenufe; Differenzler: the trump suit; English Jazz: "
+                             "the trump so far (none by default); Norwegian Jazz: the deal number 1-5")
+    parser.add_argument("--seat", type=int, default=None, help="whose result (all games but Schieber)")
+    parser.add_argument("--declared", type=int, default=None, help="Differenzler: the seat's declaration")
+    parser.add_argument("--taken", default=None, help="tricks taken so far per seat, e.g. 3,2,1,1")
+    parser.add_argument("--points", default=None,
+                        help="points so far per seat (Norwegian Jazz: penalty units), e.g. 10,20,30,40")
+    parser.add_argument("--tt-mib", type=float, default=DEFAULT_TT_MIB, help="transposition table size in MiB")
+
+
+def _numbers(text: str | None, name: str) -> list[int] | None:
+    if text is None:
+        return None
+    try:
+        return [int(x) for x in text.replace(",", " ").split()]
+    except ValueError:
+        raise UsageError(f"--{name} takes whole numbers separated by commas, not {text!r}") from None
+
+
+def main(args) -> int:
+    """``cardmc solve``: solve the position of the parsed ``args`` (see
+    ``add_arguments``) and print the values and the table of legal cards."""
+    s = solve(args.game, hands=args.hands, trick=args.trick, to_play=args.to_play, contract=args.contract,
+              seat=args.seat, declared=args.declared, taken=_numbers(args.taken, "taken"),
+              points=_numbers(args.points, "points"), tt_mib=args.tt_mib)
+    print(s.table())
+    return 0

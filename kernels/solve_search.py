@@ -1,0 +1,405 @@
+"""Exact perfect-information search for the trick games (every hand seen).
+
+One alpha-beta search serves every trick game; the game's rules come from
+``solve_rules`` (which calls the game kernels). A position is the hands
+(uint64 masks), the first ``k`` cards of the trick in progress, its
+``leader``, the trump (English Jazz: -1 until set by play) and ``flags``
+(whether the counted seats, and the others, have won a trick this deal).
+
+The value of a position is what the counted seats (``R[COUNTED]``) take from
+here on, the seats in ``R[MAX_SIDE]`` maximising it and the others
+minimising it. The search is boolean: ``search`` answers "can the maximising
+side make the value at least ``lo``" (``R[MODE] = THRESHOLD``) or "... lie
+in [lo, hi]" (``INTERVAL``), and ``value`` / ``least_distance`` find the
+number by bisection on those null-window probes. A transposition table at
+trick boundaries, keyed by the hands, leader, trump and flags (and the
+window in INTERVAL mode), holds lower and upper bounds of the value. Cards
+of one hand that nothing still out separates and that are worth the same
+play alike: only one of them is searched.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cardmc.kernels.bits import ONE, ZERO, bit, lowest, nth, popcount
+from cardmc.kernels.jit import jit
+from cardmc.kernels.solve_rules import (
+    BONUS, COUNTED, INTERVAL, MAX_SIDE, MODE, NODES, PLAYERS, SALT, THRESHOLD, TRUMP_RANKS, TT_MASK,
+    card_strength, card_token, card_value, ordered_trump, legal, order_between, remaining_value, trick_end,
+)
+
+COUNTED_WON, OTHER_WON = 1, 2  # flags
+BIG = 1 << 20  # "no upper limit" for THRESHOLD probes
+MAX_MOVES = 16
+MAX_DEPTH = 64  # cards played from the root (a 52-card deal at most)
+LINE = 72  # cards of the root's trick and of every card after it
+M1 = np.uint64(0xBF58476D1CE4E5B9)
+M2 = np.uint64(0x94D049BB133111EB)
+FNV = np.uint64(0x100000001B3)
+
+
+def new_table(entries: int):
+    """A transposition table of ``entries`` slots (a power of two): keys, lower
+    and upper bounds, and the card that decided the last search of the entry."""
+    return (np.zeros(entries, np.uint64), np.zeros(entries, np.int16), np.zeros(entries, np.int16),
+            np.zeros(entries, np.int8))
+
+
+def new_buffers():
+    """Per-depth move lists, their ordering scores, the search frames and keys."""
+    return (np.zeros((MAX_DEPTH, MAX_MOVES), np.int64), np.zeros((MAX_DEPTH, MAX_MOVES), np.int64),
+            np.zeros((MAX_DEPTH, 11), np.int64), np.zeros(MAX_DEPTH, np.uint64))
+
+
+@jit(inline="always")
+def mix(z):
+    """splitmix64's finaliser: a well-spread 64-bit hash of ``z``."""
+    z = (z ^ (z >> np.uint64(30))) * M1
+    z = (z ^ (z >> np.uint64(27))) * M2
+    return z ^ (z >> np.uint64(31))
+
+
+@jit(inline="always")
+def _token_hash(h, R, hands, c, trump):
+    owner = 0
+    for s in range(R[PLAYERS]):
+        if (hands[s] >> np.uint64(c)) & ONE:
+            owner = s
+    return (h ^ np.uint64(owner + card_token(R, c, trump))) * FNV
+
+
+@jit(inline="always")
+def position_key(R, hands, leader, trump, flags, lo, hi):
+    """Hash of what decides the value: for each suit, the owner and token of
+    each card still out in the suit's order (so cards whose ranks differ only
+    by cards already played make the same key), the leader, trump, flags."""
+    h = np.uint64(R[SALT])
+    rest = ZERO
+    for s in range(R[PLAYERS]):
+        rest |= hands[s]
+    tsuit = ordered_trump(R, trump)
+    for suit in range(4):
+        h = mix(h + np.uint64(suit + 1))
+        if suit == tsuit:
+            for i in range(TRUMP_RANKS.size):
+                c = 16 * suit + TRUMP_RANKS[i]
+                if (rest >> np.uint64(c)) & ONE:
+                    h = _token_hash(h, R, hands, c, trump)
+        else:
+            m = (rest >> np.uint64(16 * suit)) & np.uint64(0xFFFF)
+            while m != ZERO:
+                h = _token_hash(h, R, hands, 16 * suit + lowest(m), trump)
+                m &= m - ONE
+    h = mix(h ^ np.uint64(leader + 16 * (trump + 1) + 256 * flags))
+    if R[MODE] == INTERVAL:
+        h = mix(h ^ np.uint64((lo + 4096) + 65536 * (hi + 4096)))
+    return h
+
+
+@jit(inline="always")
+def bounds(R, rest, tricks_left, trump, flags):
+    """(lowest, highest) value the counted seats can still end with, ``rest``
+    the cards not in a complete trick."""
+    total = remaining_value(R, rest, tricks_left, trump)
+    bonus = R[BONUS]
+    top = total + (bonus if flags & OTHER_WON == 0 else 0)
+    bottom = -bonus if flags & COUNTED_WON == 0 else 0
+    return bottom, top
+
+
+@jit(inline="always")
+def play(R, hands, line, pos, k, leader, trump, flags, p, c):
+    """Seat ``p`` plays ``c`` as card ``k`` of the trick whose cards so far end
+    at ``line[pos]``. Returns the position after it (k, leader, trump, flags)
+    and the value the counted seats gained."""
+    n = R[PLAYERS]
+    hands[p] ^= bit(c)
+    line[pos] = c
+    if k < n - 1:
+        return k + 1, leader, trump, flags, 0
+    last = hands[p] == ZERO
+    w, v, after = trick_end(R, line[pos - k:pos + 1], trump, last)
+    ws = (leader + w) % n
+    counted = (R[COUNTED] >> ws) & 1
+    nf = flags | (COUNTED_WON if counted else OTHER_WON)
+    gain = v if counted else 0
+    if last and R[BONUS] != 0:
+        if nf & OTHER_WON == 0:
+            gain += R[BONUS]
+        if nf & COUNTED_WON == 0:
+            gain -= R[BONUS]
+    return 0, ws, after, nf, gain
+
+
+@jit
+def order_moves(R, hands, trick, k, leader, trump, lg, present, moves, scores, d):
+    """Writes the cards worth searching into ``moves[d]``, most promising
+    first; returns how many. Of cards that play alike, only the highest is kept."""
+    n = R[PLAYERS]
+    p = (leader + k) % n
+    maxnode = (R[MAX_SIDE] >> p) & 1
+    led = trick[0] >> 4 if k > 0 else -1
+    top, wseat = -1, -1
+    for i in range(k):
+        s = card_strength(R, trick[i], led, trump)
+        if s > top:
+            top, wseat = s, (leader + i) % n
+    good_winner = k > 0 and ((R[COUNTED] >> wseat) & 1) == maxnode
+    good_me = ((R[COUNTED] >> p) & 1) == maxnode
+    m = 0
+    rest = lg
+    while rest != ZERO:
+        c = lowest(rest)
+        rest &= rest - ONE
+        vc = card_value(R, c, trump)
+        twins = rest & (np.uint64(0xFFFF) << np.uint64(16 * (c >> 4)))
+        alike = False
+        while twins != ZERO:
+            e = lowest(twins)
+            twins &= twins - ONE
+            if card_value(R, e, trump) == vc and order_between(R, c, e, trump) & present == ZERO:
+                alike = True
+                break
+        if alike:
+            continue
+        s = card_strength(R, c, c >> 4 if k == 0 else led, trump)
+        if k == 0:
+            sc = 4 * s + vc
+        elif s > top:
+            sc = (3000 - s + 8 * vc) if good_me else (-vc - s)
+        elif good_winner:
+            sc = 2000 + 8 * vc - s
+        else:
+            sc = 1000 - 8 * vc - s
+        j = m
+        while j > 0 and scores[d, j - 1] < sc:
+            moves[d, j] = moves[d, j - 1]
+            scores[d, j] = scores[d, j - 1]
+            j -= 1
+        moves[d, j] = c
+        scores[d, j] = sc
+        m += 1
+    return m
+
+
+# frame fields: one row of ``fr`` per depth of the search
+F_K, F_LEADER, F_TRUMP, F_FLAGS, F_LO, F_HI, F_SLOT, F_IDX, F_COUNT, F_MAX, F_SEAT = range(11)
+EXPAND = 2
+
+
+@jit(inline="always")
+def enter(R, keys, lows, highs, bests, hands, line, k0, fr, fk, moves, scores, d):
+    """Looks at the node of depth ``d``: 0 or 1 when it is decided at once
+    (no cards left, bounds, table), else EXPAND with its moves generated."""
+    n = R[PLAYERS]
+    R[NODES] += 1
+    k, leader, trump, flags = fr[d, F_K], fr[d, F_LEADER], fr[d, F_TRUMP], fr[d, F_FLAGS]
+    lo, hi = fr[d, F_LO], fr[d, F_HI]
+    rest = ZERO
+    for s in range(n):
+        rest |= hands[s]
+    if rest == ZERO:
+        return 1 if lo <= 0 and 0 <= hi else 0
+    pos = k0 + d
+    trick = line[pos - k:pos + n]
+    present = rest
+    for i in range(k):
+        present |= bit(trick[i])
+    hint = -1
+    if k == 0:
+        left = popcount(hands[leader])
+        bottom, top = bounds(R, rest, left, trump, flags)
+        if lo > top or hi < bottom:
+            return 0
+        if lo <= bottom and hi >= top:
+            return 1
+        if left == 1:  # the last trick plays itself
+            for i in range(n):
+                line[pos + i] = lowest(hands[(leader + i) % n])
+            w, v, _ = trick_end(R, line[pos:pos + n], trump, True)
+            counted = (R[COUNTED] >> ((leader + w) % n)) & 1
+            nf = flags | (COUNTED_WON if counted else OTHER_WON)
+            gain = v if counted else 0
+            if nf & OTHER_WON == 0:
+                gain += R[BONUS]
+            if nf & COUNTED_WON == 0:
+                gain -= R[BONUS]
+            return 1 if lo <= gain and gain <= hi else 0
+        key = position_key(R, hands, leader, trump, flags, lo, hi)
+        slot = np.int64(key & np.uint64(R[TT_MASK]))
+        if keys[slot] == key:
+            if R[MODE] == THRESHOLD:
+                if lows[slot] >= lo:
+                    return 1
+                if highs[slot] < lo:
+                    return 0
+            else:
+                return 1 if lows[slot] == 1 else 0
+            hint = bests[slot]
+        fk[d] = key
+        fr[d, F_SLOT] = slot
+    p = (leader + k) % n
+    lg = legal(R, hands[p], trick, k)
+    m = order_moves(R, hands, trick, k, leader, trump, lg, present, moves, scores, d)
+    for i in range(1, m):  # the card that decided this position before goes first
+        if moves[d, i] == hint:
+            moves[d, i] = moves[d, 0]
+            moves[d, 0] = hint
+            break
+    fr[d, F_COUNT] = m
+    fr[d, F_IDX] = 0
+    fr[d, F_MAX] = (R[MAX_SIDE] >> p) & 1
+    fr[d, F_SEAT] = p
+    return EXPAND
+
+
+@jit(inline="always")
+def store(R, keys, lows, highs, bests, fr, fk, moves, d, result):
+    """Records the result of a node searched at a trick boundary."""
+    if fr[d, F_K] != 0:
+        return
+    slot, key, lo = fr[d, F_SLOT], fk[d], fr[d, F_LO]
+    if keys[slot] != key:
+        keys[slot] = key
+        lows[slot] = -32000
+        highs[slot] = 32000
+        bests[slot] = -1
+    if result == fr[d, F_MAX]:
+        bests[slot] = moves[d, fr[d, F_IDX]]
+    if R[MODE] == THRESHOLD:
+        if result == 1:
+            lows[slot] = max(lows[slot], lo)
+        else:
+            highs[slot] = min(highs[slot], lo - 1)
+    else:
+        lows[slot] = result
+
+
+@jit
+def search(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, lo, hi, moves, scores, fr, fk):
+    """Can the maximising side make the value of this position at least ``lo``
+    (THRESHOLD) or keep it within [lo, hi] (INTERVAL)? ``line`` holds the
+    ``k`` cards of the trick in progress; the search writes the cards it plays
+    after them. Depth-first with an explicit stack of frames ``fr``."""
+    k0 = k
+    fr[0, F_K], fr[0, F_LEADER], fr[0, F_TRUMP], fr[0, F_FLAGS] = k, leader, trump, flags
+    fr[0, F_LO], fr[0, F_HI] = lo, hi
+    d = 0
+    res = enter(R, keys, lows, highs, bests, hands, line, k0, fr, fk, moves, scores, d)
+    while True:
+        if res == EXPAND:
+            c = moves[d, fr[d, F_IDX]]
+            k2, l2, t2, f2, gain = play(R, hands, line, k0 + d, fr[d, F_K], fr[d, F_LEADER], fr[d, F_TRUMP],
+                                        fr[d, F_FLAGS], fr[d, F_SEAT], c)
+            fr[d + 1, F_K], fr[d + 1, F_LEADER], fr[d + 1, F_TRUMP], fr[d + 1, F_FLAGS] = k2, l2, t2, f2
+            fr[d + 1, F_LO], fr[d + 1, F_HI] = fr[d, F_LO] - gain, fr[d, F_HI] - gain
+            d += 1
+            res = enter(R, keys, lows, highs, bests, hands, line, k0, fr, fk, moves, scores, d)
+            continue
+        if d == 0:
+            return res == 1
+        d -= 1
+        hands[fr[d, F_SEAT]] ^= bit(moves[d, fr[d, F_IDX]])
+        if res == fr[d, F_MAX]:
+            store(R, keys, lows, highs, bests, fr, fk, moves, d, res)
+            continue
+        fr[d, F_IDX] += 1
+        if fr[d, F_IDX] < fr[d, F_COUNT]:
+            res = EXPAND
+            continue
+        res = 1 - fr[d, F_MAX]
+        store(R, keys, lows, highs, bests, fr, fk, moves, d, res)
+
+
+@jit
+def root_bounds(R, hands, line, k, leader, trump, flags):
+    rest = ZERO
+    for s in range(R[PLAYERS]):
+        rest |= hands[s]
+    for i in range(k):
+        rest |= bit(line[i])
+    return bounds(R, rest, popcount(hands[(leader + k) % R[PLAYERS]]), trump, flags)
+
+
+@jit
+def value(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, moves, scores, fr, fk):
+    """The value of the position: the most the maximising side can ensure."""
+    R[MODE] = THRESHOLD
+    a, b = root_bounds(R, hands, line, k, leader, trump, flags)
+    while a < b:
+        mid = (a + b + 1) // 2
+        if search(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, mid, BIG, moves, scores, fr, fk):
+            a = mid
+        else:
+            b = mid - 1
+    return a
+
+
+@jit
+def least_distance(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, target, moves, scores, fr, fk):
+    """The least ``e`` such that the maximising side can keep the value within
+    [target - e, target + e] whatever the others do."""
+    R[MODE] = INTERVAL
+    bottom, top = root_bounds(R, hands, line, k, leader, trump, flags)
+    a, b = 0, max(abs(target - bottom), abs(top - target))
+    while a < b:
+        mid = (a + b) // 2
+        if search(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, target - mid, target + mid,
+                  moves, scores, fr, fk):
+            b = mid
+        else:
+            a = mid + 1
+    R[MODE] = THRESHOLD
+    return a
+
+
+@jit
+def card_values(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, target, cards, out, moves, scores,
+                fr, fk):
+    """For every legal card (written to ``cards``): the position's value after
+    it (``target`` < -BIG: ``value``; else ``least_distance`` to ``target``,
+    measured from the value gained with the card). Returns how many."""
+    n = R[PLAYERS]
+    p = (leader + k) % n
+    lg = legal(R, hands[p], line[:n], k)
+    m = 0
+    rest = lg
+    h2 = hands.copy()
+    l2 = line.copy()
+    while rest != ZERO:
+        c = lowest(rest)
+        rest &= rest - ONE
+        h2[:] = hands
+        l2[:] = line
+        kk, ll, tt, ff, gain = play(R, h2, l2, k, k, leader, trump, flags, p, c)
+        # the child's trick in progress (if any) is l2[0:kk], as the search expects
+        cards[m] = c
+        if target < -BIG:
+            out[m] = gain + value(R, keys, lows, highs, bests, h2, l2, kk, ll, tt, ff, moves, scores, fr, fk)
+        else:
+            out[m] = least_distance(R, keys, lows, highs, bests, h2, l2, kk, ll, tt, ff, target - gain, moves, scores,
+                                    fr, fk)
+        m += 1
+    return m
+
+
+@jit
+def legal_mask(R, hand, trick, k):
+    """The game's legal cards for the Python edge (checking a trick in progress)."""
+    return legal(R, hand, trick, k)
+
+
+@jit
+def random_playout(R, hands, line, k, leader, trump, flags, cards, u):
+    """Plays ``cards`` random legal cards (``u``: uniform draws, one a card)
+    from the position; returns the position reached (k, leader, trump, flags)."""
+    n = R[PLAYERS]
+    for i in range(cards):
+        p = (leader + k) % n
+        lg = legal(R, hands[p], line[:n], k)
+        c = nth(lg, np.int64(u[i] * popcount(lg)))
+        k2, leader, trump, flags, _ = play(R, hands, line, k, k, leader, trump, flags, p, c)
+        if k2 == 0:
+            line[:] = 0
+        k = k2
+    return k, leader, trump, flags

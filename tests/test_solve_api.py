@@ -1,0 +1,97 @@
+"""cardmc.solve: hand-checked positions and one-line UsageErrors for positions that cannot occur."""
+from __future__ import annotations
+
+import pytest
+
+from cardmc.registry import UsageError
+from cardmc.solve import bench_solver, bench_summary, solve
+
+FOUR = ["JS 9S", "AS 6H", "KS 7H", "QS 8H"]
+
+
+def test_schieber_two_tricks_by_hand():
+    # spades trump: seat 0 draws AS, KS, QS with the J (38), then wins 9S, 6H, 7H, 8H (14 + 5)
+    s = solve("schieber", hands=FOUR, to_play=0, contract="S", taken=[3, 2, 1, 1], points=[10, 20, 30, 40])
+    assert s.value == {"team0": 10 + 30 + 57, "team1": 20 + 40}
+    assert s.cards.to_dict() == {"team0": {"9S": 97, "JS": 97}, "team1": {"9S": 60, "JS": 60}}
+
+
+def test_schieber_match_bonus():
+    s = solve("schieber", hands=FOUR, to_play=0, contract="S", taken=[7, 0, 0, 0], points=[100, 0, 20, 0])
+    assert s.value == {"team0": 120 + 57 + 100, "team1": 0}
+
+
+def test_english_jazz_trump_set_by_play():
+    # seat 1's AS wins the spade lead; on its 6H lead seat 0 is void and its spade sets trump and wins
+    s = solve("english_jazz", hands=["JS 9S", "AS 6H", "KS 7H"], to_play=0, taken=[10, 0, 0], seat=0)
+    assert s.value == {"most_tricks": 11, "all_tricks": 0}
+    s = solve("english_jazz", hands=["JS 9S", "AS 6H", "KS 7H"], to_play=0, taken=[10, 0, 0], seat=0,
+              contract="S")
+    assert s.value == {"most_tricks": 12, "all_tricks": 1}
+
+
+def test_differenzler_objectives():
+    s = solve("differenzler", hands=FOUR, to_play=0, contract="S", taken=[3, 2, 1, 1], points=[10, 20, 30, 40],
+              seat=1, declared=40)
+    assert s.value == {"sure_at_least": 20, "sure_at_most": 20, "least_penalty": 20}
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    (dict(game="skat", hands=FOUR, to_play=0), "unknown game"),
+    (dict(game="schieber", hands=FOUR, to_play=0, contract="X"), "unknown Schieber contract"),
+    (dict(game="differenzler", hands=FOUR, to_play=0, contract="obenabe", seat=0), "unknown Differenzler trump"),
+    (dict(game="schieber", hands=["JS 9S", "JS 6H", "KS 7H", "QS 8H"], to_play=0, contract="S"), "JS appears twice"),
+    (dict(game="schieber", hands=["JS 9S", "AS 6H", "KS 7H", "QS 8H"], trick=["JS"], to_play=1, contract="S"),
+     "JS appears twice"),
+    (dict(game="schieber", hands=["JS 9S", "AS 6H 7C", "KS 7H", "QS 8H"], to_play=0, contract="S"),
+     "seat 1 holds 3 cards"),
+    (dict(game="schieber", hands=["JS", "AS 6H", "KS 7H", "QS 8H"], trick=["9S"], to_play=0, contract="S"),
+     "seat 1 holds 2 cards"),
+    (dict(game="schieber", hands=["JS", "AS 6H", "KS 7H", "QS 8H"], trick=["9S"], to_play=1, contract="S",
+          taken=[2, 2, 2, 1]), None),
+    (dict(game="schieber", hands=["JS 9S", "6H 7C", "KS 7H", "QS 8H"], trick=["AH"], to_play=2, contract="S",
+          taken=[2, 2, 2, 1]), "seat 1 holds 2 cards"),
+    (dict(game="schieber", hands=["JS 9S", "6H", "7H", "QS 8H"], trick=["AH", "7C"], to_play=3, contract="S",
+          taken=[2, 2, 2, 1]), "trick card 7C was not legal for seat 2"),
+    (dict(game="schieber", hands=["JS 9S", "6H", "7C", "QS 8H"], trick=["AH", "7H"], to_play=3, contract="S",
+          taken=[2, 2, 2, 1]), None),
+    (dict(game="schieber", hands=["JS 9S", "AS 6H", "KS 7H", "QS 8H"], to_play=0, contract="S"), "taken="),
+    (dict(game="schieber", hands=["JS 9S", "AS 6H", "KS 7H", "QS 8H"], to_play=0, contract="S",
+          taken=[1, 1, 1, 1]), "taken adds up to 4"),
+    (dict(game="schieber", hands=["JS 9S", "AS 6H", "KS 7H", "QS 8X"], to_play=0, contract="S"), "unknown card"),
+    (dict(game="english_jazz", hands=["JS 9S", "AS 6H", "KS 7H"], to_play=0, taken=[10, 0, 0]), "seat="),
+    (dict(game="norwegian_jazz", hands=["JS 9S", "AS 6H", "KS 7H"], to_play=0, taken=[15, 0, 0], seat=0,
+          contract=7), "unknown Norwegian Jazz deal"),
+    (dict(game="schieber", hands=FOUR, to_play=4, contract="S"), "to_play"),
+])
+def test_impossible_positions_raise_one_line(kwargs, words):
+    if words is None:  # the same position made legal: no error
+        solve(**kwargs)
+        return
+    with pytest.raises(UsageError) as exc:
+        solve(**kwargs)
+    assert words in str(exc.value) and "\n" not in str(exc.value)
+
+
+def test_bench_solver_runs():
+    df = bench_solver("schieber", positions=3, seed=1, tricks_left=3)
+    assert len(df) == 3 and (df["nodes"] > 0).all()
+    assert bench_summary(df)["positions"] == 3
+
+
+def test_command_line_function_prints_the_table(capsys):
+    import argparse
+
+    from cardmc.solve import add_arguments, main
+
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(["schieber", "--hands", "JS 9S", "AS 6H", "KS 7H", "QS 8H", "--to-play", "0",
+                              "--contract", "S", "--taken", "3,2,1,1", "--points", "10,20,30,40"])
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "team0=97" in out and "JS" in out
+    args = parser.parse_args(["schieber", "--hands", "JS 9S", "AS 6H", "KS 7H", "QS 8H", "--to-play", "0",
+                              "--contract", "S", "--taken", "3,x"])
+    with pytest.raises(UsageError, match="--taken"):
+        main(args)
