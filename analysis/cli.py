@@ -76,6 +76,24 @@ def _run_args(p: argparse.ArgumentParser, games_default: int | None = None) -> N
                    "cardmc calibrate; default: the table shipped with cardmc)")  # fmt: skip
 
 
+def solve_arguments(parser) -> None:
+    """The options of ``cardmc solve`` (an argparse parser or subparser)."""
+    parser.add_argument("game", help=", ".join(GAMES))
+    parser.add_argument("--hands", nargs="+", required=True, metavar="HAND",
+                        help='one hand per seat in seat order, cards separated by spaces or commas: "JS 9S" "AS 6H" ...')
+    parser.add_argument("--trick", default="", help='cards of the trick in progress in playing order, e.g. "9S AS"')
+    parser.add_argument("--to-play", type=int, required=True, help="the seat to play next")
+    parser.add_argument("--contract", default=None,
+                        help="Schieber: C D H S obenabe undenufe; Differenzler: the trump suit; English Jazz: "
+                             "the trump so far (none by default); Norwegian Jazz: the deal number 1-5")
+    parser.add_argument("--seat", type=int, default=None, help="whose result (all games but Schieber)")
+    parser.add_argument("--declared", type=int, default=None, help="Differenzler: the seat's declaration")
+    parser.add_argument("--taken", default=None, help="tricks taken so far per seat, e.g. 3,2,1,1")
+    parser.add_argument("--points", default=None,
+                        help="points so far per seat (Norwegian Jazz: penalty units), e.g. 10,20,30,40")
+    parser.add_argument("--tt-mib", type=float, default=64, help="transposition table size in MiB")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="cardmc",
@@ -148,6 +166,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--target-se", type=float, default=None,
                    help="stop once the standard errors fall below this (e.g. 0.001)")
     p.add_argument("--out", default=None, help="folder for the tables as CSV")
+
+    p = sub.add_parser("solve", help="the exact value of one position with every hand seen, and of each legal card",
+                       description="Solve one position of a trick game with all hands visible (best play by "
+                       "every side) and print its value and the value after each legal card.")  # fmt: skip
+    solve_arguments(p)
 
     p = sub.add_parser("calibrate", help="refit Differenzler's calibrated declarations from simulations",
                        description="Refit the table of Differenzler's calibrated declarations (the median points "
@@ -289,6 +312,12 @@ def cmd_odds(args) -> int:
     return 0
 
 
+def cmd_solve(args) -> int:
+    from cardmc import solve
+
+    return solve.main(args)
+
+
 def cmd_calibrate(args) -> int:
     from cardmc.calibrate import calibrate
 
@@ -306,7 +335,8 @@ def cmd_report(args) -> int:
 
 
 COMMANDS = {"simulate": cmd_simulate, "analyze": cmd_analyze, "trace": cmd_trace, "bench": cmd_bench,
-            "calibrate": cmd_calibrate, "odds": cmd_odds, "report": cmd_report}  # fmt: skip
+            "calibrate": cmd_calibrate, "odds": cmd_odds, "report": cmd_report,
+            "solve": cmd_solve}  # fmt: skip
 
 
 if __name__ == "__main__":

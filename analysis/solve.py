@@ -380,21 +380,11 @@ def bench_summary(df: pd.DataFrame) -> dict[str, float]:
 
 
 def add_arguments(parser) -> None:
-    """The options of ``cardmc solve`` (an argparse parser or subparser)."""
-    parser.add_argument("game", help=", ".join(GAME_CODES))
-    parser.add_argument("--hands", nargs="+", required=True, metavar="HAND",
-                        help='one hand per seat in seat order, cards separated by spaces or commas: "JS 9S" "AS 6H" ...')
-    parser.add_argument("--trick", default="", help='cards of the trick in progress in playing order, e.g. "9S AS"')
-    parser.add_argument("--to-play", type=int, required=True, help="the seat to play next")
-    parser.add_argument("--contract", default=None,
-                        help="Schieber: C D H S obenabe undenufe; Differenzler: the trump suit; English Jazz: "
-                             "the trump so far (none by default); Norwegian Jazz: the deal number 1-5")
-    parser.add_argument("--seat", type=int, default=None, help="whose result (all games but Schieber)")
-    parser.add_argument("--declared", type=int, default=None, help="Differenzler: the seat's declaration")
-    parser.add_argument("--taken", default=None, help="tricks taken so far per seat, e.g. 3,2,1,1")
-    parser.add_argument("--points", default=None,
-                        help="points so far per seat (Norwegian Jazz: penalty units), e.g. 10,20,30,40")
-    parser.add_argument("--tt-mib", type=float, default=DEFAULT_TT_MIB, help="transposition table size in MiB")
+    """The options of ``cardmc solve`` (an argparse parser or subparser); they
+    live with the command line, which builds them without loading the kernels."""
+    from cardmc.cli import solve_arguments
+
+    solve_arguments(parser)
 
 
 def _numbers(text: str | None, name: str) -> list[int] | None:
