@@ -1,0 +1,69 @@
+"""Conditional dealing: some seats' cards fixed, the rest dealt at random.
+
+``deal_given`` completes a condition. The cards no seat is given are
+shuffled by the deal's stream and fill the seats' free places in seat order,
+so every completion of the condition is equally likely (a uniform permutation
+of the free cards, cut into the free places). It shuffles fewer cards than
+an unconditional deal, so a conditional deal costs no more than a plain one.
+
+``face_up_card`` is Differenzler's shown trump card under a condition: the
+given card, else a card of the dealer's hand chosen uniformly (in a plain
+deal the dealer's last card is any of their cards with equal chance).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cardmc.kernels import rng
+from cardmc.kernels.bits import ONE, ZERO, bit, lowest, nth, popcount
+from cardmc.kernels.jit import jit
+
+
+@jit(inline="always")
+def deal_given(deck, fixed, sizes, players, st, buf, hands):
+    """Deal the cards of mask ``deck``: seat ``s`` gets its fixed cards
+    ``fixed[s]`` and ``sizes[s]`` cards in all, the rest drawn from the
+    free cards shuffled by stream ``st`` (``buf`` holds at least as many
+    ints as there are free cards). The caller has checked the condition:
+    fixed cards lie in ``deck``, are disjoint and fit the sizes."""
+    free = deck
+    for s in range(players):
+        free &= ~fixed[s]
+    n = 0
+    while free != ZERO:
+        buf[n] = lowest(free)
+        n += 1
+        free &= free - ONE
+    st[0] = rng.shuffle_from(st[0], buf[:n])
+    pos = 0
+    for s in range(players):
+        h = fixed[s]
+        for _ in range(sizes[s] - popcount(fixed[s])):
+            h |= bit(buf[pos])
+            pos += 1
+        hands[s] = h
+
+
+@jit(inline="always")
+def face_up_card(dealer_hand, given, st):
+    """The face-up trump card: ``given`` when it is a card (>= 0), else a
+    uniformly chosen card of the dealer's hand."""
+    if given >= 0:
+        return given
+    return nth(dealer_hand, rng.below(st, popcount(dealer_hand)))
+
+
+@jit
+def deal_given_many(deck, fixed, sizes, players, seed, start, count, deal, purpose):
+    """Hands of deals ``start..start+count-1`` (stream ``(seed, i, deal,
+    purpose)``): an int64 view for tests and the chi-square check."""
+    out = np.empty((count, players), np.uint64)
+    buf = np.empty(64, np.int64)
+    hands = np.empty(players, np.uint64)
+    st = np.empty(1, np.uint64)
+    for g in range(count):
+        st[0] = rng.key(seed, start + g, deal, purpose)
+        deal_given(deck, fixed, sizes, players, st, buf, hands)
+        for s in range(players):
+            out[g, s] = hands[s]
+    return out
