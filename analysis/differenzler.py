@@ -84,11 +84,12 @@ def calibration_table() -> np.ndarray:
     return read_calibration(path)
 
 
-def simulate_block(seed, start, count, players, params, policies, calibration=None) -> np.ndarray:
+def simulate_block(seed, start, count, players, params, policies, calibration=None, condition=None) -> np.ndarray:
     """Rows of games start..start+count-1; ``calibration`` is the table of
-    calibrated declarations (default: the shipped one)."""
+    calibrated declarations (default: the shipped one), ``condition`` the
+    array of a ``cardmc.condition.Condition`` (None: unconditioned)."""
     table = calibration_table() if calibration is None else calibration
-    rows, spans = k.simulate(seed, start, count, players, params, policies, table)
+    rows, spans = k.simulate(seed, start, count, players, params, policies, table, condition)
     return join_spans(rows, spans)
 
 
@@ -110,7 +111,8 @@ def frame(rows: np.ndarray) -> pd.DataFrame:
     return _COLUMNS(rows)
 
 
-def trace_game(seed: int, index: int, players: int, settings: dict, policy: str, calibration=None) -> dict:
+def trace_game(seed: int, index: int, players: int, settings: dict, policy: str, calibration=None,
+               condition=None) -> dict:
     """One TRACE.md line: game ``index`` of ``seed``, replayed by the kernel."""
     seed, index, players, full = trace_lines.check(SPEC, seed, index, players, settings)
     params = SPEC.params(full)
@@ -118,7 +120,7 @@ def trace_game(seed: int, index: int, players: int, settings: dict, policy: str,
     table = calibration_table() if calibration is None else calibration
     rows = np.zeros((k.max_rows(players, params), len(k.COLUMNS)), np.int32)
     events = np.zeros((k.max_events(params), 4), np.int64)
-    nrows, nev = k.play_game(seed, index, players, params, policies, table, rows, events, k.new_scratch())
+    nrows, nev = k.play_game(seed, index, players, params, policies, table, rows, events, k.new_scratch(), condition)
     rows = rows[:nrows]
 
     def layout(number: int, dealer: int, leader: int, hands: list, plays: list) -> dict:

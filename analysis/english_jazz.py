@@ -24,8 +24,8 @@ def parse_policy(text: str, players: int = 3) -> np.ndarray:
     return seat_codes(text, players, "english_jazz", POLICIES)
 
 
-def simulate_block(seed, start, count, players, params, policies) -> np.ndarray:
-    rows, nrows = k.simulate(seed, start, count, players, params, policies)
+def simulate_block(seed, start, count, players, params, policies, condition=None) -> np.ndarray:
+    rows, nrows = k.simulate(seed, start, count, players, params, policies, condition)
     return compact(rows, nrows, k.max_rows(players, params))
 
 
@@ -42,7 +42,7 @@ def frame(rows: np.ndarray) -> pd.DataFrame:
     return _COLUMNS(rows)
 
 
-def trace_game(seed: int, index: int, players: int, settings: dict, policy: str) -> dict:
+def trace_game(seed: int, index: int, players: int, settings: dict, policy: str, condition=None) -> dict:
     """One TRACE.md line: game ``index`` of ``seed``, replayed by the kernel; ``first_dealer_cards``
     are the cards dealt face up until a J found the first dealer."""
     seed, index, players, full = trace_lines.check(SPEC, seed, index, players, settings)
@@ -50,7 +50,7 @@ def trace_game(seed: int, index: int, players: int, settings: dict, policy: str)
     policies = parse_policy(policy, players)
     rows = np.zeros((k.ROWS_PER_GAME, len(k.COLUMNS)), np.int32)
     events = np.zeros((k.MAX_EVENTS, 4), np.int64)
-    nrows, nev = k.play_game(seed, index, players, params, policies, rows, events)
+    nrows, nev = k.play_game(seed, index, players, params, policies, rows, events, condition)
     rows = rows[:nrows]
 
     def layout(number: int, dealer: int, leader: int, hands: list, plays: list) -> dict:

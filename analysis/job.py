@@ -16,6 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from cardmc import checks, registry
+from cardmc import condition as conditions
+from cardmc.condition import Condition
 from cardmc.registry import GameSpec, UsageError
 
 ROWS, AGGREGATES = "rows", "aggregates"
@@ -25,7 +27,8 @@ ROWS, AGGREGATES = "rows", "aggregates"
 class Job:
     """A checked run: game, game range, seed, players, policy (its text and
     per-seat codes), every option, rows or aggregates, and the game's
-    calibration table if it has one (its content, not a path)."""
+    calibration table if it has one (its content, not a path), and the
+    condition on its deals (None: unconditioned)."""
 
     game: str
     games: int
@@ -37,6 +40,7 @@ class Job:
     settings: tuple[tuple[str, object], ...]  # every rule and simulation option, in the spec's order
     kind: str = ROWS
     calibration: tuple[int, ...] | None = None
+    condition: Condition | None = None
 
     @property
     def spec(self) -> GameSpec:
@@ -56,10 +60,13 @@ class Job:
         return np.array(self.policy_codes, dtype=np.int64)
 
     def kernel_tables(self) -> dict[str, np.ndarray]:
-        """Keyword arrays of ``spec.simulate_block`` beyond the usual six."""
-        if self.calibration is None:
-            return {}
-        return {"calibration": np.array(self.calibration, dtype=np.int64)}
+        """Keyword arrays of ``spec.simulate_block`` (and ``trace_game``) beyond the usual six."""
+        out = {}
+        if self.calibration is not None:
+            out["calibration"] = np.array(self.calibration, dtype=np.int64)
+        if self.condition is not None:
+            out["condition"] = self.condition.array()
+        return out
 
     @property
     def calibration_sha256(self) -> str | None:
@@ -69,10 +76,12 @@ class Job:
         return hashlib.sha256(np.array(self.calibration, dtype="<i8").tobytes()).hexdigest()
 
     def identity(self, chunk_games: int | None) -> dict:
-        """What a run folder records and a resumed run must match."""
+        """What a run folder records and a resumed run must match (a
+        conditioned run also its condition)."""
         from cardmc import __version__
 
-        return {"game": self.game, "seed": self.seed, "start": self.start, "games": self.games,
+        extra = {} if self.condition is None else {"condition": self.condition.text}
+        return {**extra, "game": self.game, "seed": self.seed, "start": self.start, "games": self.games,
                 "policy": self.policy, "policy_codes": [list(c) for c in self.policy_codes],
                 "players": self.players, "settings": self.options, "chunk_games": chunk_games,
                 "kind": self.kind, "calibration": self.calibration_sha256, "cardmc": __version__}  # fmt: skip
@@ -87,6 +96,8 @@ class Job:
                 "settings": json.dumps(self.options, sort_keys=True), "version": __version__}  # fmt: skip
         if self.calibration is not None:
             meta["calibration"] = self.calibration_sha256
+        if self.condition is not None:
+            meta["condition"] = self.condition.text
         return {**meta, "kind": self.kind}
 
     def file_metadata(self) -> dict:
@@ -104,14 +115,19 @@ def make(
     start: int = 0,
     aggregate: bool = False,
     calibration: str | os.PathLike | None = None,
+    hands=None,
+    trump_card: str | None = None,
+    deal: int | None = None,
 ) -> Job:
-    """The checked job; ``UsageError`` names the first bad value."""
+    """The checked job; ``UsageError`` names the first bad value. ``hands``,
+    ``trump_card`` and ``deal`` condition the deals (``cardmc.condition.make``)."""
     spec = registry.get(game)
     games = checks.check_count("games", games)
     seed = checks.check_seed(seed)
     players = spec.check_players(players)
     policy = spec.default_policy if policy is None else policy
     codes = spec.parse_policy(policy, players)
+    condition = conditions.make(spec, players, hands, trump_card, deal)
     full = spec.settings(settings)
     start = checks.check_range(start, games)
     checks.check_flag("aggregate", aggregate)
@@ -122,7 +138,7 @@ def make(
     return Job(game=spec.name, games=games, seed=seed, start=start, players=players, policy=policy,
                policy_codes=tuple(tuple(int(x) for x in row) for row in codes.tolist()),
                settings=tuple(full.items()), kind=AGGREGATES if aggregate else ROWS,
-               calibration=calibration_of(spec, calibration))  # fmt: skip
+               calibration=calibration_of(spec, calibration), condition=condition)  # fmt: skip
 
 
 def calibration_of(spec: GameSpec, path: str | os.PathLike | None) -> tuple[int, ...] | None:

@@ -29,8 +29,9 @@ def parse_policy(text: str, players: int = 4) -> np.ndarray:
 
 
 def simulate_block(seed: int, start: int, count: int, players: int, params: np.ndarray,
-                   policies: np.ndarray) -> np.ndarray:
-    """Rows of games start..start+count-1 (six deals each, compacted)."""
+                   policies: np.ndarray, condition=None) -> np.ndarray:
+    """Rows of games start..start+count-1 (six deals each, compacted); ``condition``
+    is the array of a ``cardmc.condition.Condition`` (None: unconditioned)."""
     seed, start = check_seed(seed), check_seed(start, "start")
     count = check_count("count", count)
     players = SPEC.check_players(players)
@@ -40,7 +41,7 @@ def simulate_block(seed: int, start: int, count: int, players: int, params: np.n
     policies = np.asarray(policies, np.int64)
     if policies.shape != (players, 1) or not np.isin(policies, list(PLAY.values())).all():
         raise UsageError(f"policies should be a ({players}, 1) array of policy codes, not {policies!r}")
-    rows, nrows = k.simulate(seed, start, count, players, params, policies)
+    rows, nrows = k.simulate(seed, start, count, players, params, policies, condition)
     return compact(rows, nrows, k.max_rows(players, params))
 
 
@@ -63,12 +64,12 @@ def _settings(settings: dict | None) -> dict:
     return SPEC.settings(settings or {})
 
 
-def trace_game(seed: int, index: int, players: int, settings: dict, policy: str) -> dict:
+def trace_game(seed: int, index: int, players: int, settings: dict, policy: str, condition=None) -> dict:
     """One TRACE.md line: game ``index`` of ``seed`` as the kernel plays it."""
     seed, index, players, full = trace_lines.check(SPEC, seed, index, players, settings)
     params = SPEC.params(full)
     policies = parse_policy(policy, players)
-    rows, events = k.trace_game(seed, index, players, params, policies)
+    rows, events = k.trace_game(seed, index, players, params, policies, condition)
 
     def layout(number: int, dealer: int, leader: int, hands: list, plays: list) -> dict:
         r = trace_lines.seat_rows(rows, k.C_DEAL, k.C_SEAT, number + 1)

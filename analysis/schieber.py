@@ -30,8 +30,8 @@ def parse_policy(text: str, players: int = 4) -> np.ndarray:
     return seat_codes(text, players, "schieber", POLICIES)
 
 
-def simulate_block(seed, start, count, players, params, policies) -> np.ndarray:
-    rows, spans = k.simulate(seed, start, count, players, params, policies, numba.get_num_threads())
+def simulate_block(seed, start, count, players, params, policies, condition=None) -> np.ndarray:
+    rows, spans = k.simulate(seed, start, count, players, params, policies, numba.get_num_threads(), condition)
     return join_spans(rows, spans)
 
 
@@ -78,14 +78,15 @@ def deal_records(events: np.ndarray) -> list[dict]:
     return trace_lines.deals(events, 4, _layout, _HOOKS)
 
 
-def trace_game(seed: int, index: int, players: int, settings: dict, policy: str) -> dict:
-    """One TRACE.md line: match ``index`` of ``seed`` replayed by the kernel."""
+def trace_game(seed: int, index: int, players: int, settings: dict, policy: str, condition=None) -> dict:
+    """One TRACE.md line: match ``index`` of ``seed`` replayed by the kernel (``condition``: the
+    array of ``cardmc.condition.Condition``, or None)."""
     seed, index, players, full = trace_lines.check(SPEC, seed, index, players, settings)
     params = SPEC.params(full)
     policies = parse_policy(policy, players)
     rows = np.zeros((k.max_rows(players, params), k.NCOL), np.int32)
     events = np.zeros((max_events(params), 4), np.int64)
-    _, nev = k.play_game(seed, index, players, params, policies, rows, events)
+    _, nev = k.play_game(seed, index, players, params, policies, rows, events, condition)
     deals = deal_records(events[:nev])
     totals = [sum(d["score"][0] for d in deals), sum(d["score"][1] for d in deals)]
     target = int(full["target"])

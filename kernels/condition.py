@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardmc.kernels import rng
+from cardmc.kernels.cards import FULL36, FULL52
 from cardmc.kernels.bits import ONE, ZERO, bit, lowest, nth, popcount
 from cardmc.kernels.jit import jit
 
@@ -67,3 +68,54 @@ def deal_given_many(deck, fixed, sizes, players, seed, start, count, deal, purpo
         for s in range(players):
             out[g, s] = hands[s]
     return out
+
+
+# A run's condition as the kernels read it: one int64 array of the trump card
+# (-1: none), the deal number it applies to (0: every deal) and one mask of
+# fixed cards per seat (cardmc.condition.Condition.array builds it).
+CT_TRUMP, CT_DEAL, CT_HANDS = 0, 1, 2
+DECK36, DECK52 = np.uint64(FULL36), np.uint64(FULL52)  # the decks as masks
+
+
+@jit(inline="always")
+def deal_condition(cond, deck, players, first, dealer, z, buf, hands):
+    """Deal the cards of mask ``deck`` under the condition ``cond``, as
+    ``deal_given`` does, from the deal's stream state ``z``; returns the new
+    state. Every seat gets ``popcount(deck) // players`` cards, and the first
+    ``popcount(deck) % players`` seats from ``first`` one more (the plain
+    deals' sizes). A trump card (``cond[CT_TRUMP] >= 0``) is fixed in the
+    hand of ``dealer``. ``buf`` holds at least as many ints as the deck."""
+    trump = cond[CT_TRUMP]
+    free = deck
+    for s in range(players):
+        free &= ~np.uint64(cond[CT_HANDS + s])
+    if trump >= 0:
+        free &= ~bit(trump)
+    n = 0
+    while free != ZERO:
+        buf[n] = lowest(free)
+        n += 1
+        free &= free - ONE
+    z = rng.shuffle_from(z, buf[:n])
+    total = popcount(deck)
+    base, extra = total // players, total % players
+    pos = 0
+    for s in range(players):
+        h = np.uint64(cond[CT_HANDS + s])
+        if trump >= 0 and s == dealer:
+            h |= bit(trump)
+        size = base + (1 if (s - first + players) % players < extra else 0)
+        for _ in range(size - popcount(h)):
+            h |= bit(buf[pos])
+            pos += 1
+        hands[s] = h
+    return z
+
+
+@jit(inline="always")
+def face_up_from(z, dealer_hand, given):
+    """``face_up_card`` on a stream state held in a register: (new state, card)."""
+    if given >= 0:
+        return z, given
+    z, i = rng.below_from(z, popcount(dealer_hand))
+    return z, nth(dealer_hand, i)

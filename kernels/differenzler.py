@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from cardmc.kernels import rng
+from cardmc.kernels import condition, rng
 from cardmc.kernels.bits import ONE, ZERO, bit, lowest, nth, popcount
 from cardmc.kernels.cards import ACE, JACK, KING, NINE, QUEEN, TEN, deal_packets, deck
 from cardmc.kernels.events import EV_DEAL, EV_DECLARE, EV_HAND, EV_PLAY
@@ -250,10 +250,15 @@ def declare(policy, rel, hand, trump, z, table):
 
 
 @jit
-def play_deal(seed, index, k, dealer, policies, table, rows, r0, events, ne, hands, cards, play_st, work):
+def play_deal(seed, index, k, dealer, policies, table, rows, r0, events, ne, hands, cards, play_st, work, cond=None):
     """Play deal ``k``: writes four rows from ``rows[r0]``; returns the new
-    event count. ``hands``, ``cards``, ``play_st`` and ``work`` are from ``new_scratch``."""
-    trump_card = deal_into(seed, index, k, dealer, hands, cards)
+    event count. ``hands``, ``cards``, ``play_st`` and ``work`` are from ``new_scratch``;
+    ``cond`` a condition on the deal (``cardmc.kernels.condition``) or None."""
+    if cond is None:
+        trump_card = deal_into(seed, index, k, dealer, hands, cards)
+    else:
+        dz = condition.deal_condition(cond, condition.DECK36, PLAYERS, 0, dealer, rng.key(seed, index, k, rng.DEAL), cards, hands)
+        _, trump_card = condition.face_up_from(dz, hands[dealer], cond[condition.CT_TRUMP])
     trump = trump_card >> 4
     leader = (dealer + 1) % PLAYERS
     rec = events.shape[0] > 0
@@ -328,16 +333,18 @@ def play_deal(seed, index, k, dealer, policies, table, rows, r0, events, ne, han
 
 
 @jit
-def play_game(seed, index, players, params, policies, table, rows, events, scratch):
+def play_game(seed, index, players, params, policies, table, rows, events, scratch, cond=None):
     """Play game ``index`` of ``seed``: 4 deals, then tie-break deals while the
     lowest total penalty is shared (at most ``max_extra_deals``). ``scratch``
     is from ``new_scratch``. Returns (rows written, events written)."""
     hands, cards, play_st, work = scratch
-    return play_games(seed, index, 1, players, params, policies, table, rows, 0, events, hands, cards, play_st, work)
+    return play_games(seed, index, 1, players, params, policies, table, rows, 0, events, hands, cards, play_st, work,
+                      cond)
 
 
 @jit
-def play_games(seed, start, count, players, params, policies, table, rows, r0, events, hands, cards, play_st, work):
+def play_games(seed, start, count, players, params, policies, table, rows, r0, events, hands, cards, play_st, work,
+               cond=None):
     """Games start..start+count-1 as ``play_game`` plays them, their rows one
     after another from ``rows[r0]``; the work arrays are ``new_scratch``'s,
     passed one by one (one call per batch chunk: reference counts are taken
@@ -356,7 +363,7 @@ def play_games(seed, start, count, players, params, policies, table, rows, r0, e
         while True:
             r = base + k * PLAYERS
             ne = play_deal(seed, index, k, (first + k) % PLAYERS, policies, table, rows, r, events, ne,
-                           hands, cards, play_st, work)
+                           hands, cards, play_st, work, cond)
             low = 1 << 30
             for s in range(PLAYERS):
                 rows[r + s, C_GAME] = index
@@ -379,7 +386,7 @@ def play_games(seed, start, count, players, params, policies, table, rows, r0, e
 
 
 @parallel_jit
-def simulate(seed, start, count, players, params, policies, table):
+def simulate(seed, start, count, players, params, policies, table, cond=None):
     """Play games start..start+count-1 in chunks of consecutive games; chunk c
     writes its games' rows one after another from row ``spans[c, 0]``, in all
     ``spans[c, 1]`` rows (``cardmc.registry.join_spans`` packs them)."""
@@ -392,6 +399,6 @@ def simulate(seed, start, count, players, params, policies, table):
         events = np.zeros((0, 4), np.int64)
         first = c * count // chunks
         n, _ = play_games(seed, start + first, (c + 1) * count // chunks - first, players, params, policies, table,
-                          rows, first * m, events, hands, cards, play_st, work)
+                          rows, first * m, events, hands, cards, play_st, work, cond)
         spans[c, 0], spans[c, 1] = first * m, n
     return rows, spans

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from cardmc.kernels import rng
+from cardmc.kernels import condition, rng
 from cardmc.kernels.bits import ONE, ZERO, bit, highest, lowest, nth, popcount
 from cardmc.kernels.cards import ACE, FULL36, JACK, KING, NINE, QUEEN, TEN, deal_packets, deck
 from cardmc.kernels.events import EV_DEAL, EV_FACE_UP, EV_HAND, EV_PLAY  # EV_FACE_UP: finding the first dealer
@@ -505,9 +505,9 @@ def hand_row(rows, r, hand):
 
 
 @jit
-def play_game(seed, index, players, params, policies, rows, events):
+def play_game(seed, index, players, params, policies, rows, events, cond=None):
     """Play game ``index`` of ``seed`` (12 deals); returns (rows, events) written."""
-    ne = play_games(seed, index, 1, policies, rows, 0, events, *new_scratch())
+    ne = play_games(seed, index, 1, policies, rows, 0, events, *new_scratch(), cond=cond)
     return ROWS_PER_GAME, ne
 
 
@@ -525,11 +525,12 @@ def new_scratch():
 
 @jit
 def play_games(seed, start, count, policies, rows, r0, events,
-               order, st, play, hands, dealt, won, tricks, plain, points, score, totals, pol, script):
+               order, st, play, hands, dealt, won, tricks, plain, points, score, totals, pol, script, cond=None):
     """Games start..start+count-1 as ``play_game`` plays them, their rows from
     ``rows[r0]`` on, with the work arrays of ``new_scratch`` passed one by one
     (one call per batch chunk: their reference counts are taken once, not per
-    game). Returns the events written (tracing is for one game)."""
+    game); ``cond`` a condition on every deal (``cardmc.kernels.condition``)
+    or None. Returns the events written (tracing is for one game)."""
     rec = events.shape[0] > 0
     ne = 0
     for s in range(PLAYERS):
@@ -551,11 +552,15 @@ def play_games(seed, start, count, policies, rows, r0, events,
             totals[s] = 0
         for d in range(DEALS):
             dealer = (first + d) % PLAYERS
-            for i in range(36):
-                order[i] = DECK[i]
-            st[0] = rng.key(seed, index, d, rng.DEAL)
-            rng.shuffle(st, order)
-            deal_packets(order, dealer + 1, PLAYERS, hands)
+            if cond is None:
+                for i in range(36):
+                    order[i] = DECK[i]
+                st[0] = rng.key(seed, index, d, rng.DEAL)
+                rng.shuffle(st, order)
+                deal_packets(order, dealer + 1, PLAYERS, hands)
+            else:
+                condition.deal_condition(cond, condition.DECK36, PLAYERS, 0, -1, rng.key(seed, index, d, rng.DEAL),
+                                         order, hands)
             for s in range(PLAYERS):
                 dealt[s] = hands[s]
             if rec:
@@ -592,7 +597,7 @@ def play_games(seed, start, count, policies, rows, r0, events,
 
 
 @parallel_jit
-def simulate(seed, start, count, players, params, policies):
+def simulate(seed, start, count, players, params, policies, cond=None):
     """Play games start..start+count-1; game j writes rows[j*36 : j*36+nrows[j]]."""
     m = ROWS_PER_GAME
     rows = np.empty((count * m, len(COLUMNS)), np.int32)
@@ -604,7 +609,7 @@ def simulate(seed, start, count, players, params, policies):
         first = ch * CHUNK
         last = min(count, first + CHUNK)
         play_games(seed, start + first, last - first, policies, rows, first * m, events,
-                   order, st, play, hands, dealt, won, tricks, plain, points, score, totals, pol, script)
+                   order, st, play, hands, dealt, won, tricks, plain, points, score, totals, pol, script, cond)
         for j in range(first, last):
             nrows[j] = m
     return rows, nrows

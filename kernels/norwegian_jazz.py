@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from cardmc.kernels import rng
+from cardmc.kernels import condition, rng
 from cardmc.kernels.bits import ONE, ZERO, bit, highest, lowest, nth_bit, popcount
 from cardmc.kernels.cards import ACE, KING, QUEEN, SUITS, card_of, deck, parse
 from cardmc.kernels.events import EV_DEAL, EV_HAND, EV_PLAY
@@ -53,6 +53,7 @@ for _n, _gone in REMOVED.items():
     _cards = [c for c in FULL_DECK if c not in {parse(g) for g in _gone}]
     ADJUSTED[_n, : len(_cards)] = _cards
     ADJUSTED_SIZE[_n] = len(_cards)
+ADJUSTED_MASK = np.array([sum(1 << int(c) for c in ADJUSTED[n, : ADJUSTED_SIZE[n]]) for n in range(8)], np.uint64)
 
 # penalty cards and the score of one penalty unit, by deal number 1..5
 CLUBS = np.uint64(0x1FFF)
@@ -311,7 +312,7 @@ def new_scratch(players):
 
 
 @jit
-def play_game(seed, index, players, params, policies, rows, events):
+def play_game(seed, index, players, params, policies, rows, events, cond=None):
     """Play game ``index`` of ``seed`` (six deals); writes 6 * players rows.
 
     When ``events`` has rows, trace events are written too.
@@ -319,18 +320,19 @@ def play_game(seed, index, players, params, policies, rows, events):
     """
     hands, seats, deals, totals, buf, tally0, tally1, holder = new_scratch(players)
     ne = play_games(seed, index, 1, players, params, policies, rows, 0, events,
-                    hands, seats, deals, totals, buf, tally0, tally1, holder)
+                    hands, seats, deals, totals, buf, tally0, tally1, holder, cond)
     return DEALS * players, ne
 
 
 @jit
 def play_games(seed, start, count, players, params, policies, rows, r0, events,
-               hands, seats, deals, totals, buf, tally0, tally1, holder):
+               hands, seats, deals, totals, buf, tally0, tally1, holder, cond=None):
     """Games start..start+count-1 with ``play_game``'s rules, writing their
     rows one after another from ``rows[r0]``, with the work arrays of
     ``new_scratch`` (one call per batch chunk: the arrays' reference counts
-    are taken once, not per game). Returns the events written (tracing is
-    for one game)."""
+    are taken once, not per game); ``cond`` a condition on one deal
+    (``cardmc.kernels.condition``) or None. Returns the events written
+    (tracing is for one game)."""
     n = players
     tracing = events.shape[0] > 0
     rotate = params[P_ROTATE_DEALER] != 0
@@ -356,7 +358,11 @@ def play_games(seed, start, count, players, params, policies, rows, r0, events,
                 m = 52
                 for i in range(m):
                     buf[i] = FULL_DECK[i]
-            deal_from(rng.key(seed, index, k, rng.DEAL), buf, m, hands, n, leader)
+            if cond is None or cond[condition.CT_DEAL] != number:
+                deal_from(rng.key(seed, index, k, rng.DEAL), buf, m, hands, n, leader)
+            else:
+                condition.deal_condition(cond, ADJUSTED_MASK[n] if k < 5 else condition.DECK52, n, leader, -1,
+                                         rng.key(seed, index, k, rng.DEAL), buf, hands)
             z = rng.key(seed, index, k, rng.PLAY)
             if tracing:
                 ne = record(events, ne, EV_DEAL, k, dealer, leader)
@@ -454,7 +460,7 @@ CHUNK = 256  # games per parallel task (one set of work arrays each)
 
 
 @parallel_jit
-def simulate(seed, start, count, players, params, policies):
+def simulate(seed, start, count, players, params, policies, cond=None):
     """Play games start..start+count-1; game j writes rows[j*m : j*m+nrows[j]]."""
     m = DEALS * players
     rows = np.empty((count * m, len(COLUMNS)), np.int32)
@@ -466,16 +472,16 @@ def simulate(seed, start, count, players, params, policies):
         first = c * CHUNK
         last = min(count, first + CHUNK)
         play_games(seed, start + first, last - first, players, params, policies, rows, first * m, events,
-                   hands, seats, deals, totals, buf, tally0, tally1, holder)
+                   hands, seats, deals, totals, buf, tally0, tally1, holder, cond)
         for j in range(first, last):
             nrows[j] = m
     return rows, nrows
 
 
 @jit
-def trace_game(seed, index, players, params, policies):
+def trace_game(seed, index, players, params, policies, cond=None):
     """Rows and trace events of one game."""
     rows = np.zeros((DEALS * players, len(COLUMNS)), np.int32)
     events = np.zeros((DEALS * (1 + players) + 5 * 52 + 52 * players + players + 8, 4), np.int64)
-    nr, ne = play_game(seed, index, players, params, policies, rows, events)
+    nr, ne = play_game(seed, index, players, params, policies, rows, events, cond)
     return rows[:nr], events[:ne]

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
-from cardmc.kernels import rng
+from cardmc.kernels import condition, rng
 from cardmc.kernels.bits import ONE, ZERO, lowest, nth, popcount
 from cardmc.kernels.cards import (ACE, EIGHT, FULL36, HEARTS, JACK, KING, NINE, QUEEN, SEVEN, SIX, TEN,
                                   deal_packets, deck)
@@ -653,9 +653,10 @@ def new_scratch():
 
 
 @jit
-def play_match(seed, index, params, policies, rows, r0, events, scratch):
+def play_match(seed, index, params, policies, rows, r0, events, scratch, cond=None):
     """Play match ``index`` of ``seed`` to the target; write its rows from ``rows[r0]`` (none when ``rows``
-    is empty) and its events. ``scratch`` is from ``new_scratch``. Returns (rows, events) written."""
+    is empty) and its events. ``scratch`` is from ``new_scratch``; ``cond`` a condition on every deal
+    (``cardmc.kernels.condition``) or None. Returns (rows, events) written."""
     cards, dealt, state = scratch
     target, fixed, push_mode = params[0], params[1], params[2]
     write = rows.shape[0] > 0
@@ -668,7 +669,10 @@ def play_match(seed, index, params, policies, rows, r0, events, scratch):
     winner = -1
     k = 0
     while winner < 0:
-        deal_into(seed, index, k, 0 if k == 0 else forehand, cards, dealt)
+        if cond is None:
+            deal_into(seed, index, k, 0 if k == 0 else forehand, cards, dealt)
+        else:
+            condition.deal_condition(cond, condition.DECK36, 4, 0, -1, rng.key(seed, index, k, rng.DEAL), cards, dealt)
         if k == 0:
             for s in range(4):
                 if dealt[s] >> np.uint64(SEVEN_OF_ROSES) & ONE:
@@ -732,13 +736,13 @@ def play_match(seed, index, params, policies, rows, r0, events, scratch):
 
 
 @jit
-def play_game(seed, index, players, params, policies, rows, events):
+def play_game(seed, index, players, params, policies, rows, events, cond=None):
     """Play match ``index`` of ``seed`` to the target; write its rows (and events)."""
-    return play_match(seed, index, params, policies, rows, 0, events, new_scratch())
+    return play_match(seed, index, params, policies, rows, 0, events, new_scratch(), cond)
 
 
 @parallel_jit
-def simulate(seed, start, count, players, params, policies, chunks=64):
+def simulate(seed, start, count, players, params, policies, chunks=64, cond=None):
     """Matches start..start+count-1 in ``chunks`` chunks of consecutive matches (one per thread moves the
     fewest rows afterwards); chunk c writes its matches' rows one after another from row ``spans[c, 0]``,
     in all ``spans[c, 1]`` rows (``cardmc.registry.join_spans`` packs them)."""
@@ -752,7 +756,7 @@ def simulate(seed, start, count, players, params, policies, chunks=64):
         first = c * count // chunks
         r = first * per
         for j in range(first, (c + 1) * count // chunks):
-            n, _ = play_match(seed, start + j, params, policies, rows, r, events, scratch)
+            n, _ = play_match(seed, start + j, params, policies, rows, r, events, scratch, cond)
             r += n
         spans[c, 0], spans[c, 1] = first * per, r - first * per
     return rows, spans
