@@ -39,6 +39,9 @@ def simulate(
     workers: int | None = None,
     log=None,
     calibration: str | os.PathLike | None = None,
+    hands=None,
+    trump_card: str | None = None,
+    deal: int | None = None,
     **settings: object,
 ) -> pd.DataFrame | Aggregates | Path:
     """Simulate ``games`` games of ``game`` from ``seed``.
@@ -62,8 +65,14 @@ def simulate(
     content travels with the job. ``log`` receives one-line notes (resuming,
     damaged chunks redone). Ctrl-C stops between blocks of games, never
     inside one; a run folder then raises ``checkpoint.Interrupted``.
+
+    ``hands`` conditions every deal on cards some seats hold:
+    ``{1: "JS 9S AS"}`` (or ``["1:JS 9S AS"]``); the other cards are dealt
+    uniformly at random. ``trump_card="7H"`` fixes Differenzler's face-up
+    card (it goes to each deal's dealer); ``deal=N`` names the one Norwegian
+    Jazz deal (1..6) the hands apply to. See docs/RULES.md, "Conditions".
     """
-    job = make(game, games, seed, policy, players, settings, start, aggregate, calibration)
+    job = make(game, games, seed, policy, players, settings, start, aggregate, calibration, hands, trump_card, deal)
     return run(job, out, force=force, threads=threads, chunk_games=chunk_games, scheduler=scheduler,
                workers=workers, progress=progress, log=log)  # fmt: skip
 
@@ -215,10 +224,16 @@ def trace(
     start: int = 0,
     *,
     calibration: str | os.PathLike | None = None,
+    hands=None,
+    trump_card: str | None = None,
+    deal: int | None = None,
     **settings: object,
 ) -> list[dict] | Path:
-    """TRACE.md lines of games start..start+games-1 (a list, or a JSONL file)."""
-    job = make(game, games, seed, policy, players, settings, start, calibration=calibration)
+    """TRACE.md lines of games start..start+games-1 (a list, or a JSONL file);
+    ``hands``, ``trump_card`` and ``deal`` condition the deals as in ``simulate``
+    (the line then carries the condition under ``condition``)."""
+    job = make(game, games, seed, policy, players, settings, start, calibration=calibration, hands=hands,
+               trump_card=trump_card, deal=deal)  # fmt: skip
     return trace_job(job, out, force)
 
 
@@ -227,7 +242,8 @@ def trace_job(job: Job, out: str | os.PathLike | None = None, force: bool = Fals
     if out is not None:
         checks.check_file_target(out, checks.check_flag("force", force))
     spec, options, tables = job.spec, job.options, job.kernel_tables()
-    lines = (spec.trace_game(job.seed, job.start + i, job.players, options, job.policy, **tables)
+    extra = {} if job.condition is None else {"condition": job.condition.record()}
+    lines = ({**spec.trace_game(job.seed, job.start + i, job.players, options, job.policy, **tables), **extra}
              for i in range(job.games))  # fmt: skip
     if out is None:
         return list(lines)

@@ -76,6 +76,32 @@ def _run_args(p: argparse.ArgumentParser, games_default: int | None = None) -> N
                    "cardmc calibrate; default: the table shipped with cardmc)")  # fmt: skip
 
 
+CONDITIONS = """Fix cards of any seat; the rest are dealt uniformly at random from the
+cards left, in every deal of every game (Norwegian Jazz: only deal N).
+Seats are absolute (0..n-1). Reproducible by seed, game, deal and condition.
+See docs/RULES.md, "Conditions"."""
+
+
+def add_condition_arguments(parser) -> None:
+    """The condition options (``--hand``, ``--trump-card``, ``--deal``) of a
+    command that deals games; ``condition_kwargs`` reads them."""
+    g = parser.add_argument_group("conditions", CONDITIONS)
+    g.add_argument("--hand", dest="hands", action="append", default=[], metavar="SEAT:CARDS",
+                   help='cards seat SEAT holds (all or some), e.g. --hand "1:JS 9S AS" (repeatable)')
+    g.add_argument("--trump-card", default=None, metavar="CARD",
+                   help="Differenzler: the face-up trump card of every deal (it goes to that deal's dealer; "
+                   "no --hand may hold it)")  # fmt: skip
+    g.add_argument("--deal", default=None, metavar="N",
+                   help="Norwegian Jazz: the deal 1..6 the --hand cards are dealt in (required with --hand "
+                   "there; the other deals stay random)")  # fmt: skip
+
+
+def condition_kwargs(args) -> dict:
+    """The condition keywords of ``cardmc.simulate``/``trace`` (and ``job.make``)
+    from ``add_condition_arguments``' options."""
+    return {"hands": args.hands or None, "trump_card": args.trump_card, "deal": args.deal}
+
+
 def solve_arguments(parser) -> None:
     """The options of ``cardmc solve`` (an argparse parser or subparser)."""
     parser.add_argument("game", help=", ".join(GAMES))
@@ -130,6 +156,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="overwrite an existing output file, or start a run "
                    "folder afresh")  # fmt: skip
     p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    add_condition_arguments(p)
 
     p = sub.add_parser("analyze", help="tables with 95%% CIs from a simulate output",
                        description="Print the game's standard tables and write each as CSV.")
@@ -144,6 +171,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--start", type=seed_int, default=0, help="index of the first game (default 0)")
     p.add_argument("--out", required=True, help="output .jsonl file")
     p.add_argument("--force", action="store_true", help="overwrite an existing output file")
+    add_condition_arguments(p)
 
     p = sub.add_parser("bench", help="measure throughput (compile time reported separately)")
     _game(p)
@@ -223,7 +251,7 @@ def _job(args, aggregate: bool = False, start: int = 0):
     from cardmc.job import make
 
     return make(args.game, args.games, args.seed, args.policy, args.players, _settings(args), start, aggregate,
-                args.calibration)  # fmt: skip
+                args.calibration, **condition_kwargs(args))  # fmt: skip
 
 
 def cmd_simulate(args) -> int:

@@ -507,7 +507,9 @@ def hand_row(rows, r, hand):
 @jit
 def play_game(seed, index, players, params, policies, rows, events, cond=None):
     """Play game ``index`` of ``seed`` (12 deals); returns (rows, events) written."""
-    ne = play_games(seed, index, 1, policies, rows, 0, events, *new_scratch(), cond=cond)
+    order, st, play, hands, dealt, won, tricks, plain, points, score, totals, pol, script = new_scratch()
+    ne = play_games(seed, index, 1, policies, rows, 0, events,
+                    order, st, play, hands, dealt, won, tricks, plain, points, score, totals, pol, script, cond)
     return ROWS_PER_GAME, ne
 
 
