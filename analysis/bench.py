@@ -112,3 +112,59 @@ def cold_compile(game: str) -> float:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
         done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     return float(done.stdout.strip().splitlines()[-1])
+
+
+def deal_cost(game: str, players: int | None = None, deals: int = 1_000_000, repeat: int = 5, echo: bool = True,
+              **condition) -> pd.DataFrame:  # fmt: skip
+    """Nanoseconds per deal of the game's plain deal and of its deal under
+    ``condition`` (``hands``, ``trump_card``, ``deal`` as in ``cardmc.simulate``),
+    one thread, best of ``repeat`` runs taken in turn; and the games per second
+    of the game's kernel with and without the condition."""
+    from cardmc import condition as conditions
+    from cardmc.kernels import condition as kc
+    from cardmc.kernels import deal_cost as dc
+    from cardmc.kernels import norwegian_jazz as nj
+
+    spec = registry.get(game)
+    players = spec.check_players(players)
+    cond = conditions.make(spec, players, **condition)
+    if cond is None:
+        raise registry.UsageError("bench of a conditioned deal needs a condition (--hand, --trump-card)")
+    array, face = cond.array(), game == "differenzler"
+    if game == "norwegian_jazz":
+        deck = kc.DECK52 if cond.deal == 6 else nj.ADJUSTED_MASK[players]
+        plain = (dc.one_by_one, (SEED, deals, players, cond.deal))
+    else:
+        deck, plain = kc.DECK36, (dc.packets, (SEED, deals, face))
+    given = (dc.given, (SEED, deals, players, deck, array, face))
+    set_threads(1)
+    for f, args in (plain, given):
+        f(args[0], 100, *args[2:])  # compile or load the cache
+    best = {"plain": float("inf"), "given": float("inf")}
+    for _ in range(repeat):
+        for label, (f, args) in (("plain", plain), ("given", given)):
+            t = time.perf_counter()
+            f(*args)
+            best[label] = min(best[label], (time.perf_counter() - t) / deals * 1e9)
+    params = spec.params(spec.settings({}))
+    policies = spec.parse_policy(spec.default_policy, players)
+    games = min(20_000, int(spec.extra.get("bench_games", 200_000)) // 10)
+    rate = {}
+    for label, extra in (("plain", {}), ("given", {"condition": array})):
+        spec.simulate_block(SEED, 0, 16, players, params, policies, **extra)
+        times = []
+        for _ in range(repeat):
+            t = time.perf_counter()
+            spec.simulate_block(SEED, 0, games, players, params, policies, **extra)
+            times.append(time.perf_counter() - t)
+        rate[label] = games / min(times)
+    set_threads(None)
+    out = pd.DataFrame([{"game": game, "condition": cond.text, "plain_ns_per_deal": best["plain"],
+                         "given_ns_per_deal": best["given"], "ratio": best["given"] / best["plain"],
+                         "plain_games_per_s": rate["plain"], "given_games_per_s": rate["given"]}])  # fmt: skip
+    if echo:
+        print(f"{game}: a deal {best['plain']:.0f} ns plain, {best['given']:.0f} ns under {cond.text} "
+              f"({best['given'] / best['plain']:.2f}x; best of {repeat} x {deals:,} deals, 1 thread); whole games "
+              f"{rate['plain']:,.0f}/s plain, {rate['given']:,.0f}/s conditioned ({spec.default_policy})",
+              flush=True)  # fmt: skip
+    return out

@@ -179,6 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--repeat", type=positive_int, default=5, help="timed runs per case; the best is kept")
     p.add_argument("--players", type=positive_int, default=None, help="number of players (Norwegian Jazz: 3-7)")
     p.add_argument("--cold", action="store_true", help="also time a compile from an empty cache (fresh process)")
+    add_condition_arguments(p)  # with a condition: the cost of a conditioned deal against a plain one
 
     p = sub.add_parser("odds", help="English Jazz: the odds of one 12-card hand, the rest dealt at random",
                        description="Keep one 12-card hand fixed for a seat, deal the other 24 cards at random "
@@ -316,6 +317,11 @@ def cmd_bench(args) -> int:
 
     from cardmc.bench import cold_compile
 
+    if args.hands or args.trump_card is not None or args.deal is not None:
+        from cardmc.bench import deal_cost
+
+        deal_cost(args.game, players=args.players, repeat=args.repeat, **condition_kwargs(args))
+        return 0
     if args.cold:
         print(f"{args.game}: cold compile of the benchmarked kernels {cold_compile(args.game):.1f} s", flush=True)
     bench(args.game, games=args.games, repeat=args.repeat, players=args.players)

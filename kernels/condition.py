@@ -96,7 +96,11 @@ def deal_condition(cond, deck, players, first, dealer, z, buf, hands):
         buf[n] = lowest(free)
         n += 1
         free &= free - ONE
-    z = rng.shuffle_from(z, buf[:n])
+    for i in range(n - 1, 0, -1):  # rng.shuffle_from on buf[:n], without the view
+        z, j = rng.below_from(z, i + 1)
+        t = buf[i]
+        buf[i] = buf[j]
+        buf[j] = t
     total = popcount(deck)
     base, extra = total // players, total % players
     pos = 0

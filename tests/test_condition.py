@@ -292,3 +292,11 @@ def test_a_run_folder_resumes_only_under_its_condition(tmp_path):
         cardmc.simulate("english_jazz", 40, seed=1, out=folder, chunk_games=20)
     with pytest.raises(UsageError, match="condition"):
         cardmc.simulate("english_jazz", 40, seed=1, out=folder, chunk_games=20, hands={0: "KS"})
+
+
+def test_bench_times_a_conditioned_deal_against_a_plain_one(capsys):
+    from cardmc import cli
+
+    assert cli.main(["bench", "norwegian_jazz", "--players", "5", "--hand", "0:AS", "--deal", "6", "--repeat", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "ns plain" in out and "under hand 0: AS; deal 6" in out
