@@ -137,7 +137,11 @@ def test_other_cards_are_uniform_given_the_condition(game, players, kw, games):
         # the other five deals are the plain run's deals, card for card
         assert (plain[~mine] == hands[~mine]).all() and (plain_deals == deals).all()
         assert not (plain[mine] == hands[mine]).all()
+        sizes = np.vectorize(lambda m: bin(int(m)).count("1"))
+        assert (sizes(plain[mine]) == sizes(hands[mine])).all(), "a seat holds as many cards as in a plain deal"
         hands, fixed = hands[mine], fixed[mine]
+    else:
+        assert all(bin(int(m)).count("1") == registry.get(game).deck // players for m in hands.ravel())
     check_uniform(hands, fixed)
     if game == "differenzler":
         from cardmc.kernels import differenzler as dk
