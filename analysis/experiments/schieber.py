@@ -27,16 +27,31 @@ from cardmc.registry import UsageError
 CONTRACTS = sch.CONTRACTS
 
 
-@functools.lru_cache(maxsize=1)
-def weis_odds() -> pd.DataFrame:
-    """Exact chance that a 9-card hand declares each kind of Weis (all C(36, 9) hands counted)."""
-    counts, points = w.declaration_counts()
+def weis_rules(four_nines: object = "0", long_runs: object = "flat") -> int:
+    """The Weis options as ``schieber_weis.declare`` reads them, checked as the spec checks them."""
+    full = sch.SPEC.settings({"four_nines": four_nines, "long_runs": long_runs})
+    return (w.FOUR_NINES if full["four_nines"] != "0" else 0) | (w.SCALED_RUNS if full["long_runs"] == "scaled" else 0)
+
+
+def weis_odds(four_nines: object = "0", long_runs: object = "flat") -> pd.DataFrame:
+    """Exact chance that a 9-card hand declares each kind of Weis (all C(36, 9) hands counted) under
+    the rule options ``four_nines`` and ``long_runs``. ``attrs``: ``mean_points`` (declared points per
+    hand) and ``by_total`` (exact probability of each declared total, a Series by points)."""
+    return _weis_odds(weis_rules(four_nines, long_runs)).copy(deep=True)
+
+
+@functools.lru_cache(maxsize=4)
+def _weis_odds(weis: int) -> pd.DataFrame:
+    counts, by_total = w.declaration_table(weis)
     hands = comb(36, 9)
-    kinds = np.arange(256)
+    kinds = np.arange(len(counts))
     rows = {name: counts[(kinds >> i) & 1 == 1].sum() / hands for i, name in enumerate(w.KIND_NAMES)}
     rows["any"] = 1 - counts[0] / hands
     out = pd.DataFrame({"exact": pd.Series(rows)})
-    out.attrs["mean_points"] = points / hands
+    totals = np.flatnonzero(by_total)
+    out.attrs["by_total"] = pd.Series(by_total[totals] / hands, index=pd.Index(totals, name="points"),
+                                      name="exact")  # fmt: skip
+    out.attrs["mean_points"] = float(totals @ by_total[totals]) / hands
     return out
 
 
@@ -166,7 +181,8 @@ MIN_GROUP = 10  # rows of contract_by_hand need at least this many hands
 WEIS_LABELS = {
     "run3": "run of 3 (20)", "run4": "run of 4 (50)", "run5": "run of 5+ (100)",
     "quartet_T": "four tens (100)", "quartet_J": "four jacks (200)", "quartet_Q": "four queens (100)",
-    "quartet_K": "four kings (100)", "quartet_A": "four aces (100)", "any": "any Weis",
+    "quartet_K": "four kings (100)", "quartet_A": "four aces (100)", "quartet_9": "four nines (150)",
+    "any": "any Weis",
 }  # fmt: skip
 
 
