@@ -278,8 +278,9 @@ EVAL_WEIGHTS = np.array([  # cardmc.schieber.fit_evaluation(3, 1500, contract), 
     [66.5, 3.0, 4.5, 2.5, 1.0, 0.0, 6.5, 7.0, -3.5, 0.0],
     # undenufe: 1, sixes, sevens, eights, nines, 0, sure tricks (from the 6 up), long, weak suits, 0
     [61.5, -5.0, 7.0, 6.5, 1.5, 0.0, 12.5, 11.5, -4.0, 0.0],
-    # undenufe with the six count (undenufe_points=six): the same features
-    [61.5, -5.0, 7.0, 6.5, 1.5, 0.0, 12.5, 11.5, -4.0, 0.0],
+    # undenufe with the six count (undenufe_points=six): the same features,
+    # fit_evaluation(3, 1500, "undenufe", undenufe_points="six"), rounded
+    [62.5, 3.5, 4.5, 3.5, 1.5, 0.0, 7.0, 6.5, -3.0, 0.0],
 ])
 WEIS_SHARE = 0.5  # part of the own Weis counted in a contract's value
 PUSH_BELOW = 60  # the forehand pushes when no contract is worth at least this (see push_value)

@@ -136,17 +136,20 @@ FEATURES = {
 }  # fmt: skip
 
 
-def fit_evaluation(seed: int, games: int, contract: str = "H", target: int = 20000) -> pd.DataFrame:
+def fit_evaluation(seed: int, games: int, contract: str = "H", target: int = 20000,
+                   undenufe_points: str = "ace") -> pd.DataFrame:
     """Least-squares fit of the chooser team's card points on the heuristic's hand features.
 
     Every deal is played under ``contract`` with the forehand choosing it
     (heuristic play); the coefficients (with standard errors and 95% CIs) are
-    what ``cardmc.kernels.schieber.EVAL_WEIGHTS`` holds, next to the weights in use.
+    what ``cardmc.kernels.schieber.EVAL_WEIGHTS`` holds, next to the weights in use
+    (Undenufe with ``undenufe_points="six"``: the six count's row).
     """
     seed, games = check_seed(seed), check_count("games", games)
     if contract not in CONTRACTS:
         raise UsageError(f"contract must be one of {', '.join(CONTRACTS)}, not {contract!r}")
-    df = _run(seed, games, "heuristic", {"contract": contract, "forehand_push": "never", "target": target})
+    df = _run(seed, games, "heuristic", {"contract": contract, "forehand_push": "never", "target": target,
+                                         "undenufe_points": undenufe_points})
     d = df[(df["seat"] == df["chooser"]) & (df["match_end"] == 0)]
     c = CONTRACTS.index(contract)
     cards, hands, st = np.empty(36, np.int64), np.zeros(4, np.uint64), np.zeros(1, np.uint64)
@@ -163,7 +166,8 @@ def fit_evaluation(seed: int, games: int, contract: str = "H", target: int = 200
     cov = resid @ resid / (len(y) - len(used)) * np.linalg.inv(x[:, used].T @ x[:, used])
     se = np.sqrt(np.diag(cov))
     group = "trump" if c < 4 else contract
-    weights = k.EVAL_WEIGHTS[0 if c < 4 else c - 3]
+    six = c == CONTRACTS.index("undenufe") and undenufe_points == "six"
+    weights = k.EVAL_WEIGHTS[0 if c < 4 else c - 3 + six]
     return pd.DataFrame({"estimate": beta, "se": se, "ci_low": beta - stats.Z95 * se,
                          "ci_high": beta + stats.Z95 * se, "n": len(y), "in_use": weights[used]},
                         index=pd.Index([FEATURES[group][i] for i in used], name="feature"))  # fmt: skip
