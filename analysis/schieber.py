@@ -98,10 +98,10 @@ def trace_game(seed: int, index: int, players: int, settings: dict, policy: str)
 
 
 # ------------------------------------------------------------- experiments
-# The experiments (``duplicate``, ``push_value``, ``fit_evaluation``, ``weis_odds``) live in
+# The experiments (``duplicate``, ``push_value``, ``fit_evaluation``, ``house_rules``, ``weis_odds``) live in
 # ``cardmc.experiments.schieber``; they stay importable from here.
 
-_EXPERIMENTS = ("duplicate", "push_value", "fit_evaluation")
+_EXPERIMENTS = ("duplicate", "push_value", "fit_evaluation", "house_rules")
 
 
 def weis_odds(four_nines: object = "0", long_runs: object = "flat") -> pd.DataFrame:

@@ -478,3 +478,48 @@ def test_the_heuristic_weighs_its_weis_under_the_options():
                                     S.parse_policy("heuristic")))  # fmt: skip
     held = rows[rows["weis_kinds"] & (1 << 8) != 0]
     assert len(held) > 0 and (held["weis"] >= 150).all()
+
+
+# ------------------------------------------------------- what the house rules change
+
+
+@pytest.fixture(scope="module")
+def house():
+    return S.house_rules(seed=5, games=20)
+
+
+def test_house_rules_tables(house):
+    import cardmc
+    from cardmc.experiments import schieber as xs
+
+    assert cardmc.house_rules is xs.house_rules and S.house_rules is xs.house_rules
+    contracts, choice, weis = house["contracts"], house["choice"], house["weis"]
+    n = contracts.attrs["deals"]
+    assert n > 500 and (contracts["n"] == n).all() and (choice["n"] == n).all() and (weis["n"] == n).all()
+    assert contracts.attrs["rules"] == {"undenufe_points": "six", "four_nines": "150", "long_runs": "scaled"}
+    assert contracts.attrs["seed"] == 5 and contracts.attrs["games"] == 20
+    # paired: the mean difference is the difference of the means, over the same deals
+    np.testing.assert_allclose(contracts["difference"], contracts["swiss"] - contracts["default"], atol=1e-9)
+    for t in (contracts, choice, weis):
+        for col in ("default", "swiss", "difference"):
+            ok = t[[col, f"{col}_ci_low", f"{col}_ci_high"]].dropna()
+            assert ((ok[f"{col}_ci_low"] <= ok[col] + 1e-9) & (ok[col] <= ok[f"{col}_ci_high"] + 1e-9)).all()
+    best, own = contracts.loc["best of the six (hindsight)"], contracts.loc["heuristic's choice"]
+    assert best["default"] >= own["default"] and best["swiss"] >= own["swiss"]
+    for what in ("heuristic's choice", "best in hindsight"):
+        assert choice.loc[what, "default"].sum() == pytest.approx(1) == choice.loc[what, "swiss"].sum()
+    shares = weis[["default", "swiss"]].stack().dropna()
+    assert shares.between(0, 1).all() and weis["difference"].dropna().between(-1, 1).all()
+    # the Swiss set adds Weis (four 9s), so a team scores Weis at least as often on the same deals
+    assert weis.loc["a team scores Weis", "difference"] >= 0
+    assert 0 < weis.loc["the team scoring Weis differs between the rule sets", "difference"] < 0.1
+
+
+def test_house_rules_is_reproducible_and_checks_its_input(house):
+    again = S.house_rules(seed=5, games=20)
+    for name, t in house.items():
+        assert t.equals(again[name]), name
+    with pytest.raises(UsageError, match="games"):
+        S.house_rules(seed=1, games=0)
+    with pytest.raises(UsageError, match="target"):
+        S.house_rules(seed=1, games=5, target=10)

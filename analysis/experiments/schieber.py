@@ -427,3 +427,127 @@ def contract_study(seed: int, games: int, progress: bool = False) -> dict[str, p
     out = {name: record(t, seed=seed, games=games) for name, t in out.items()}
     out["rows"] = df
     return out
+
+
+# ------------------------------------------------------------------ house rules
+
+SWISS_RULES = {"undenufe_points": "six", "four_nines": "150", "long_runs": "scaled"}
+RULE_SETS = {"default": {}, "swiss": SWISS_RULES}
+
+
+def _contract_runs(seed: int, games: int, rules: dict, target: int) -> pd.DataFrame:
+    """Per complete deal (index game, deal): the forehand team's net deal score with each contract fixed
+    (columns by contract name; heuristic play, the forehand always chooses), the heuristic forehand's own
+    choice, and what decides the Weis under the heuristic's choice (team scoring Weis, its points after the
+    multiplier, the deal's winning team by score)."""
+    values, key = {}, ["game", "deal"]
+    weis = []
+    for c, name in enumerate(CONTRACTS):
+        df = _run(seed, games, "heuristic", {**rules, "contract": name, "forehand_push": "never", "target": target})
+        d = sch._deals(df).set_index(key)
+        d = d[d["complete"]]
+        values[name] = d["fh_score"] - d["op_score"]
+        if c == 0:
+            choice = d["best_contract"].cat.codes.rename("choice")
+        scored = df.loc[df["weis_scored"] == 1, [*key, "team", "weis", "multiplier"]]
+        team = scored.groupby(key)["team"].first()
+        points = (scored["weis"].astype(int) * scored["multiplier"].astype(int)).groupby(
+            [scored["game"], scored["deal"]]).sum()
+        weis.append(pd.DataFrame({"contract": c, "weis_team": team.reindex(d.index).fillna(-1).astype(int),
+                                  "weis_points": points.reindex(d.index).fillna(0).astype(int),
+                                  "fh_team": d["forehand"].astype(int) % 2, "net": values[name]}))  # fmt: skip
+    out = pd.DataFrame(values).dropna().astype(int)
+    out["choice"] = choice.reindex(out.index)
+    w = pd.concat(weis).set_index("contract", append=True)
+    return out, w
+
+
+def _winner(net: np.ndarray, fh_team: np.ndarray) -> np.ndarray:
+    """The team with the higher deal score (-1: equal)."""
+    return np.where(net > 0, fh_team, np.where(net < 0, 1 - fh_team, -1))
+
+
+def house_rules(seed: int = 1, games: int = 200, target: int = 20000) -> dict[str, pd.DataFrame]:
+    """What the common Swiss house rules (``undenufe_points=six``, ``four_nines=150``,
+    ``long_runs=scaled``) change against the rulebook's defaults, on the same deals.
+
+    ``games`` matches of ``seed`` to ``target`` (long matches, so that nearly every deal is played out)
+    are played 12 times: each contract fixed (the forehand always chooses it, heuristic play) under each
+    rule set. Deal k of game i holds the same cards and forehand in every run, so every comparison is
+    paired per deal (the deals played out in all 12 runs). A contract's *value* is the forehand team's
+    net deal score (its score minus the other team's, after the multiplier, Weis and Stöck included):
+    what a deal moves the race to the target by.
+
+    Returns ``contracts`` (value of each contract, of the heuristic forehand's own choice and of the
+    best of the six in hindsight: default, Swiss and the paired difference Swiss - default, 95% CIs),
+    ``choice`` (share of deals on which each contract is the heuristic's choice and the best in
+    hindsight, Wilson CIs, and the paired difference) and ``weis`` (under the contract the heuristic
+    chooses by the default rules, the same in both runs: a team scores Weis; the team scoring Weis
+    differs between the rule sets; the Weis changes the deal's winning team, i.e. the team with the
+    higher deal score differs with and without the Weis points; Wilson CIs, paired differences).
+    """
+    seed, games = check_seed(seed), check_count("games", games)
+    target = sch.SPEC.settings({"target": target})["target"]
+    runs = {name: _contract_runs(seed, games, rules, target) for name, rules in RULE_SETS.items()}
+    both = runs["default"][0].index.intersection(runs["swiss"][0].index)
+    values = {name: v.loc[both] for name, (v, _) in runs.items()}
+    n = len(both)
+    if n == 0:
+        raise UsageError(f"no deal was played out in every run of {games} games; use more games")
+    measures = {}
+    for name, v in values.items():
+        table = v[list(CONTRACTS)].to_numpy()
+        measures[name] = {**{c: table[:, i] for i, c in enumerate(CONTRACTS)},
+                          "heuristic's choice": table[np.arange(n), v["choice"].to_numpy()],
+                          "best of the six (hindsight)": table.max(axis=1)}  # fmt: skip
+        measures[name]["_best"] = table.argmax(axis=1)
+    rows = []
+    for label in [*CONTRACTS, "heuristic's choice", "best of the six (hindsight)"]:
+        a, b = measures["default"][label], measures["swiss"][label]
+        rows.append({"contract": contract_label(CONTRACTS.index(label)) if label in CONTRACTS else label,
+                     **named("default", stats.mean(a)), **named("swiss", stats.mean(b)),
+                     **named("difference", stats.paired_difference(b, a)), "n": n})  # fmt: skip
+    contracts = pd.DataFrame(rows).set_index("contract")
+    rows = []
+    for what, pick in (("heuristic's choice", lambda name: values[name]["choice"].to_numpy()),
+                       ("best in hindsight", lambda name: measures[name]["_best"])):
+        for c, name in enumerate(CONTRACTS):
+            a, b = pick("default") == c, pick("swiss") == c
+            rows.append({"measure": what, "contract": contract_label(c), **named("default", _share(a.sum(), n)),
+                         **named("swiss", _share(b.sum(), n)), **named("difference", stats.paired_difference(b, a)),
+                         "n": n})  # fmt: skip
+    choice = pd.DataFrame(rows).set_index(["measure", "contract"])
+    weis = _weis_decides(runs, values["default"]["choice"])
+    out = {"contracts": contracts, "choice": choice, "weis": weis}
+    return {name: record(t, seed=seed, games=games, target=target, deals=n, policy="heuristic",
+                         rules=dict(SWISS_RULES)) for name, t in out.items()}  # fmt: skip
+
+
+def _weis_decides(runs: dict, choice: pd.Series) -> pd.DataFrame:
+    """The ``weis`` table of ``house_rules``: on each deal, under the contract the heuristic chooses by the
+    default rules (the same contract and cards in both rule sets)."""
+    idx = pd.MultiIndex.from_arrays([choice.index.get_level_values(0), choice.index.get_level_values(1),
+                                     choice.to_numpy()], names=["game", "deal", "contract"])  # fmt: skip
+    w = {name: weis.loc[idx] for name, (_, weis) in runs.items()}
+    n = len(idx)
+    flags = {}
+    for name, d in w.items():
+        team, fh = d["weis_team"].to_numpy(), d["fh_team"].to_numpy()
+        net = d["net"].to_numpy()
+        # the net score without the Weis: the Weis team's points taken back
+        bare = net - np.where(team == fh, 1, np.where(team >= 0, -1, 0)) * d["weis_points"].to_numpy()
+        flags[name] = {"scores": team >= 0, "changes": _winner(net, fh) != _winner(bare, fh)}
+    differs = w["default"]["weis_team"].to_numpy() != w["swiss"]["weis_team"].to_numpy()
+    rows = [{"measure": "a team scores Weis", **named("default", _share(flags["default"]["scores"].sum(), n)),
+             **named("swiss", _share(flags["swiss"]["scores"].sum(), n)),
+             **named("difference", stats.paired_difference(flags["swiss"]["scores"], flags["default"]["scores"]))},
+            {"measure": "the Weis changes the deal's winning team",
+             **named("default", _share(flags["default"]["changes"].sum(), n)),
+             **named("swiss", _share(flags["swiss"]["changes"].sum(), n)),
+             **named("difference", stats.paired_difference(flags["swiss"]["changes"], flags["default"]["changes"]))},
+            {"measure": "the team scoring Weis differs between the rule sets",
+             **named("default", NO_ESTIMATE), **named("swiss", NO_ESTIMATE),
+             **named("difference", _share(differs.sum(), n))}]  # fmt: skip
+    out = pd.DataFrame(rows).set_index("measure")
+    out["n"] = n
+    return out
