@@ -523,3 +523,17 @@ def test_house_rules_is_reproducible_and_checks_its_input(house):
         S.house_rules(seed=1, games=0)
     with pytest.raises(UsageError, match="target"):
         S.house_rules(seed=1, games=5, target=10)
+
+
+def test_analyses_under_the_options_from_rows_and_aggregates():
+    """Aggregates equal the row analysis (four 9s go past the tally's Weis kinds: the pandas path), and
+    the exact Weis odds beside the simulated ones are those of the run's options."""
+    rows = api.simulate("schieber", games=150, seed=2, **SWISS)
+    aggs = api.simulate("schieber", games=150, seed=2, aggregate=True, **SWISS)
+    a, b = api.analyze("schieber", rows), api.analyze("schieber", aggs)
+    assert a.keys() == b.keys() and all(a[k].equals(b[k]) for k in a)
+    exact = S.weis_odds(four_nines=150, long_runs="scaled")["exact"]
+    assert a["weis_per_hand"]["exact"].equals(exact.loc[a["weis_per_hand"].index])
+    assert a["weis_per_hand"].loc["quartet_9", "exact"] > 0
+    assert api.analyze("schieber", api.simulate("schieber", games=20, seed=2))["weis_per_hand"].loc[
+        "quartet_9", "exact"] == 0
