@@ -299,7 +299,7 @@ def test_scaled_runs_change_which_quartet_is_claimed():
 
 
 @pytest.mark.parametrize("rules", [{"four_nines": "150"}, {"long_runs": "scaled"}, SWISS])
-def test_random_hands_declare_as_the_reference(rules):
+def test_random_hands_with_nines_and_long_runs_declare_as_the_reference(rules):
     rnd = random.Random(17)
     for i in range(3000):
         contract = ref.CONTRACTS[i % 6]
@@ -320,7 +320,7 @@ def test_random_hands_declare_as_the_reference(rules):
 
 
 @pytest.mark.parametrize("rules", [{"four_nines": "150"}, {"long_runs": "scaled"}, SWISS])
-def test_random_deals_weis_winner(rules):
+def test_random_deals_with_the_nines_together_weis_winner(rules):
     rnd = random.Random(23)
     for i in range(1500):
         deck = ref.DECK[:]
