@@ -28,7 +28,8 @@ from cardmc.kernels.cards import (ACE, EIGHT, FULL36, HEARTS, JACK, KING, NINE, 
 from cardmc.kernels.events import (EV_CARD_POINTS, EV_CONTRACT, EV_DEAL, EV_DEAL_END, EV_HAND, EV_PLAY, EV_STOECK,
                                    EV_WEIS, EV_WEIS_TEAM)
 from cardmc.kernels.jit import jit, parallel_jit
-from cardmc.kernels.schieber_weis import OBENABE, UNDENUFE, combinations, declare, strongest
+from cardmc.kernels.schieber_weis import (FOUR_NINES, OBENABE, SCALED_RUNS, UNDENUFE, combinations, declare,
+                                          strongest)
 from cardmc.kernels.tricks import (JASS_PLAIN, JASS_TRUMP, NO_TRUMP, PLAIN, REVERSED, SUIT16, TRUMP_STRENGTH,
                                    TRUMPS_ABOVE, strength)
 
@@ -79,8 +80,8 @@ DEFAULT_RULES = pack_rules(False, 0, MULTIPLIER.tolist())
 @jit
 def rules_of(params):
     """The rules word of a ``params`` array."""
-    word = (SIX_COUNT if params[P_UNDENUFE_POINTS] != 0 else 0) | (1 if params[P_FOUR_NINES] != 0 else 0) << 1 \
-        | (1 if params[P_LONG_RUNS] != 0 else 0) << 2
+    weis = (FOUR_NINES if params[P_FOUR_NINES] != 0 else 0) | (SCALED_RUNS if params[P_LONG_RUNS] != 0 else 0)
+    word = (SIX_COUNT if params[P_UNDENUFE_POINTS] != 0 else 0) | weis << WEIS_SHIFT
     for c in range(6):
         word |= params[P_MULTIPLIERS + MULTIPLIER_ORDER[c]] << (MULT_SHIFT + 4 * c)
     return word
@@ -339,7 +340,7 @@ def _contract_value(c, p0, p1, p2, p3, side, extra, rules):
         p = p0 if c == 0 else p1 if c == 1 else p2 if c == 2 else p3
         e = EVAL_WEIGHTS[0, 0] + SUIT_VALUE[0, p] + side - SUIT_VALUE[1, p]
     else:
-        row = c - 3 + (1 if c == UNDENUFE and rules & SIX_COUNT else 0)  # EVAL_WEIGHTS row, SUIT_VALUE row + 1
+        row = c - 3 + (1 if c == UNDENUFE and rules & SIX_COUNT else 0)  # of EVAL_WEIGHTS; SUIT_VALUE's + 1
         m = row + 1
         e = (EVAL_WEIGHTS[row, 0] + SUIT_VALUE[m, p0] + SUIT_VALUE[m, p1]
              + SUIT_VALUE[m, p2] + SUIT_VALUE[m, p3])
@@ -758,8 +759,8 @@ def play_match(seed, index, params, policies, rows, r0, events, scratch):
         if fixed < 0 and heuristic >> partner & 1:
             w_partner = declare(dealt[partner], OBENABE, wr)[1]
         z, chooser, pushed, contract = _choose(forehand, (policies[forehand, 0], dealt[forehand], w_fore),
-                                               (policies[partner, 0], dealt[partner], w_partner), z, fixed, push_mode,
-                                               rules)
+                                               (policies[partner, 0], dealt[partner], w_partner), z, fixed,
+                                               push_mode, rules)
         if rec:
             nev = _event(events, nev, EV_CONTRACT, chooser, 1 if pushed else 0, contract)
         z, nev = _play_deal(state, events, forehand, chooser, contract, target, heuristic, z, nev, rules)
@@ -788,7 +789,8 @@ def play_match(seed, index, params, policies, rows, r0, events, scratch):
                 (rows[r, C_TRUMPS], rows[r, C_TRUMP_JACK], rows[r, C_TRUMP_NINE]), \
                     (rows[r, C_ACES], rows[r, C_TENS], rows[r, C_SIXES], rows[r, C_LONGEST]) = \
                     hand_features(dealt[s], tmask, jack)
-                rows[r, C_BEST_CONTRACT], rows[r, C_BEST_VALUE] = best_contract(dealt[s], state[S_WEIS + s], rules)
+                rows[r, C_BEST_CONTRACT], rows[r, C_BEST_VALUE] = best_contract(dealt[s], state[S_WEIS + s],
+                                                                                rules)
             nrows += 4
         k += 1
         forehand = (forehand + 1) & 3

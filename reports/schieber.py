@@ -108,8 +108,9 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
                   "against the exact probability.", charts.save(ax, folder, "schieber_weis")))  # fmt: skip
     ax = sc.plot_house_rules(house["contracts"])
     files.append(("house_rules", "Each contract fixed for the forehand (heuristic play) on the same deals, "
-                  "under the rulebook and under the Swiss house rules: the forehand team's net points per deal "
-                  "with 95% CIs; last rows the heuristic's own choice and the best of the six in hindsight.",
+                  "under the rulebook and under the Swiss house rules: the forehand team's net points per "
+                  "deal with 95% CIs; last rows the heuristic's own choice and the best of the six in "
+                  "hindsight.",
                   charts.save(ax, folder, "schieber_house_rules")))  # fmt: skip
     ax = sc.plot_contract_choice(by_hand, feature="aces")
     files.append(("contract_choice", "Contract family chosen by the number of aces in the chooser's "
@@ -149,8 +150,9 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
              "averaged over the two). n = deals, matches or duplicate pairs.", results),
             ("house_rules", f"House rules: {h_games:,} matches to 20000 replayed with each contract fixed "
              "(the forehand always chooses it; heuristic play) under the rulebook's defaults and under the "
-             "Swiss set undenufe_points=six, four_nines=150, long_runs=scaled. Value = the forehand team's net "
-             "deal score (own minus other team's, after the multiplier, Weis and Stöck included) per deal "
+             "Swiss set undenufe_points=six, four_nines=150, long_runs=scaled. Value = the forehand team's "
+             "net deal score (own minus other team's, after the multiplier, Weis and Stöck included) per "
+             "deal "
              "played out in all 12 runs; the heuristic's choice is the contract it picks under each rule "
              "set; difference = Swiss minus default on the same deals. n = deals.", house["contracts"]),
             ("house_choice", "House rules: share of deals on which each contract is the heuristic "

@@ -130,7 +130,8 @@ def plot_house_rules(table: pd.DataFrame, ax=None):
     under the Swiss house rules, on the same deals, with 95% CI error bars.
 
     ``table`` is ``house_rules(...)["contracts"]``: ``default``, ``swiss`` and their CI columns."""
-    need(table, [f"{c}{s}" for c in ("default", "swiss") for s in ("", "_ci_low", "_ci_high")], "plot_house_rules")
+    cols = [f"{c}{s}" for c in ("default", "swiss") for s in ("", "_ci_low", "_ci_high")]
+    need(table, cols, "plot_house_rules")
     with styled():
         ax = _axes(ax)
         y = np.arange(len(table))[::-1]

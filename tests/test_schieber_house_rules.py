@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-from fractions import Fraction
 from math import comb
 
 import numpy as np
@@ -373,7 +372,6 @@ def test_exact_odds_what_the_options_change():
     assert nines.loc["quartet_9", "exact"] == pytest.approx(comb(32, 5) / hands, rel=1e-12)
     assert flat.loc["quartet_9", "exact"] == 0
     assert nines.loc["any", "exact"] > flat.loc["any", "exact"]
-    assert Fraction(int(round(nines.loc["quartet_9", "exact"] * hands)), hands) == Fraction(comb(32, 5), hands)
     with pytest.raises(UsageError, match="four_nines"):
         S.weis_odds(four_nines=100)
 
@@ -421,8 +419,6 @@ def test_a_match_without_multipliers():
     assert len(d) > 1000 and (d["score"] == d["card_points"]).all()  # no Weis, no Stöck: the card points
     default = S.frame(S.simulate_block(8, 0, 200, 4, SPEC.params(SPEC.settings()), S.parse_policy("heuristic")))
     assert default["deals"].mean() < df["deals"].mean()  # matches to 3000 take longer without multipliers
-    first = df[df["deal"] == 0].set_index(["game", "seat"])
-    assert (first[["card_points"]].index == default[default["deal"] == 0].set_index(["game", "seat"]).index).all()
 
 
 def test_multipliers_follow_the_option_order():

@@ -30,7 +30,8 @@ CONTRACTS = sch.CONTRACTS
 def weis_rules(four_nines: object = "0", long_runs: object = "flat") -> int:
     """The Weis options as ``schieber_weis.declare`` reads them, checked as the spec checks them."""
     full = sch.SPEC.settings({"four_nines": four_nines, "long_runs": long_runs})
-    return (w.FOUR_NINES if full["four_nines"] != "0" else 0) | (w.SCALED_RUNS if full["long_runs"] == "scaled" else 0)
+    nines = w.FOUR_NINES if full["four_nines"] != "0" else 0
+    return nines | (w.SCALED_RUNS if full["long_runs"] == "scaled" else 0)
 
 
 def weis_odds(four_nines: object = "0", long_runs: object = "flat") -> pd.DataFrame:
@@ -443,7 +444,8 @@ def _contract_runs(seed: int, games: int, rules: dict, target: int) -> pd.DataFr
     values, key = {}, ["game", "deal"]
     weis = []
     for c, name in enumerate(CONTRACTS):
-        df = _run(seed, games, "heuristic", {**rules, "contract": name, "forehand_push": "never", "target": target})
+        fixed = {**rules, "contract": name, "forehand_push": "never", "target": target}
+        df = _run(seed, games, "heuristic", fixed)
         d = sch._deals(df).set_index(key)
         d = d[d["complete"]]
         values[name] = d["fh_score"] - d["op_score"]
@@ -453,9 +455,10 @@ def _contract_runs(seed: int, games: int, rules: dict, target: int) -> pd.DataFr
         team = scored.groupby(key)["team"].first()
         points = (scored["weis"].astype(int) * scored["multiplier"].astype(int)).groupby(
             [scored["game"], scored["deal"]]).sum()
-        weis.append(pd.DataFrame({"contract": c, "weis_team": team.reindex(d.index).fillna(-1).astype(int),
-                                  "weis_points": points.reindex(d.index).fillna(0).astype(int),
-                                  "fh_team": d["forehand"].astype(int) % 2, "net": values[name]}))  # fmt: skip
+        weis.append(pd.DataFrame({
+            "contract": c, "weis_team": team.reindex(d.index).fillna(-1).astype(int),
+            "weis_points": points.reindex(d.index).fillna(0).astype(int),
+            "fh_team": d["forehand"].astype(int) % 2, "net": values[name]}))  # fmt: skip
     out = pd.DataFrame(values).dropna().astype(int)
     out["choice"] = choice.reindex(out.index)
     w = pd.concat(weis).set_index("contract", append=True)
@@ -513,9 +516,9 @@ def house_rules(seed: int = 1, games: int = 200, target: int = 20000) -> dict[st
                        ("best in hindsight", lambda name: measures[name]["_best"])):
         for c, name in enumerate(CONTRACTS):
             a, b = pick("default") == c, pick("swiss") == c
-            rows.append({"measure": what, "contract": contract_label(c), **named("default", _share(a.sum(), n)),
-                         **named("swiss", _share(b.sum(), n)), **named("difference", stats.paired_difference(b, a)),
-                         "n": n})  # fmt: skip
+            rows.append({"measure": what, "contract": contract_label(c),
+                         **named("default", _share(a.sum(), n)), **named("swiss", _share(b.sum(), n)),
+                         **named("difference", stats.paired_difference(b, a)), "n": n})  # fmt: skip
     choice = pd.DataFrame(rows).set_index(["measure", "contract"])
     weis = _weis_decides(runs, values["default"]["choice"])
     out = {"contracts": contracts, "choice": choice, "weis": weis}
@@ -538,16 +541,16 @@ def _weis_decides(runs: dict, choice: pd.Series) -> pd.DataFrame:
         bare = net - np.where(team == fh, 1, np.where(team >= 0, -1, 0)) * d["weis_points"].to_numpy()
         flags[name] = {"scores": team >= 0, "changes": _winner(net, fh) != _winner(bare, fh)}
     differs = w["default"]["weis_team"].to_numpy() != w["swiss"]["weis_team"].to_numpy()
-    rows = [{"measure": "a team scores Weis", **named("default", _share(flags["default"]["scores"].sum(), n)),
-             **named("swiss", _share(flags["swiss"]["scores"].sum(), n)),
-             **named("difference", stats.paired_difference(flags["swiss"]["scores"], flags["default"]["scores"]))},
-            {"measure": "the Weis changes the deal's winning team",
-             **named("default", _share(flags["default"]["changes"].sum(), n)),
-             **named("swiss", _share(flags["swiss"]["changes"].sum(), n)),
-             **named("difference", stats.paired_difference(flags["swiss"]["changes"], flags["default"]["changes"]))},
-            {"measure": "the team scoring Weis differs between the rule sets",
-             **named("default", NO_ESTIMATE), **named("swiss", NO_ESTIMATE),
-             **named("difference", _share(differs.sum(), n))}]  # fmt: skip
+    rows = []
+    for flag, measure in (("scores", "a team scores Weis"),
+                          ("changes", "the Weis changes the deal's winning team")):  # fmt: skip
+        a, b = flags["default"][flag], flags["swiss"][flag]
+        rows.append({"measure": measure, **named("default", _share(a.sum(), n)),
+                     **named("swiss", _share(b.sum(), n)),
+                     **named("difference", stats.paired_difference(b, a))})  # fmt: skip
+    rows.append({"measure": "the team scoring Weis differs between the rule sets",
+                 **named("default", NO_ESTIMATE), **named("swiss", NO_ESTIMATE),
+                 **named("difference", _share(differs.sum(), n))})  # fmt: skip
     out = pd.DataFrame(rows).set_index("measure")
     out["n"] = n
     return out

@@ -251,7 +251,8 @@ def weis_distribution(rules: dict | None = None) -> tuple[dict, int]:
                             for (n2, s2), c2 in suit.items():
                                 if n1 + n2 > 9:
                                     continue
-                                st = tuple((a[0] + b[0], a[1] | b[1], max(a[2], b[2])) for a, b in zip(s1, s2))
+                                st = tuple((a[0] + b[0], a[1] | b[1], max(a[2], b[2]))
+                                           for a, b in zip(s1, s2))
                                 nxt[(n1 + n2, st)] += c1 * c2
                         acc = nxt
                     for (n, st), count in acc.items():
