@@ -44,7 +44,9 @@ def check_range(start: object, games: int) -> int:
 def check_option(name: str, option, value: object) -> object:
     """The checked value of rule or simulation option ``name`` (a
     ``registry.Option``): true/false, a whole number in its range, or one
-    of its choices."""
+    of its choices, or ``option.size`` whole numbers (``check_ints``)."""
+    if option.kind == "ints":
+        return check_ints(name, option, value)
     if option.kind == "bool":
         if isinstance(value, bool):
             return value
@@ -69,6 +71,29 @@ def check_option(name: str, option, value: object) -> object:
     if text not in option.choices:
         raise UsageError(f"option {name} takes one of {', '.join(option.choices)}, not {value!r}")
     return text
+
+
+def check_ints(name: str, option, value: object) -> str:
+    """``option.size`` whole numbers in ``option.low..option.high`` from a text ``"1,1,2"`` (brackets
+    allowed) or a tuple or list; returned as the text ``"1,1,2"``."""
+    if isinstance(value, (tuple, list)):
+        items = list(value)
+    elif isinstance(value, str):
+        items = [x.strip() for x in value.strip().strip("()[]").split(",")]
+    else:
+        items = None
+    numbers = []
+    for x in items or []:
+        if isinstance(x, str) and x.lstrip("+-").isdigit():
+            x = int(x)
+        if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or not option.low <= x <= option.high:
+            numbers = None
+            break
+        numbers.append(int(x))
+    if not numbers or len(numbers) != option.size:
+        raise UsageError(f"option {name} takes {option.size} whole numbers in {option.low}..{option.high} "
+                         f"separated by commas, not {value!r}")  # fmt: skip
+    return ",".join(map(str, numbers))
 
 
 def check_players(game: str, allowed: tuple[int, ...], players: object) -> int:

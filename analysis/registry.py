@@ -22,8 +22,11 @@ class UsageError(ValueError):
 class Option:
     """A rule or simulation option: its default, kind and allowed values.
 
-    ``kind`` is ``"bool"``, ``"int"`` or ``"choice"`` (``choices`` maps the
-    names a user writes to the ints the kernel reads).
+    ``kind`` is ``"bool"``, ``"int"``, ``"choice"`` (``choices`` maps the
+    names a user writes to the ints the kernel reads) or ``"ints"``: ``size``
+    whole numbers in ``low..high``, written ``1,1,2,2,3,4`` (or a tuple or
+    list in the API) and held as that text, so settings stay plain JSON
+    values; the kernel reads them as ``size`` consecutive ``params``.
     """
 
     default: object
@@ -32,6 +35,7 @@ class Option:
     low: int | None = None
     high: int | None = None
     choices: dict[str, int] | None = None
+    size: int | None = None
 
     def parse(self, name: str, value: object) -> object:
         """The checked value of ``value``; ``UsageError`` names a bad one."""
@@ -44,6 +48,12 @@ class Option:
             assert self.choices is not None
             return self.choices[str(value)]
         return int(value)  # type: ignore[arg-type]
+
+    def codes(self, value: object) -> tuple[int, ...]:
+        """The ints ``value`` takes in ``params``: one, or ``size`` for an ``"ints"`` option."""
+        if self.kind == "ints":
+            return tuple(int(x) for x in str(value).split(","))
+        return (self.code(value),)
 
 
 @dataclass(frozen=True)
@@ -81,9 +91,10 @@ class GameSpec:
         return out
 
     def params(self, settings: dict[str, object]) -> np.ndarray:
-        """The int64 parameter array the kernel reads: rules then options."""
+        """The int64 parameter array the kernel reads: rules then options (an ``"ints"`` option
+        takes ``size`` places)."""
         known = {**self.rules, **self.options}
-        return np.array([known[n].code(settings[n]) for n in known], dtype=np.int64)
+        return np.array([x for n in known for x in known[n].codes(settings[n])], dtype=np.int64)
 
     def rule_settings(self, settings: dict[str, object]) -> dict[str, object]:
         return {n: settings[n] for n in self.rules}

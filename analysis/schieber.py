@@ -21,6 +21,9 @@ from cardmc.kernels.events import EV_CARD_POINTS, EV_CONTRACT, EV_DEAL_END, EV_S
 POLICIES = {name: i for i, name in enumerate(k.POLICY_NAMES)}
 CONTRACTS = k.CONTRACT_NAMES
 SWISS_SUITS = {"C": "acorns", "D": "bells", "H": "roses", "S": "shields"}
+# the multipliers option's order: acorns, roses, bells, shields, Obenabe, Undenufe (the rulebook's)
+MULTIPLIER_NAMES = ("C", "H", "D", "S", "obenabe", "undenufe")
+MULTIPLIERS = tuple(int(k.MULTIPLIER[CONTRACTS.index(c)]) for c in MULTIPLIER_NAMES)
 
 
 def parse_policy(text: str, players: int = 4) -> np.ndarray:
@@ -54,7 +57,7 @@ def frame(rows: np.ndarray) -> pd.DataFrame:
 
 
 def max_events(params: np.ndarray) -> int:
-    return k.EVENTS_PER_DEAL * int(k.max_deals(int(params[0])))
+    return k.EVENTS_PER_DEAL * int(k.max_deals(int(params[k.P_TARGET])))
 
 
 def _layout(number: int, dealer: int, leader: int, hands: list, plays: list) -> dict:
@@ -96,17 +99,18 @@ def trace_game(seed: int, index: int, players: int, settings: dict, policy: str,
 
 
 # ------------------------------------------------------------- experiments
-# The experiments (``duplicate``, ``push_value``, ``fit_evaluation``, ``weis_odds``) live in
+# The experiments (``duplicate``, ``push_value``, ``fit_evaluation``, ``house_rules``, ``weis_odds``) live in
 # ``cardmc.experiments.schieber``; they stay importable from here.
 
-_EXPERIMENTS = ("duplicate", "push_value", "fit_evaluation")
+_EXPERIMENTS = ("duplicate", "push_value", "fit_evaluation", "house_rules")
 
 
-def weis_odds() -> pd.DataFrame:
-    """Exact chance that a 9-card hand declares each kind of Weis (``cardmc.experiments.schieber``)."""
+def weis_odds(four_nines: object = "0", long_runs: object = "flat") -> pd.DataFrame:
+    """Exact chance that a 9-card hand declares each kind of Weis under the rule options
+    (``cardmc.experiments.schieber``)."""
     from cardmc.experiments.schieber import weis_odds as exact
 
-    return exact()
+    return exact(four_nines, long_runs)
 
 
 def __getattr__(name: str):
@@ -224,10 +228,27 @@ def _contract_by_chooser_hand(aggs: dict) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index(["feature", "value", "contract"])
 
 
-def summarise(aggs: dict) -> dict[str, pd.DataFrame]:
+def run_settings(attrs: dict) -> dict:
+    """The options a run recorded in its metadata (``settings``, JSON text), or none."""
+    import json
+
+    settings = attrs.get("settings") if isinstance(attrs, dict) else None
+    if isinstance(settings, str):
+        try:
+            settings = json.loads(settings)
+        except ValueError:
+            settings = None
+    return settings if isinstance(settings, dict) else {}
+
+
+def summarise(aggs: dict, settings: dict | None = None) -> dict[str, pd.DataFrame]:
     """Contracts, points, Weis, Stöck, matches and advantages from ``aggregate`` tables (merged over any
-    number of chunks); every figure with a 95% CI."""
+    number of chunks); every figure with a 95% CI. The exact Weis odds follow the run's Weis options
+    (``settings``, else those recorded in ``aggs.attrs``)."""
     from cardmc import aggregate as agg
+
+    if settings is None:
+        settings = run_settings(getattr(aggs, "attrs", {}))
 
     out: dict[str, pd.DataFrame] = {}
     chosen = aggs["contracts"]["n"].rename_axis(["pushed", "contract_name"])
@@ -243,7 +264,7 @@ def summarise(aggs: dict) -> dict[str, pd.DataFrame]:
     points = pd.concat(tables, ignore_index=True).astype({"contract": CONTRACT_TYPE})
     out["points_by_contract"] = points.set_index(["measure", "contract"])
     # Weis: observed per hand versus the exact odds
-    odds = weis_odds()
+    odds = weis_odds(settings.get("four_nines", "0"), settings.get("long_runs", "flat"))
     kinds = aggs["weis_kinds"]
     codes, hands = kinds.index.to_numpy(), int(kinds["n"].sum())
     obs = []
@@ -295,7 +316,7 @@ def analyze(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     from cardmc import aggregate as agg
 
     aggs = agg.tally_frame(SPEC, _COLUMNS, df)
-    return summarise(aggregate(df) if aggs is None else aggs)
+    return summarise(aggregate(df) if aggs is None else aggs, run_settings(getattr(df, "attrs", {})))
 
 
 SPEC = GameSpec(
@@ -304,7 +325,17 @@ SPEC = GameSpec(
     deck=36,
     players=(4,),
     default_players=4,
-    rules={"target": Option(3000, "int", "points that win the match (live counting)", 100, 20000)},
+    rules={
+        "target": Option(3000, "int", "points that win the match (live counting)", 100, 20000),
+        "undenufe_points": Option("ace", "choice", "the card that scores 11 in Undenufe: the ace, or the 6 "
+                                  "(the ace then scores 0)", choices={"ace": 0, "six": 1}),
+        "four_nines": Option("0", "choice", "Weis points of four 9s: 0 (nothing) or 150 (a four of a kind, "
+                             "ranked by its points)", choices={"0": 0, "150": 150}),
+        "long_runs": Option("flat", "choice", "runs of five or more: flat (100) or scaled (100 for 5, "
+                            "+50 per card up to 300 for 9)", choices={"flat": 0, "scaled": 1}),
+        "multipliers": Option(",".join(map(str, MULTIPLIERS)), "ints", "multipliers of acorns, roses, bells, "
+                              "shields, Obenabe, Undenufe", 1, k.MAX_MULTIPLIER, size=6),
+    },
     options={
         "contract": Option("choose", "choice", "fix the contract of every deal instead of choosing it",
                            choices={"choose": -1, **{name: i for i, name in enumerate(CONTRACTS)}}),

@@ -6,9 +6,14 @@ game is a whole match to ``target`` with live counting, so it may stop in
 the middle of a deal. Weis live in ``cardmc.kernels.schieber_weis``; the policies
 (``random``, ``heuristic``) further down this module.
 
-``params`` = [target, contract, forehand_push]: the rule option, then the
-simulation options (contract -1 = chosen, else fixed; forehand_push
-0 = as the policy says, 1 = always push, 2 = never push).
+``params`` (``P_*``) = [target, undenufe_points, four_nines, long_runs,
+six multipliers, contract, forehand_push]: the rule options in the spec's
+order (undenufe_points 0 = ace, 1 = six; four_nines 0 or 150; long_runs
+0 = flat, 1 = scaled; multipliers of acorns, roses, bells, shields, Obenabe,
+Undenufe), then the simulation options (contract -1 = chosen, else fixed;
+forehand_push 0 = as the policy says, 1 = always push, 2 = never push).
+The kernels carry the rule options other than the target as one int, the
+*rules word* (``rules_of``, ``DEFAULT_RULES``).
 ``policies[seat, 0]``: 0 random, 1 heuristic.
 """
 from __future__ import annotations
@@ -23,12 +28,22 @@ from cardmc.kernels.cards import (ACE, EIGHT, FULL36, HEARTS, JACK, KING, NINE, 
 from cardmc.kernels.events import (EV_CARD_POINTS, EV_CONTRACT, EV_DEAL, EV_DEAL_END, EV_HAND, EV_PLAY, EV_STOECK,
                                    EV_WEIS, EV_WEIS_TEAM)
 from cardmc.kernels.jit import jit, parallel_jit
-from cardmc.kernels.schieber_weis import OBENABE, UNDENUFE, combinations, declare, strongest
+from cardmc.kernels.schieber_weis import (FOUR_NINES, OBENABE, SCALED_RUNS, UNDENUFE, combinations, declare,
+                                          strongest)
 from cardmc.kernels.tricks import (JASS_PLAIN, JASS_TRUMP, NO_TRUMP, PLAIN, REVERSED, SUIT16, TRUMP_STRENGTH,
                                    TRUMPS_ABOVE, strength)
 
 CONTRACT_NAMES = ("C", "D", "H", "S", "obenabe", "undenufe")
-MULTIPLIER = np.array([1, 2, 1, 2, 3, 4], dtype=np.int64)  # C D H S obenabe undenufe
+MULTIPLIER = np.array([1, 2, 1, 2, 3, 4], dtype=np.int64)  # C D H S obenabe undenufe (the default)
+# params: the rule options in the spec's order, then the simulation options
+P_TARGET, P_UNDENUFE_POINTS, P_FOUR_NINES, P_LONG_RUNS, P_MULTIPLIERS = 0, 1, 2, 3, 4
+P_CONTRACT, P_FOREHAND_PUSH = 10, 11
+NPARAMS = 12
+MULTIPLIER_ORDER = (0, 2, 1, 3, 4, 5)  # the option's order (acorns roses bells shields ...) by contract code
+# the rules word: bit 0 Undenufe six count, bits 1-2 the Weis options of ``schieber_weis``
+# (FOUR_NINES, SCALED_RUNS), 4 bits from bit 8 + 4 c the multiplier of contract c
+SIX_COUNT, WEIS_SHIFT, MULT_SHIFT = 1, 1, 8
+MAX_MULTIPLIER = 15
 PUSH = -1
 DECK = deck(36)
 SEVEN_OF_ROSES = HEARTS * 16 + SEVEN
@@ -51,6 +66,44 @@ NCOL = len(COLUMNS)
 EVENTS_PER_DEAL = 64
 
 
+def pack_rules(six_count: bool, weis: int, multipliers) -> int:
+    """The rules word of the options (``multipliers`` by contract code C D H S Obenabe Undenufe)."""
+    word = (SIX_COUNT if six_count else 0) | weis << WEIS_SHIFT
+    for c, m in enumerate(multipliers):
+        word |= int(m) << (MULT_SHIFT + 4 * c)
+    return word
+
+
+DEFAULT_RULES = pack_rules(False, 0, MULTIPLIER.tolist())
+
+
+@jit
+def rules_of(params):
+    """The rules word of a ``params`` array."""
+    weis = (FOUR_NINES if params[P_FOUR_NINES] != 0 else 0) | (SCALED_RUNS if params[P_LONG_RUNS] != 0 else 0)
+    word = (SIX_COUNT if params[P_UNDENUFE_POINTS] != 0 else 0) | weis << WEIS_SHIFT
+    for c in range(6):
+        word |= params[P_MULTIPLIERS + MULTIPLIER_ORDER[c]] << (MULT_SHIFT + 4 * c)
+    return word
+
+
+@jit(inline="always")
+def multiplier_of(rules, contract):
+    return (rules >> (MULT_SHIFT + 4 * contract)) & MAX_MULTIPLIER
+
+
+@jit(inline="always")
+def weis_of(rules):
+    """The Weis options (``schieber_weis.declare``'s ``weis``) of a rules word."""
+    return (rules >> WEIS_SHIFT) & 3
+
+
+@jit(inline="always")
+def points_row(rules, contract):
+    """The row of ``POINTS`` that scores ``contract``: Undenufe with the six count is row 6."""
+    return UNDENUFE_SIX if contract == UNDENUFE and rules & SIX_COUNT else contract
+
+
 @jit
 def max_deals(target):
     """Deals a match can last: every complete deal credits at least 157 points."""
@@ -58,7 +111,7 @@ def max_deals(target):
 
 
 def max_rows(players: int, params: np.ndarray) -> int:
-    return 4 * int(max_deals(int(params[0])))
+    return 4 * int(max_deals(int(params[P_TARGET])))
 
 
 @jit(inline="always")
@@ -184,8 +237,11 @@ RANDOM, HEURISTIC = 0, 1
 POLICY_NAMES = ("random", "heuristic")
 
 
+UNDENUFE_SIX = 6  # the POINTS row of Undenufe with undenufe_points=six
+
+
 def _tables():
-    points = np.zeros((6, 64), dtype=np.int64)
+    points = np.zeros((7, 64), dtype=np.int64)
     stronger = np.zeros((6, 64), dtype=np.uint64)
     for c in range(6):
         for card in DECK:
@@ -205,10 +261,13 @@ def _tables():
                 if better:
                     m |= 1 << (16 * s + q)
             stronger[c, card] = m
+            if c == UNDENUFE:  # the six count: the 6 scores 11, the A nothing, the 8 still 8
+                points[UNDENUFE_SIX, card] = 11 if r == SIX else 0 if r == ACE else points[c, card]
     return points, stronger
 
 
-POINTS, STRONGER = _tables()  # card points and the same-suit cards that beat a card, per contract
+# card points per contract (row 6: Undenufe with the six count) and the same-suit cards that beat a card
+POINTS, STRONGER = _tables()
 FULL = np.uint64(FULL36)
 
 # contract evaluation: estimated card points of the chooser's team = weights . features
@@ -220,6 +279,9 @@ EVAL_WEIGHTS = np.array([  # cardmc.schieber.fit_evaluation(3, 1500, contract), 
     [66.5, 3.0, 4.5, 2.5, 1.0, 0.0, 6.5, 7.0, -3.5, 0.0],
     # undenufe: 1, sixes, sevens, eights, nines, 0, sure tricks (from the 6 up), long, weak suits, 0
     [61.5, -5.0, 7.0, 6.5, 1.5, 0.0, 12.5, 11.5, -4.0, 0.0],
+    # undenufe with the six count (undenufe_points=six): the same features,
+    # fit_evaluation(3, 1500, "undenufe", undenufe_points="six"), rounded
+    [62.5, 3.5, 4.5, 3.5, 1.5, 0.0, 7.0, 6.5, -3.0, 0.0],
 ])
 WEIS_SHARE = 0.5  # part of the own Weis counted in a contract's value
 PUSH_BELOW = 60  # the forehand pushes when no contract is worth at least this (see push_value)
@@ -247,7 +309,8 @@ def _suit_features(p: int, mode: int) -> list[float]:
 
 SUIT_FEATURES = np.array([[_suit_features(p, mode) for p in range(512)] for mode in range(4)])
 # the same weighted: a contract's estimate is a sum of four table entries
-SUIT_VALUE = np.stack([SUIT_FEATURES[m] @ EVAL_WEIGHTS[(0, 0, 1, 2)[m]] for m in range(4)])
+# (mode 4: Undenufe features weighed for the six count)
+SUIT_VALUE = np.stack([SUIT_FEATURES[min(m, 3)] @ EVAL_WEIGHTS[(0, 0, 1, 2, 3)[m]] for m in range(5)])
 
 
 @jit
@@ -270,41 +333,43 @@ def _suit_patterns(hand):
 
 
 @jit(inline="always")
-def _contract_value(c, p0, p1, p2, p3, side, extra):
-    """Worth of contract ``c`` for a hand of suit patterns p0..p3 (``contract_values``)."""
+def _contract_value(c, p0, p1, p2, p3, side, extra, rules):
+    """Worth of contract ``c`` for a hand of suit patterns p0..p3 (``contract_values``) under the rules
+    word ``rules``: the estimated card points of the contract's count, times its multiplier."""
     if c < 4:
         p = p0 if c == 0 else p1 if c == 1 else p2 if c == 2 else p3
         e = EVAL_WEIGHTS[0, 0] + SUIT_VALUE[0, p] + side - SUIT_VALUE[1, p]
     else:
-        m = c - 2
-        e = (EVAL_WEIGHTS[c - 3, 0] + SUIT_VALUE[m, p0] + SUIT_VALUE[m, p1]
+        row = c - 3 + (1 if c == UNDENUFE and rules & SIX_COUNT else 0)  # of EVAL_WEIGHTS; SUIT_VALUE's + 1
+        m = row + 1
+        e = (EVAL_WEIGHTS[row, 0] + SUIT_VALUE[m, p0] + SUIT_VALUE[m, p1]
              + SUIT_VALUE[m, p2] + SUIT_VALUE[m, p3])
-    return int(MULTIPLIER[c] * (e + extra))
+    return int(multiplier_of(rules, c) * (e + extra))
 
 
 @jit(inline="always")
-def best_contract(hand, weis_total):
-    """(best contract, its worth) for the hand (the first of equal worth)."""
+def best_contract(hand, weis_total, rules):
+    """(best contract, its worth) for the hand under the rules word ``rules`` (the first of equal worth)."""
     p0, p1, p2, p3 = _suit_patterns(hand)
     side = SUIT_VALUE[1, p0] + SUIT_VALUE[1, p1] + SUIT_VALUE[1, p2] + SUIT_VALUE[1, p3]
     extra = WEIS_SHARE * weis_total - 78.5
-    best, best_v = 0, _contract_value(0, p0, p1, p2, p3, side, extra)
+    best, best_v = 0, _contract_value(0, p0, p1, p2, p3, side, extra, rules)
     for c in range(1, 6):
-        v = _contract_value(c, p0, p1, p2, p3, side, extra)
+        v = _contract_value(c, p0, p1, p2, p3, side, extra, rules)
         if v > best_v:
             best, best_v = c, v
     return best, best_v
 
 
 @jit
-def contract_values(hand, weis_total, values):
+def contract_values(hand, weis_total, values, rules=DEFAULT_RULES):
     """Fill ``values`` (6) with each contract's worth for the hand; return the best contract."""
     p0, p1, p2, p3 = _suit_patterns(hand)
     side = SUIT_VALUE[1, p0] + SUIT_VALUE[1, p1] + SUIT_VALUE[1, p2] + SUIT_VALUE[1, p3]
     extra = WEIS_SHARE * weis_total - 78.5
     best = 0
     for c in range(6):
-        values[c] = _contract_value(c, p0, p1, p2, p3, side, extra)
+        values[c] = _contract_value(c, p0, p1, p2, p3, side, extra, rules)
         if values[c] > values[best]:
             best = c
     return best
@@ -316,8 +381,8 @@ def _push_or(best, value, may_push):
 
 
 @jit
-def heuristic_contract(hand, weis_total, may_push, values):
-    best = contract_values(hand, weis_total, values)
+def heuristic_contract(hand, weis_total, may_push, values, rules=DEFAULT_RULES):
+    best = contract_values(hand, weis_total, values, rules)
     return _push_or(best, values[best], may_push)
 
 
@@ -328,14 +393,14 @@ def _within(card, contract):
 
 
 @jit
-def _discard(legal, unseen, contract, tmask):
-    """The cheapest card to give away: few points, low, no trump, no master."""
+def _discard(legal, unseen, contract, tmask, pts):
+    """The cheapest card to give away: few points (row ``pts`` of ``POINTS``), low, no trump, no master."""
     best, best_v = -1, 1 << 30
     m = legal
     while m != ZERO:
         c = lowest(m)
         m &= m - ONE
-        v = POINTS[contract, c] * 8 + _within(c, contract)
+        v = POINTS[pts, c] * 8 + _within(c, contract)
         if (ONE << np.uint64(c)) & tmask != ZERO:
             v += 200
         if STRONGER[contract, c] & unseen == ZERO:
@@ -346,17 +411,20 @@ def _discard(legal, unseen, contract, tmask):
 
 
 @jit
-def heuristic_card(hand, legal, played, trick, pos, win_pos, win_str, trick_pts, contract, chose):
+def heuristic_card(hand, legal, played, trick, pos, win_pos, win_str, trick_pts, contract, chose,
+                   rules=DEFAULT_RULES):
     """Partner-aware card play: draw trumps when strong, cash masters, give points to a winning
     partner, never overtake it, win cheaply, keep the trump J, discard from the weakest suit.
-    ``trick`` holds the cards played so far in the trick, ``win_pos`` the position of the winning one."""
+    ``trick`` holds the cards played so far in the trick, ``win_pos`` the position of the winning one;
+    card points as the rules word ``rules`` counts them."""
     return choose_card(hand, legal, played, trick[0], trick[win_pos], pos, win_pos, win_str, trick_pts, contract,
-                       chose)
+                       chose, points_row(rules, contract))
 
 
 @jit
-def choose_card(hand, legal, played, lead, win_card, pos, win_pos, win_str, trick_pts, contract, chose):
-    """``heuristic_card`` with the trick's first card ``lead`` and winning card ``win_card`` as scalars."""
+def choose_card(hand, legal, played, lead, win_card, pos, win_pos, win_str, trick_pts, contract, chose, pts):
+    """``heuristic_card`` with the trick's first card ``lead`` and winning card ``win_card`` as scalars and
+    ``pts`` the row of ``POINTS`` that counts the cards (``points_row``)."""
     if legal & (legal - ONE) == ZERO:
         return lowest(legal)
     trump, order = trump_of(contract), order_of(contract)
@@ -378,8 +446,8 @@ def choose_card(hand, legal, played, lead, win_card, pos, win_pos, win_str, tric
         while m != ZERO:
             c = lowest(m)
             m &= m - ONE
-            if STRONGER[contract, c] & unseen == ZERO and POINTS[contract, c] > best_v:
-                best, best_v = c, POINTS[contract, c]
+            if STRONGER[contract, c] & unseen == ZERO and POINTS[pts, c] > best_v:
+                best, best_v = c, POINTS[pts, c]
         if best >= 0:
             return best
         m = hand & ~tmask
@@ -389,7 +457,7 @@ def choose_card(hand, legal, played, lead, win_card, pos, win_pos, win_str, tric
         while m != ZERO:
             c = lowest(m)
             m &= m - ONE
-            v = POINTS[contract, c] * 8 + _within(c, contract) - 2 * _suit_len(hand, c >> 4)
+            v = POINTS[pts, c] * 8 + _within(c, contract) - 2 * _suit_len(hand, c >> 4)
             if v < best_v:
                 best, best_v = c, v
         return best
@@ -406,7 +474,7 @@ def choose_card(hand, legal, played, lead, win_card, pos, win_pos, win_str, tric
                 m &= m - ONE
                 if strength(c, led, trump, order) > win_str:
                     continue
-                v = POINTS[contract, c] * 4
+                v = POINTS[pts, c] * 4
                 if c >> 4 == trump:
                     v -= 60
                 if c >> 4 != led and STRONGER[contract, c] & unseen == ZERO:
@@ -415,7 +483,7 @@ def choose_card(hand, legal, played, lead, win_card, pos, win_pos, win_str, tric
                     best, best_v = c, v
             if best >= 0:
                 return best
-        return _discard(legal, unseen, contract, tmask)
+        return _discard(legal, unseen, contract, tmask, pts)
     cand, cand_s = -1, 1 << 30
     m = legal
     while m != ZERO:
@@ -435,31 +503,31 @@ def choose_card(hand, legal, played, lead, win_card, pos, win_pos, win_str, tric
             r = cand & 15
             if trick_pts >= 10 or (pos == 3 and trick_pts > 0 and r != JACK and r != NINE):
                 return cand
-    return _discard(legal, unseen, contract, tmask)
+    return _discard(legal, unseen, contract, tmask, pts)
 
 
 @jit(inline="always")
-def _contract_decision(policy, z, hand, weis_total, may_push):
-    """(stream state, a contract 0..5 or PUSH (only when ``may_push``))."""
+def _contract_decision(policy, z, hand, weis_total, may_push, rules):
+    """(stream state, a contract 0..5 or PUSH (only when ``may_push``)) under the rules word ``rules``."""
     if policy == RANDOM:
         z, r = rng.below_from(z, 7 if may_push else 6)
         return z, PUSH if r == 6 else r
-    best, value = best_contract(hand, weis_total)
+    best, value = best_contract(hand, weis_total, rules)
     return z, _push_or(best, value, may_push)
 
 
 @jit(inline="always")
-def _choose(forehand, fore, partner, z, fixed, push_mode):
+def _choose(forehand, fore, partner, z, fixed, push_mode, rules):
     """``choose_contract`` on scalars: ``fore`` and ``partner`` are (policy, hand, Weis total) of the
-    forehand and the partner. Returns (stream state, chooser, pushed, contract)."""
+    forehand and the partner, ``rules`` the rules word. Returns (stream state, chooser, pushed, contract)."""
     pushed = push_mode == 1
     c = fixed
     if fixed < 0:
         if push_mode != 1:
-            z, c = _contract_decision(fore[0], z, fore[1], fore[2], push_mode == 0)
+            z, c = _contract_decision(fore[0], z, fore[1], fore[2], push_mode == 0, rules)
             pushed = c == PUSH
         if pushed:
-            z, c = _contract_decision(partner[0], z, partner[1], partner[2], False)
+            z, c = _contract_decision(partner[0], z, partner[1], partner[2], False, rules)
     return z, (forehand + 2) & 3 if pushed else forehand, pushed, c
 
 
@@ -474,8 +542,9 @@ STATE_SIZE = S_OUT + OUT_SIZE
 
 @jit
 def play_deal(hands, forehand, chooser, contract, totals, target, policies, st, weis, kinds, out, work, masks,
-              events, nev):
-    """Play one deal with live counting from the match score ``totals`` (updated).
+              events, nev, rules=DEFAULT_RULES):
+    """Play one deal with live counting from the match score ``totals`` (updated), under the rules word
+    ``rules`` (``rules_of``; default: the rulebook's count).
 
     ``hands`` are the dealt hands (cards are removed as played). Fills ``weis``
     and ``kinds`` (declared points and kinds per seat) and ``out``: score and
@@ -489,7 +558,7 @@ def play_deal(hands, forehand, chooser, contract, totals, target, policies, st, 
         state[S_HANDS + s] = np.int64(hands[s])
     state[S_TOTALS], state[S_TOTALS + 1] = totals[0], totals[1]
     st[0], nev = _play_deal(state, events, forehand, chooser, contract, target, _heuristic_seats(policies), st[0],
-                            nev)
+                            nev, rules)
     for s in range(4):
         hands[s] = np.uint64(state[S_HANDS + s])
         weis[s], kinds[s] = state[S_WEIS + s], state[S_KINDS + s]
@@ -509,10 +578,12 @@ def _heuristic_seats(policies):
 
 
 @jit(inline="always")
-def _play_deal(state, events, forehand, chooser, contract, target, heuristic, z, nev):
-    """``play_deal`` on a match ``state`` (``S_*``), with the players' stream state ``z`` in a register and
-    the heuristic seats as bits (``_heuristic_seats``). Returns (z, nev)."""
-    m = MULTIPLIER[contract]
+def _play_deal(state, events, forehand, chooser, contract, target, heuristic, z, nev, rules):
+    """``play_deal`` on a match ``state`` (``S_*``), with the players' stream state ``z`` in a register,
+    the heuristic seats as bits (``_heuristic_seats``) and the rules word ``rules``. Returns (z, nev)."""
+    m = multiplier_of(rules, contract)
+    prow = points_row(rules, contract)  # the POINTS row of the contract's count
+    wr = weis_of(rules)
     trump = trump_of(contract)
     tmask, jack = trump_masks(contract)
     rec = events.shape[0] > 0
@@ -521,13 +592,13 @@ def _play_deal(state, events, forehand, chooser, contract, target, heuristic, z,
     k0 = k1 = k2 = k3 = 0  # the seats' best Weis keys
     for s in range(4):
         hand = np.uint64(state[S_HANDS + s])
-        claim, total, key, kind = declare(hand, contract)
+        claim, total, key, kind = declare(hand, contract, wr)
         state[S_WEIS + s], state[S_KINDS + s] = total, kind
         k0, k1, k2, k3 = (key if s == 0 else k0), (key if s == 1 else k1), (key if s == 2 else k2), \
             (key if s == 3 else k3)
         if rec:
             masks, points = np.zeros(4, np.uint64), np.zeros(4, np.int64)
-            for i in range(combinations(hand, claim, masks, points)):
+            for i in range(combinations(hand, claim, masks, points, wr)):
                 nev = _event(events, nev, EV_WEIS, s, points[i], np.int64(masks[i]))
     weis_seat = strongest(k0, k1, k2, k3, forehand)
     stoeck_seat = -1
@@ -576,7 +647,7 @@ def _play_deal(state, events, forehand, chooser, contract, target, heuristic, z,
             legal = hand if pos == 0 else follow_rule(hand, follow, tmask, jack, beat, trump_led)
             if heuristic >> seat & 1:
                 card = choose_card(hand, legal, played, lead, win_card, pos, win_pos, win_str, trick_pts, contract,
-                                   (seat & 1) == (chooser & 1))
+                                   (seat & 1) == (chooser & 1), prow)
             else:
                 z, pick = rng.below_from(z, popcount(legal))
                 card = nth(legal, pick)
@@ -601,7 +672,7 @@ def _play_deal(state, events, forehand, chooser, contract, target, heuristic, z,
             above = TRUMPS_ABOVE[card & 15] << np.uint64(16 * suit)
             beat ^= (above ^ beat) & (np.uint64(wins) & (ZERO - np.uint64(b & tmask != ZERO)))
             win_str ^= (s_ ^ win_str) & wins
-            trick_pts += POINTS[contract, card]
+            trick_pts += POINTS[prow, card]
             if b & kq != ZERO and (hand ^ b) & kq == ZERO:  # Stöck the moment its second card is played
                 kq = ZERO
                 state[S_TOTALS + (seat & 1)] += 20 * m
@@ -637,11 +708,11 @@ def _play_deal(state, events, forehand, chooser, contract, target, heuristic, z,
 
 
 @jit
-def choose_contract(forehand, hands, weis, policies, st, fixed, push_mode, values):
+def choose_contract(forehand, hands, weis, policies, st, fixed, push_mode, values, rules=DEFAULT_RULES):
     """(chooser, pushed, contract): the forehand chooses or pushes; the partner must choose."""
     p = (forehand + 2) & 3
     z, chooser, pushed, c = _choose(forehand, (policies[forehand, 0], hands[forehand], weis[forehand]),
-                                    (policies[p, 0], hands[p], weis[p]), st[0], fixed, push_mode)
+                                    (policies[p, 0], hands[p], weis[p]), st[0], fixed, push_mode, rules)
     st[0] = z
     return chooser, pushed, c
 
@@ -658,7 +729,9 @@ def play_match(seed, index, params, policies, rows, r0, events, scratch, cond=No
     is empty) and its events. ``scratch`` is from ``new_scratch``; ``cond`` a condition on every deal
     (``cardmc.kernels.condition``) or None. Returns (rows, events) written."""
     cards, dealt, state = scratch
-    target, fixed, push_mode = params[0], params[1], params[2]
+    target, fixed, push_mode = params[P_TARGET], params[P_CONTRACT], params[P_FOREHAND_PUSH]
+    rules = rules_of(params)
+    wr = weis_of(rules)
     write = rows.shape[0] > 0
     rec = events.shape[0] > 0
     z = rng.key(seed, index, 0, rng.PLAY)  # the players' stream, in a register
@@ -686,14 +759,15 @@ def play_match(seed, index, params, policies, rows, r0, events, scratch, cond=No
         partner = (forehand + 2) & 3
         w_fore = w_partner = 0  # the heuristic weighs the Weis of who may choose (any contract: same total)
         if fixed < 0 and heuristic >> forehand & 1:
-            w_fore = declare(dealt[forehand], OBENABE)[1]
+            w_fore = declare(dealt[forehand], OBENABE, wr)[1]
         if fixed < 0 and heuristic >> partner & 1:
-            w_partner = declare(dealt[partner], OBENABE)[1]
+            w_partner = declare(dealt[partner], OBENABE, wr)[1]
         z, chooser, pushed, contract = _choose(forehand, (policies[forehand, 0], dealt[forehand], w_fore),
-                                               (policies[partner, 0], dealt[partner], w_partner), z, fixed, push_mode)
+                                               (policies[partner, 0], dealt[partner], w_partner), z, fixed,
+                                               push_mode, rules)
         if rec:
             nev = _event(events, nev, EV_CONTRACT, chooser, 1 if pushed else 0, contract)
-        z, nev = _play_deal(state, events, forehand, chooser, contract, target, heuristic, z, nev)
+        z, nev = _play_deal(state, events, forehand, chooser, contract, target, heuristic, z, nev, rules)
         winner = state[S_OUT + O_WINNER]
         if write:
             tmask, jack = trump_masks(contract)
@@ -708,7 +782,7 @@ def play_match(seed, index, params, policies, rows, r0, events, scratch, cond=No
                 rows[r, C_CHOOSER] = chooser
                 rows[r, C_PUSHED] = 1 if pushed else 0
                 rows[r, C_CONTRACT] = contract
-                rows[r, C_MULTIPLIER] = MULTIPLIER[contract]
+                rows[r, C_MULTIPLIER] = multiplier_of(rules, contract)
                 rows[r, C_WEIS] = state[S_WEIS + s]
                 rows[r, C_WEIS_KINDS] = state[S_KINDS + s]
                 rows[r, C_WEIS_SCORED] = 1 if state[S_OUT + O_WEIS_TEAM] == team else 0
@@ -719,7 +793,8 @@ def play_match(seed, index, params, policies, rows, r0, events, scratch, cond=No
                 (rows[r, C_TRUMPS], rows[r, C_TRUMP_JACK], rows[r, C_TRUMP_NINE]), \
                     (rows[r, C_ACES], rows[r, C_TENS], rows[r, C_SIXES], rows[r, C_LONGEST]) = \
                     hand_features(dealt[s], tmask, jack)
-                rows[r, C_BEST_CONTRACT], rows[r, C_BEST_VALUE] = best_contract(dealt[s], state[S_WEIS + s])
+                rows[r, C_BEST_CONTRACT], rows[r, C_BEST_VALUE] = best_contract(dealt[s], state[S_WEIS + s],
+                                                                                rules)
             nrows += 4
         k += 1
         forehand = (forehand + 1) & 3
@@ -746,7 +821,7 @@ def simulate(seed, start, count, players, params, policies, chunks=64, cond=None
     """Matches start..start+count-1 in ``chunks`` chunks of consecutive matches (one per thread moves the
     fewest rows afterwards); chunk c writes its matches' rows one after another from row ``spans[c, 0]``,
     in all ``spans[c, 1]`` rows (``cardmc.registry.join_spans`` packs them)."""
-    per = 4 * max_deals(params[0])
+    per = 4 * max_deals(params[P_TARGET])
     rows = np.empty((count * per, NCOL), np.int32)  # only written rows are read
     chunks = max(1, min(count, chunks))
     spans = np.zeros((chunks, 2), np.int64)

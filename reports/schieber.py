@@ -6,6 +6,9 @@ push (``push_value``, paired per deal); and heuristic against random
 seat-swapped (``duplicate``). Weis frequencies are set beside the exact
 enumeration of all C(36, 9) hands. Every table comes from
 ``cardmc.experiments.schieber.contract_study``; this module only draws.
+A smaller fourth set (``house_rules``: each contract fixed, under the
+rulebook and under the common Swiss house rules) shows what those rules
+change, on the same deals.
 """
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ import pandas as pd
 
 from cardmc.display import cell
 from cardmc.driver import check_count, check_seed
-from cardmc.experiments.schieber import PUSH_BINS, contract_label, contract_study, push_threshold
+from cardmc.experiments.schieber import PUSH_BINS, contract_label, contract_study, house_rules, push_threshold
 from cardmc.registry import UsageError
 from cardmc.kernels import schieber as k
 from cardmc.reports import charts
@@ -53,6 +56,28 @@ def headline(value: pd.DataFrame, push: pd.DataFrame, rule: pd.DataFrame) -> str
             f"team's score) " + ", ".join(worth) + ".")
 
 
+HOUSE_GAMES = (10, 200)  # matches to 20000 of the house-rules runs: games // 10 within these bounds (seconds)
+
+
+def house_games(games: int) -> int:
+    """Matches of the house-rules comparison for a study of ``games`` matches (12 runs of long matches)."""
+    return max(HOUSE_GAMES[0], min(HOUSE_GAMES[1], games // 10))
+
+
+def house_sentence(house: dict) -> str:
+    """What the Swiss house rules do to the heuristic forehand's choice, with its CI."""
+    row = house["contracts"].loc["heuristic's choice"]
+    weis = house["weis"]
+    return (f" Under the Swiss house rules (the 6 scores 11 in Undenufe, four 9s are a Weis of 150, long "
+            f"runs scaled) the heuristic forehand's own contract is worth {cell(row, 'difference')} points a "
+            f"deal against the rulebook on the same deals, and the Weis changes the deal's winning team in "
+            f"{cell(weis.loc[WEIS_CHANGES], 'swiss', scale=100, unit='%')} of deals "
+            f"({cell(weis.loc[WEIS_CHANGES], 'default', scale=100, unit='%')} by the rulebook).")
+
+
+WEIS_CHANGES = "the Weis changes the deal's winning team"
+
+
 def study(folder, games: int, seed: int, progress: bool = False) -> Section:
     """Run the Schieber study (``games`` matches per run, ``seed``) into ``folder``."""
     seed, games = check_seed(seed), check_count("games", games)
@@ -63,6 +88,9 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
     t = contract_study(seed, games, progress=progress)
     df, value, by_hand, push, rule, weis, results = (t[name] for name in (
         "rows", "contract_value", "contract_by_hand", "push", "push_rule", "weis", "results"))  # fmt: skip
+    h_games = house_games(games)
+    note("schieber", progress, f"house rules: {h_games:,} matches to 20000, each contract, two rule sets")
+    house = house_rules(seed, h_games)
 
     files = []
     threshold = float(k.PUSH_BELOW)
@@ -78,6 +106,12 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
     ax = sc.plot_weis(weis)
     files.append(("weis", "Share of hands declaring each kind of Weis: simulated (95% Wilson CIs) "
                   "against the exact probability.", charts.save(ax, folder, "schieber_weis")))  # fmt: skip
+    ax = sc.plot_house_rules(house["contracts"])
+    files.append(("house_rules", "Each contract fixed for the forehand (heuristic play) on the same deals, "
+                  "under the rulebook and under the Swiss house rules: the forehand team's net points per "
+                  "deal with 95% CIs; last rows the heuristic's own choice and the best of the six in "
+                  "hindsight.",
+                  charts.save(ax, folder, "schieber_house_rules")))  # fmt: skip
     ax = sc.plot_contract_choice(by_hand, feature="aces")
     files.append(("contract_choice", "Contract family chosen by the number of aces in the chooser's "
                   "hand, with 95% Wilson bands.", charts.save(ax, folder, "schieber_contract_choice")))
@@ -89,7 +123,7 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
         game="schieber",
         title="Schieber Jass",
         question="When should the forehand push, and what is each contract worth?",
-        answer=headline(value, push, rule),
+        answer=headline(value, push, rule) + house_sentence(house),
         tables=[
             ("contract_by_hand", "Contract family chosen by the chooser (the forehand, or the partner "
              "after a push) under heuristic play, by aces, sixes and the longest suit in the chooser's hand "
@@ -114,11 +148,27 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
             ("results", "Matches, Schneider and the heuristic against random play in duplicate (the same "
              "deals played twice, seats swapped; wins over both seatings, shares and margins per match "
              "averaged over the two). n = deals, matches or duplicate pairs.", results),
+            ("house_rules", f"House rules: {h_games:,} matches to 20000 replayed with each contract fixed "
+             "(the forehand always chooses it; heuristic play) under the rulebook's defaults and under the "
+             "Swiss set undenufe_points=six, four_nines=150, long_runs=scaled. Value = the forehand team's "
+             "net deal score (own minus other team's, after the multiplier, Weis and Stöck included) per "
+             "deal "
+             "played out in all 12 runs; the heuristic's choice is the contract it picks under each rule "
+             "set; difference = Swiss minus default on the same deals. n = deals.", house["contracts"]),
+            ("house_choice", "House rules: share of deals on which each contract is the heuristic "
+             "forehand's choice and the best of the six in hindsight, under each rule set (Wilson CIs), "
+             "and the paired difference. n = deals.", house["choice"]),
+            ("house_weis", "House rules and the Weis, under the contract the heuristic chooses by the "
+             "rulebook (the same contract and cards under both rule sets): a team scores Weis; the Weis "
+             "changes the deal's winning team (the team with the higher deal score differs with and "
+             "without the Weis points); the team scoring Weis differs between the two rule sets (one "
+             "paired share). Wilson CIs; differences paired per deal. n = deals.", house["weis"]),
         ],  # fmt: skip
         charts=files,
         data={"schieber_contract_value": value, "schieber_push": push, "schieber_push_rule": rule,
               "schieber_contract_by_hand": by_hand, "schieber_weis": weis,
-              "schieber_results": results},  # fmt: skip
+              "schieber_results": results, "schieber_house_rules": house["contracts"],
+              "schieber_house_choice": house["choice"], "schieber_house_weis": house["weis"]},  # fmt: skip
         frames={"schieber_heuristic_games": df},
         commands=[
             f"cardmc simulate schieber --games {games} --seed {seed} --policy heuristic "
@@ -134,8 +184,11 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
             "pd.read_parquet('schieber_heuristic.parquet'))))\"",
             'python -c "from cardmc.display import show; from cardmc.experiments.schieber import contract_study; '
             f"[print(show(k, v)) for k, v in contract_study(seed={seed}, games={games}).items() if k != 'rows']\"",
+            'python -c "import cardmc; from cardmc.display import show; '
+            f"[print(show(k, v)) for k, v in cardmc.house_rules(seed={seed}, games={h_games}).items()]\"",
         ],  # fmt: skip
         sample=f"{games:,} matches to 3000 of heuristic play ({n_deals:,} deals, {4 * n_deals:,} hands); "
         f"the same {games:,} matches replayed with forced choice and forced push, and twice more for the "
-        f"duplicate against random; seed {seed}",
+        f"duplicate against random; house rules: {h_games:,} matches to 20000 played 12 times (each contract "
+        f"under each rule set, {house['contracts'].attrs['deals']:,} deals played out in all); seed {seed}",
     )

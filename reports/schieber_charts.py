@@ -123,3 +123,27 @@ def plot_contract_choice(table: pd.DataFrame, ax=None, feature: str = "aces"):
         ax.set_title(f"Contract chosen by {feature} held (heuristic play)")
         ax.legend()
     return ax
+
+
+def plot_house_rules(table: pd.DataFrame, ax=None):
+    """Value of each contract (forehand team's net points per deal) under the rulebook's defaults and
+    under the Swiss house rules, on the same deals, with 95% CI error bars.
+
+    ``table`` is ``house_rules(...)["contracts"]``: ``default``, ``swiss`` and their CI columns."""
+    cols = [f"{c}{s}" for c in ("default", "swiss") for s in ("", "_ci_low", "_ci_high")]
+    need(table, cols, "plot_house_rules")
+    with styled():
+        ax = _axes(ax)
+        y = np.arange(len(table))[::-1]
+        for i, (col, label) in enumerate((("default", "rulebook defaults"),
+                                          ("swiss", "Swiss house rules (6 = 11 in Undenufe, four 9s = 150, "
+                                           "scaled long runs)"))):  # fmt: skip
+            ax.errorbar(table[col], y + (0.15 if i == 0 else -0.15), xerr=_err(table, col), fmt="o",
+                        color=f"C{i}", label=label, capsize=2)  # fmt: skip
+        ax.set_yticks(y, [str(i) for i in table.index])
+        ax.axvline(0, color="grey", linewidth=1)
+        ax.set_xlabel("forehand team's net points per deal (own minus other team's, after the multiplier)")
+        ax.set_ylabel("contract played by the forehand")
+        ax.set_title("What each contract is worth: rulebook vs Swiss house rules, same deals")
+        ax.legend(loc="lower right", fontsize="small")
+    return ax

@@ -32,7 +32,7 @@ def test_traces_follow_the_rules(policy, target):
     plays = 0
     for line in lines:
         assert ref.audit(line) == []
-        assert line["rules"] == {"target": target} and line["policy"] == policy
+        assert line["rules"] == {**ref.RULE_DEFAULTS, "target": target} and line["policy"] == policy
         for k, deal in enumerate(line["deals"]):  # deal k of game i: packets of three from seat `start`
             start = 0 if k == 0 else deal["forehand"]
             want = dealing.deal_packets(dealing.shuffled(21, line["index"], k, 36), 4, (start + 3) % 4)
@@ -148,8 +148,8 @@ def test_parse_policy():
 
 
 def test_options():
-    assert SPEC.settings() == {"target": 3000, "contract": "choose", "forehand_push": "policy"}
-    assert SPEC.rule_settings(SPEC.settings({"contract": "S"})) == {"target": 3000}
+    assert SPEC.settings() == {**ref.RULE_DEFAULTS, "contract": "choose", "forehand_push": "policy"}
+    assert SPEC.rule_settings(SPEC.settings({"contract": "S"})) == ref.RULE_DEFAULTS
     with pytest.raises(UsageError, match="target"):
         SPEC.settings({"target": 5})
     with pytest.raises(UsageError, match="'trump'"):

@@ -147,8 +147,11 @@ def test_random_positions_legal_and_winner():
 # ------------------------------------------------------ whole hand-built deals
 
 
-def hand_built(hands, contract, start, target=3000, policy=1, seed=0, pushed=False):
-    """Play one deal from the match score ``start``; returns (TRACE.md line, out)."""
+def hand_built(hands, contract, start, target=3000, policy=1, seed=0, pushed=False, rules=None):
+    """Play one deal from the match score ``start`` (under the rule options ``rules``, by name);
+    returns (TRACE.md line, out)."""
+    rules = rules or {}
+    settings = S.SPEC.settings({**rules, "target": target})
     h = np.array([mask(x) for x in hands], np.uint64)
     forehand = next(s for s in range(4) if "7H" in hands[s])
     chooser = (forehand + 2) % 4 if pushed else forehand
@@ -163,10 +166,11 @@ def hand_built(hands, contract, start, target=3000, policy=1, seed=0, pushed=Fal
     policies = np.full((4, 1), policy, np.int64)
     nev = K.play_deal(h, forehand, chooser, CONTRACT[contract], totals, target, policies,
                       rng.stream(seed, 0, 0, rng.PLAY), weis, kinds, out, np.zeros(12, np.int64),
-                      np.zeros(4, np.uint64), events, 6)  # fmt: skip
+                      np.zeros(4, np.uint64), events, 6, K.rules_of(S.SPEC.params(settings)))  # fmt: skip
     (deal,) = S.deal_records(events[:nev])
     winner = int(out[K.O_WINNER])
-    line = {"game": "schieber", "seed": 0, "index": 0, "players": 4, "rules": {"target": target},
+    line = {"game": "schieber", "seed": 0, "index": 0, "players": 4,
+            "rules": {"target": target, **rules} if rules else {"target": target},
             "policy": "heuristic", "deals": [deal], "totals": totals.tolist(),
             "winners": [winner] if winner >= 0 else [],
             "schneider": winner >= 0 and bool(2 * totals[1 - winner] < target)}  # fmt: skip
@@ -200,14 +204,18 @@ def test_weis_wins_before_the_first_card_when_stoeck_does_not():
     assert ref.audit(line, start=(2950, 2990)) == []
 
 
-def test_match_ends_mid_deal_after_a_trick():
+HOUSE_RULES = {"undenufe_points": "six", "four_nines": "150", "long_runs": "scaled", "multipliers": "1,2,3,1,2,3"}
+
+
+@pytest.mark.parametrize("contract, rules", [("obenabe", {}), ("undenufe", HOUSE_RULES), ("S", HOUSE_RULES)])
+def test_match_ends_mid_deal_after_a_trick(contract, rules):
     rnd = random.Random(5)
     ended = 0
     for seed in range(40):
         deck = ref.DECK[:]
         rnd.shuffle(deck)
         hands = [deck[i * 9:(i + 1) * 9] for i in range(4)]
-        line, out = hand_built(hands, "obenabe", (2990, 2000), policy=0, seed=seed)
+        line, out = hand_built(hands, contract, (2990, 2000), policy=0, seed=seed, rules=rules)
         plays = line["deals"][0]["plays"]
         unfinished = [] if out[K.O_WINNER] >= 0 else ["the match ends before a team reached the target"]
         assert ref.audit(line, start=(2990, 2000)) == unfinished

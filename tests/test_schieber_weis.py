@@ -14,30 +14,38 @@ from tests.helpers import codes, mask
 from tests.reference import schieber as ref
 
 CONTRACT = {name: i for i, name in enumerate(ref.CONTRACTS)}
+# the Weis rule options, by their docs/RULES.md names, and as the kernel's ``weis`` bits
+WEIS_RULES = [{}, {"four_nines": "150"}, {"long_runs": "scaled"}, {"four_nines": "150", "long_runs": "scaled"}]
 
 
-def kernel_declaration(hand, contract):
-    claimed, total, key, kinds = W.declare(mask(hand), CONTRACT[contract])
+def weis_bits(rules) -> int:
+    rules = rules or {}
+    return (W.FOUR_NINES if rules.get("four_nines", "0") != "0" else 0) | (
+        W.SCALED_RUNS if rules.get("long_runs", "flat") == "scaled" else 0)
+
+
+def kernel_declaration(hand, contract, rules=None):
+    claimed, total, key, kinds = W.declare(mask(hand), CONTRACT[contract], weis_bits(rules))
     masks, points = np.zeros(4, np.uint64), np.zeros(4, np.int64)
-    n = W.combinations(mask(hand), claimed, masks, points)
+    n = W.combinations(mask(hand), claimed, masks, points, weis_bits(rules))
     combos = sorted((tuple(sorted(codes(masks[i]))), int(points[i])) for i in range(n))
     assert total == sum(p for _, p in combos)
     return combos
 
 
-def reference_declaration(hand, contract):
-    return sorted((tuple(sorted(c)), p) for c, p in ref.declaration(hand, contract))
+def reference_declaration(hand, contract, rules=None):
+    return sorted((tuple(sorted(c)), p) for c, p in ref.declaration(hand, contract, rules))
 
 
-def kernel_winner(hands, contract, forehand):
-    keys = np.array([W.declare(mask(h), CONTRACT[contract])[2] for h in hands], np.int64)
+def kernel_winner(hands, contract, forehand, rules=None):
+    keys = np.array([W.declare(mask(h), CONTRACT[contract], weis_bits(rules))[2] for h in hands], np.int64)
     seat = W.weis_winner(keys, forehand)
     return None if seat < 0 else int(seat)
 
 
-def both_winner(hands, contract, forehand=0):
-    got, want = kernel_winner(hands, contract, forehand), ref.weis_winner(hands, contract, forehand)
-    assert got == want, (hands, contract, forehand)
+def both_winner(hands, contract, forehand=0, rules=None):
+    got, want = kernel_winner(hands, contract, forehand, rules), ref.weis_winner(hands, contract, forehand, rules)
+    assert got == want, (hands, contract, forehand, rules)
     return got
 
 
@@ -81,19 +89,20 @@ def test_four_jacks_are_200_and_two_quartets():
     assert kernel_declaration(hand, "C") == reference_declaration(hand, "C") == want
 
 
-def test_random_hands_declare_as_the_reference():
+@pytest.mark.parametrize("rules", WEIS_RULES)
+def test_random_hands_declare_as_the_reference(rules):
     rnd = random.Random(7)
-    for i in range(6000):
+    for i in range(6000 if not rules else 3000):
         contract = ref.CONTRACTS[i % 6]
         if i % 3 == 0:  # ranks clustered: quartets and runs together
             pool = [c for c in ref.DECK if c[0] in rnd.sample(ref.RANKS, 4)] + rnd.sample(ref.DECK, 6)
             hand = rnd.sample(sorted(set(pool)), 9)
         else:
             hand = rnd.sample(ref.DECK, 9)
-        assert kernel_declaration(hand, contract) == reference_declaration(hand, contract), hand
-        kinds = W.declare(mask(hand), CONTRACT[contract])[3]
-        names = {W.KIND_NAMES[b] for b in range(8) if kinds >> b & 1}
-        assert names == ref.kinds_of(ref.declaration(hand, contract))
+        assert kernel_declaration(hand, contract, rules) == reference_declaration(hand, contract, rules), hand
+        kinds = W.declare(mask(hand), CONTRACT[contract], weis_bits(rules))[3]
+        names = {W.KIND_NAMES[b] for b in range(len(W.KIND_NAMES)) if kinds >> b & 1}
+        assert names == ref.kinds_of(ref.declaration(hand, contract, rules))
 
 
 # ----------------------------------------------------------- comparisons
@@ -147,13 +156,14 @@ def test_nobody_declares():
     assert both_winner([NONE, NONE, NONE, NONE], "S") is None
 
 
-def test_random_deals_weis_winner():
+@pytest.mark.parametrize("rules", WEIS_RULES)
+def test_random_deals_weis_winner(rules):
     rnd = random.Random(11)
-    for i in range(3000):
+    for i in range(3000 if not rules else 1500):
         deck = ref.DECK[:]
         rnd.shuffle(deck)
         hands = [deck[j * 9:(j + 1) * 9] for j in range(4)]
-        both_winner(hands, ref.CONTRACTS[i % 6], forehand=i % 4)
+        both_winner(hands, ref.CONTRACTS[i % 6], forehand=i % 4, rules=rules)
 
 
 # ------------------------------------------------------------ exact odds

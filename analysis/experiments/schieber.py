@@ -27,16 +27,32 @@ from cardmc.registry import UsageError
 CONTRACTS = sch.CONTRACTS
 
 
-@functools.lru_cache(maxsize=1)
-def weis_odds() -> pd.DataFrame:
-    """Exact chance that a 9-card hand declares each kind of Weis (all C(36, 9) hands counted)."""
-    counts, points = w.declaration_counts()
+def weis_rules(four_nines: object = "0", long_runs: object = "flat") -> int:
+    """The Weis options as ``schieber_weis.declare`` reads them, checked as the spec checks them."""
+    full = sch.SPEC.settings({"four_nines": four_nines, "long_runs": long_runs})
+    nines = w.FOUR_NINES if full["four_nines"] != "0" else 0
+    return nines | (w.SCALED_RUNS if full["long_runs"] == "scaled" else 0)
+
+
+def weis_odds(four_nines: object = "0", long_runs: object = "flat") -> pd.DataFrame:
+    """Exact chance that a 9-card hand declares each kind of Weis (all C(36, 9) hands counted) under
+    the rule options ``four_nines`` and ``long_runs``. ``attrs``: ``mean_points`` (declared points per
+    hand) and ``by_total`` (exact probability of each declared total, a Series by points)."""
+    return _weis_odds(weis_rules(four_nines, long_runs)).copy(deep=True)
+
+
+@functools.lru_cache(maxsize=4)
+def _weis_odds(weis: int) -> pd.DataFrame:
+    counts, by_total = w.declaration_table(weis)
     hands = comb(36, 9)
-    kinds = np.arange(256)
+    kinds = np.arange(len(counts))
     rows = {name: counts[(kinds >> i) & 1 == 1].sum() / hands for i, name in enumerate(w.KIND_NAMES)}
     rows["any"] = 1 - counts[0] / hands
     out = pd.DataFrame({"exact": pd.Series(rows)})
-    out.attrs["mean_points"] = points / hands
+    totals = np.flatnonzero(by_total)
+    out.attrs["by_total"] = pd.Series(by_total[totals] / hands, index=pd.Index(totals, name="points"),
+                                      name="exact")  # fmt: skip
+    out.attrs["mean_points"] = float(totals @ by_total[totals]) / hands
     return out
 
 
@@ -121,17 +137,20 @@ FEATURES = {
 }  # fmt: skip
 
 
-def fit_evaluation(seed: int, games: int, contract: str = "H", target: int = 20000) -> pd.DataFrame:
+def fit_evaluation(seed: int, games: int, contract: str = "H", target: int = 20000,
+                   undenufe_points: str = "ace") -> pd.DataFrame:
     """Least-squares fit of the chooser team's card points on the heuristic's hand features.
 
     Every deal is played under ``contract`` with the forehand choosing it
     (heuristic play); the coefficients (with standard errors and 95% CIs) are
-    what ``cardmc.kernels.schieber.EVAL_WEIGHTS`` holds, next to the weights in use.
+    what ``cardmc.kernels.schieber.EVAL_WEIGHTS`` holds, next to the weights in use
+    (Undenufe with ``undenufe_points="six"``: the six count's row).
     """
     seed, games = check_seed(seed), check_count("games", games)
     if contract not in CONTRACTS:
         raise UsageError(f"contract must be one of {', '.join(CONTRACTS)}, not {contract!r}")
-    df = _run(seed, games, "heuristic", {"contract": contract, "forehand_push": "never", "target": target})
+    df = _run(seed, games, "heuristic", {"contract": contract, "forehand_push": "never", "target": target,
+                                         "undenufe_points": undenufe_points})
     d = df[(df["seat"] == df["chooser"]) & (df["match_end"] == 0)]
     c = CONTRACTS.index(contract)
     cards, hands, st = np.empty(36, np.int64), np.zeros(4, np.uint64), np.zeros(1, np.uint64)
@@ -148,7 +167,8 @@ def fit_evaluation(seed: int, games: int, contract: str = "H", target: int = 200
     cov = resid @ resid / (len(y) - len(used)) * np.linalg.inv(x[:, used].T @ x[:, used])
     se = np.sqrt(np.diag(cov))
     group = "trump" if c < 4 else contract
-    weights = k.EVAL_WEIGHTS[0 if c < 4 else c - 3]
+    six = c == CONTRACTS.index("undenufe") and undenufe_points == "six"
+    weights = k.EVAL_WEIGHTS[0 if c < 4 else c - 3 + six]
     return pd.DataFrame({"estimate": beta, "se": se, "ci_low": beta - stats.Z95 * se,
                          "ci_high": beta + stats.Z95 * se, "n": len(y), "in_use": weights[used]},
                         index=pd.Index([FEATURES[group][i] for i in used], name="feature"))  # fmt: skip
@@ -166,7 +186,8 @@ MIN_GROUP = 10  # rows of contract_by_hand need at least this many hands
 WEIS_LABELS = {
     "run3": "run of 3 (20)", "run4": "run of 4 (50)", "run5": "run of 5+ (100)",
     "quartet_T": "four tens (100)", "quartet_J": "four jacks (200)", "quartet_Q": "four queens (100)",
-    "quartet_K": "four kings (100)", "quartet_A": "four aces (100)", "any": "any Weis",
+    "quartet_K": "four kings (100)", "quartet_A": "four aces (100)", "quartet_9": "four nines (150)",
+    "any": "any Weis",
 }  # fmt: skip
 
 
@@ -406,4 +427,130 @@ def contract_study(seed: int, games: int, progress: bool = False) -> dict[str, p
            "weis": weis_table(df, tables), "results": results_table(deals, tables, dup)}  # fmt: skip
     out = {name: record(t, seed=seed, games=games) for name, t in out.items()}
     out["rows"] = df
+    return out
+
+
+# ------------------------------------------------------------------ house rules
+
+SWISS_RULES = {"undenufe_points": "six", "four_nines": "150", "long_runs": "scaled"}
+RULE_SETS = {"default": {}, "swiss": SWISS_RULES}
+
+
+def _contract_runs(seed: int, games: int, rules: dict, target: int) -> pd.DataFrame:
+    """Per complete deal (index game, deal): the forehand team's net deal score with each contract fixed
+    (columns by contract name; heuristic play, the forehand always chooses), the heuristic forehand's own
+    choice, and what decides the Weis under the heuristic's choice (team scoring Weis, its points after the
+    multiplier, the deal's winning team by score)."""
+    values, key = {}, ["game", "deal"]
+    weis = []
+    for c, name in enumerate(CONTRACTS):
+        fixed = {**rules, "contract": name, "forehand_push": "never", "target": target}
+        df = _run(seed, games, "heuristic", fixed)
+        d = sch._deals(df).set_index(key)
+        d = d[d["complete"]]
+        values[name] = d["fh_score"] - d["op_score"]
+        if c == 0:
+            choice = d["best_contract"].cat.codes.rename("choice")
+        scored = df.loc[df["weis_scored"] == 1, [*key, "team", "weis", "multiplier"]]
+        team = scored.groupby(key)["team"].first()
+        points = (scored["weis"].astype(int) * scored["multiplier"].astype(int)).groupby(
+            [scored["game"], scored["deal"]]).sum()
+        weis.append(pd.DataFrame({
+            "contract": c, "weis_team": team.reindex(d.index).fillna(-1).astype(int),
+            "weis_points": points.reindex(d.index).fillna(0).astype(int),
+            "fh_team": d["forehand"].astype(int) % 2, "net": values[name]}))  # fmt: skip
+    out = pd.DataFrame(values).dropna().astype(int)
+    out["choice"] = choice.reindex(out.index)
+    w = pd.concat(weis).set_index("contract", append=True)
+    return out, w
+
+
+def _winner(net: np.ndarray, fh_team: np.ndarray) -> np.ndarray:
+    """The team with the higher deal score (-1: equal)."""
+    return np.where(net > 0, fh_team, np.where(net < 0, 1 - fh_team, -1))
+
+
+def house_rules(seed: int = 1, games: int = 200, target: int = 20000) -> dict[str, pd.DataFrame]:
+    """What the common Swiss house rules (``undenufe_points=six``, ``four_nines=150``,
+    ``long_runs=scaled``) change against the rulebook's defaults, on the same deals.
+
+    ``games`` matches of ``seed`` to ``target`` (long matches, so that nearly every deal is played out)
+    are played 12 times: each contract fixed (the forehand always chooses it, heuristic play) under each
+    rule set. Deal k of game i holds the same cards and forehand in every run, so every comparison is
+    paired per deal (the deals played out in all 12 runs). A contract's *value* is the forehand team's
+    net deal score (its score minus the other team's, after the multiplier, Weis and Stöck included):
+    what a deal moves the race to the target by.
+
+    Returns ``contracts`` (value of each contract, of the heuristic forehand's own choice and of the
+    best of the six in hindsight: default, Swiss and the paired difference Swiss - default, 95% CIs),
+    ``choice`` (share of deals on which each contract is the heuristic's choice and the best in
+    hindsight, Wilson CIs, and the paired difference) and ``weis`` (under the contract the heuristic
+    chooses by the default rules, the same in both runs: a team scores Weis; the team scoring Weis
+    differs between the rule sets; the Weis changes the deal's winning team, i.e. the team with the
+    higher deal score differs with and without the Weis points; Wilson CIs, paired differences).
+    """
+    seed, games = check_seed(seed), check_count("games", games)
+    target = sch.SPEC.settings({"target": target})["target"]
+    runs = {name: _contract_runs(seed, games, rules, target) for name, rules in RULE_SETS.items()}
+    both = runs["default"][0].index.intersection(runs["swiss"][0].index)
+    values = {name: v.loc[both] for name, (v, _) in runs.items()}
+    n = len(both)
+    if n == 0:
+        raise UsageError(f"no deal was played out in every run of {games} games; use more games")
+    measures = {}
+    for name, v in values.items():
+        table = v[list(CONTRACTS)].to_numpy()
+        measures[name] = {**{c: table[:, i] for i, c in enumerate(CONTRACTS)},
+                          "heuristic's choice": table[np.arange(n), v["choice"].to_numpy()],
+                          "best of the six (hindsight)": table.max(axis=1)}  # fmt: skip
+        measures[name]["_best"] = table.argmax(axis=1)
+    rows = []
+    for label in [*CONTRACTS, "heuristic's choice", "best of the six (hindsight)"]:
+        a, b = measures["default"][label], measures["swiss"][label]
+        rows.append({"contract": contract_label(CONTRACTS.index(label)) if label in CONTRACTS else label,
+                     **named("default", stats.mean(a)), **named("swiss", stats.mean(b)),
+                     **named("difference", stats.paired_difference(b, a)), "n": n})  # fmt: skip
+    contracts = pd.DataFrame(rows).set_index("contract")
+    rows = []
+    for what, pick in (("heuristic's choice", lambda name: values[name]["choice"].to_numpy()),
+                       ("best in hindsight", lambda name: measures[name]["_best"])):
+        for c, name in enumerate(CONTRACTS):
+            a, b = pick("default") == c, pick("swiss") == c
+            rows.append({"measure": what, "contract": contract_label(c),
+                         **named("default", _share(a.sum(), n)), **named("swiss", _share(b.sum(), n)),
+                         **named("difference", stats.paired_difference(b, a)), "n": n})  # fmt: skip
+    choice = pd.DataFrame(rows).set_index(["measure", "contract"])
+    weis = _weis_decides(runs, values["default"]["choice"])
+    out = {"contracts": contracts, "choice": choice, "weis": weis}
+    return {name: record(t, seed=seed, games=games, target=target, deals=n, policy="heuristic",
+                         rules=dict(SWISS_RULES)) for name, t in out.items()}  # fmt: skip
+
+
+def _weis_decides(runs: dict, choice: pd.Series) -> pd.DataFrame:
+    """The ``weis`` table of ``house_rules``: on each deal, under the contract the heuristic chooses by the
+    default rules (the same contract and cards in both rule sets)."""
+    idx = pd.MultiIndex.from_arrays([choice.index.get_level_values(0), choice.index.get_level_values(1),
+                                     choice.to_numpy()], names=["game", "deal", "contract"])  # fmt: skip
+    w = {name: weis.loc[idx] for name, (_, weis) in runs.items()}
+    n = len(idx)
+    flags = {}
+    for name, d in w.items():
+        team, fh = d["weis_team"].to_numpy(), d["fh_team"].to_numpy()
+        net = d["net"].to_numpy()
+        # the net score without the Weis: the Weis team's points taken back
+        bare = net - np.where(team == fh, 1, np.where(team >= 0, -1, 0)) * d["weis_points"].to_numpy()
+        flags[name] = {"scores": team >= 0, "changes": _winner(net, fh) != _winner(bare, fh)}
+    differs = w["default"]["weis_team"].to_numpy() != w["swiss"]["weis_team"].to_numpy()
+    rows = []
+    for flag, measure in (("scores", "a team scores Weis"),
+                          ("changes", "the Weis changes the deal's winning team")):  # fmt: skip
+        a, b = flags["default"][flag], flags["swiss"][flag]
+        rows.append({"measure": measure, **named("default", _share(a.sum(), n)),
+                     **named("swiss", _share(b.sum(), n)),
+                     **named("difference", stats.paired_difference(b, a))})  # fmt: skip
+    rows.append({"measure": "the team scoring Weis differs between the rule sets",
+                 **named("default", NO_ESTIMATE), **named("swiss", NO_ESTIMATE),
+                 **named("difference", _share(differs.sum(), n))})  # fmt: skip
+    out = pd.DataFrame(rows).set_index("measure")
+    out["n"] = n
     return out

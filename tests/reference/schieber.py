@@ -3,6 +3,12 @@
 Cards are the codes of RULES.md ("7H", "JS"). Nothing here imports the kernel:
 the tests compare the kernel with these functions, and ``audit`` replays a
 TRACE.md line under the rules.
+
+The rule options (docs/RULES.md) arrive as a dict by their names, as a
+trace's ``rules`` holds them; ``None`` or a missing name is the default:
+``undenufe_points`` (ace / six), ``four_nines`` (0 / 150), ``long_runs``
+(flat / scaled), ``multipliers`` ("1,1,2,2,3,4": acorns, roses, bells,
+shields, Obenabe, Undenufe).
 """
 from __future__ import annotations
 
@@ -16,11 +22,32 @@ SUITS = "CDHS"
 TRUMP_ORDER = "678TQKA9J"  # trump order, low to high
 CONTRACTS = ("C", "D", "H", "S", "obenabe", "undenufe")
 MULTIPLIER = {"C": 1, "H": 1, "D": 2, "S": 2, "obenabe": 3, "undenufe": 4}
+RULE_DEFAULTS = {"target": 3000, "undenufe_points": "ace", "four_nines": "0", "long_runs": "flat",
+                 "multipliers": "1,1,2,2,3,4"}
+MULTIPLIER_ORDER = ("C", "H", "D", "S", "obenabe", "undenufe")  # as the multipliers option lists them
 PLAIN_POINTS = {"A": 11, "K": 4, "Q": 3, "J": 2, "T": 10, "9": 0, "8": 0, "7": 0, "6": 0}
 TRUMP_POINTS = {**PLAIN_POINTS, "J": 20, "9": 14}
 DECK = [r + s for s in SUITS for r in RANKS]
-QUARTET_POINTS = {"A": 100, "K": 100, "Q": 100, "T": 100, "J": 200}  # 9 8 7 6: nothing
-KINDS = ("run3", "run4", "run5", "quartet_T", "quartet_J", "quartet_Q", "quartet_K", "quartet_A")
+QUARTET_POINTS = {"A": 100, "K": 100, "Q": 100, "T": 100, "J": 200}  # 9 8 7 6: nothing (by default)
+KINDS = ("run3", "run4", "run5", "quartet_T", "quartet_J", "quartet_Q", "quartet_K", "quartet_A", "quartet_9")
+
+
+def rule(rules: dict | None, name: str):
+    """The value of rule option ``name`` (its default when ``rules`` does not name it)."""
+    return (rules or {}).get(name, RULE_DEFAULTS[name])
+
+
+def multipliers(rules: dict | None = None) -> dict[str, int]:
+    """Each contract's multiplier under ``rules``."""
+    value = rule(rules, "multipliers")
+    items = value.split(",") if isinstance(value, str) else value
+    return {c: int(m) for c, m in zip(MULTIPLIER_ORDER, items, strict=True)}
+
+
+def quartet_points(rules: dict | None = None) -> dict[str, int]:
+    """The four-of-a-kinds that count, by rank, and their points."""
+    nines = int(rule(rules, "four_nines"))
+    return {**QUARTET_POINTS, "9": nines} if nines else QUARTET_POINTS
 
 
 def trump_of(contract: str) -> str | None:
@@ -32,12 +59,14 @@ def team(seat: int) -> int:
 
 
 # ------------------------------------------------------------------ tricks
-def card_points(card: str, contract: str) -> int:
+def card_points(card: str, contract: str, rules: dict | None = None) -> int:
     rank, suit = card
     if suit == trump_of(contract):
         return TRUMP_POINTS[rank]
     if contract in ("obenabe", "undenufe") and rank == "8":
         return 8
+    if contract == "undenufe" and rule(rules, "undenufe_points") == "six" and rank in "6A":
+        return 11 if rank == "6" else 0
     return PLAIN_POINTS[rank]
 
 
@@ -89,7 +118,9 @@ def legal(hand, trick: list[str], contract: str) -> set[str]:
 
 
 # -------------------------------------------------------------------- Weis
-def run_points(n: int) -> int:
+def run_points(n: int, rules: dict | None = None) -> int:
+    if n >= 5 and rule(rules, "long_runs") == "scaled":
+        return {5: 100, 6: 150, 7: 200, 8: 250, 9: 300}[n]
     return 100 if n >= 5 else 50 if n == 4 else 20 if n == 3 else 0
 
 
@@ -120,16 +151,17 @@ def combo_key(cards: list[str], points: int, contract: str) -> tuple:
     return (points, 0, len(cards), -top if contract == "undenufe" else top, in_trump)
 
 
-def declaration(hand, contract: str) -> list[tuple[list[str], int]]:
+def declaration(hand, contract: str, rules: dict | None = None) -> list[tuple[list[str], int]]:
     """The Weis a hand declares: [(cards, points)], maximising the total, ties by best combination."""
     hand = list(hand)
-    quartets = [r for r in QUARTET_POINTS if all(r + s in hand for s in SUITS)]
+    qpoints = quartet_points(rules)
+    quartets = [r for r in qpoints if all(r + s in hand for s in SUITS)]
     best, best_rank = [], None
     for n in range(len(quartets) + 1):
         for claimed in itertools.combinations(quartets, n):
-            combos = [([r + s for s in SUITS], QUARTET_POINTS[r]) for r in claimed]
+            combos = [([r + s for s in SUITS], qpoints[r]) for r in claimed]
             rest = [c for c in hand if c[0] not in claimed]
-            combos += [(run, run_points(len(run))) for run in maximal_runs(rest)]
+            combos += [(run, run_points(len(run), rules)) for run in maximal_runs(rest)]
             total = sum(p for _, p in combos)
             strongest = max((combo_key(c, p, contract) for c, p in combos), default=())
             if best_rank is None or (total, strongest) > best_rank:
@@ -147,12 +179,12 @@ def kinds_of(combos) -> set[str]:
     return out
 
 
-def weis_winner(hands, contract: str, forehand: int) -> int | None:
+def weis_winner(hands, contract: str, forehand: int, rules: dict | None = None) -> int | None:
     """Seat with the strongest single combination, the earlier player on ties; None if none."""
     best, seat = None, None
     for pos in range(4):
         s = (forehand + pos) % 4
-        combos = declaration(hands[s], contract)
+        combos = declaration(hands[s], contract, rules)
         if not combos:
             continue
         key = max(combo_key(c, p, contract) for c, p in combos)
@@ -172,17 +204,18 @@ def stoeck_seat(hands, contract: str) -> int | None:
 
 
 # -------------------------------------------------- exact Weis probabilities
-def _suit_runs(mask: int) -> tuple[int, int]:
-    """(run points, kind bits) of a 9-bit suit (bit i = RANKS[i])."""
+def _suit_runs(mask: int, rules: dict | None = None) -> tuple[int, int, int]:
+    """(run points, kind bits, longest run) of a 9-bit suit (bit i = RANKS[i])."""
     cards = [RANKS[i] + "C" for i in range(9) if mask >> i & 1]
-    pts, kinds = 0, 0
+    pts, kinds, longest = 0, 0, 0
     for run in maximal_runs(cards):
-        pts += run_points(len(run))
+        pts += run_points(len(run), rules)
         kinds |= 1 << KINDS.index("run5" if len(run) >= 5 else "run4" if len(run) == 4 else "run3")
-    return pts, kinds
+        longest = max(longest, len(run))
+    return pts, kinds, longest
 
 
-def weis_distribution() -> tuple[dict, int]:
+def weis_distribution(rules: dict | None = None) -> tuple[dict, int]:
     """Exact count of 9-card hands per (declared total, kind bits), and unresolved ties.
 
     A hand is four 9-bit suits. The declaration depends on the set I of
@@ -191,9 +224,9 @@ def weis_distribution() -> tuple[dict, int]:
     sets J >= I that every suit must contain turns "exactly I" into sums of
     products over suits, which a convolution over the four suits counts.
     """
-    quartet_bits = [RANKS.index(r) for r in "TJQKA"]
-    runs = [_suit_runs(m) for m in range(512)]
-    qpoints = {RANKS.index(r): p for r, p in QUARTET_POINTS.items()}
+    qpoints = {RANKS.index(r): p for r, p in quartet_points(rules).items()}
+    quartet_bits = sorted(qpoints)
+    runs = [_suit_runs(m, rules) for m in range(512)]
     out: dict = defaultdict(int)
     unresolved = 0
     for ni in range(3):
@@ -211,26 +244,26 @@ def weis_distribution() -> tuple[dict, int]:
                             continue
                         state = tuple(runs[m & ~sum(1 << b for b in S)] for S in subsets)
                         suit[(bin(m).count("1"), state)] += 1
-                    acc: dict = {(0, tuple((0, 0) for _ in subsets)): 1}
+                    acc: dict = {(0, tuple((0, 0, 0) for _ in subsets)): 1}
                     for _ in range(4):
                         nxt: dict = defaultdict(int)
                         for (n1, s1), c1 in acc.items():
                             for (n2, s2), c2 in suit.items():
                                 if n1 + n2 > 9:
                                     continue
-                                st = tuple((a[0] + b[0], a[1] | b[1]) for a, b in zip(s1, s2))
+                                st = tuple((a[0] + b[0], a[1] | b[1], max(a[2], b[2]))
+                                           for a, b in zip(s1, s2))
                                 nxt[(n1 + n2, st)] += c1 * c2
                         acc = nxt
                     for (n, st), count in acc.items():
                         if n != 9:
                             continue
                         options = []
-                        for S, (rpts, rkinds) in zip(subsets, st):
+                        for S, (rpts, rkinds, longest) in zip(subsets, st):
                             total = rpts + sum(qpoints[b] for b in S)
-                            best_run = (run_points(5 if rkinds & 4 else 4 if rkinds & 2 else 3), 0) \
-                                if rkinds else (0, 0)
+                            best_run = (run_points(longest, rules), 0) if rkinds else (0, 0)
                             best_q = max(((qpoints[b], 1) for b in S), default=(0, 0))
-                            kinds = rkinds | sum(1 << (3 + quartet_bits.index(b)) for b in S)
+                            kinds = rkinds | sum(1 << KINDS.index("quartet_" + RANKS[b]) for b in S)
                             options.append(((total, max(best_run, best_q)), total, kinds))
                         options.sort(reverse=True)
                         tie = len(options) > 1 and options[0][0] == options[1][0]
@@ -240,9 +273,9 @@ def weis_distribution() -> tuple[dict, int]:
     return {k: v for k, v in out.items() if v}, unresolved
 
 
-def weis_probabilities() -> dict[str, Fraction]:
+def weis_probabilities(rules: dict | None = None) -> dict[str, Fraction]:
     """Exact probability that a random 9-card hand declares each kind (and any Weis)."""
-    dist, unresolved = weis_distribution()
+    dist, unresolved = weis_distribution(rules)
     if unresolved:
         raise AssertionError(f"{unresolved} hands with an undecided declaration")
     hands = comb(36, 9)
@@ -272,8 +305,13 @@ def audit(line: dict, start: tuple[int, int] = (0, 0)) -> list[str]:
     if line.get("players") != 4:
         err(f"players {line.get('players')!r}")
     rules = line.get("rules", {})
-    if set(rules) != {"target"}:
-        err(f"rules should name exactly target, got {sorted(rules)}")
+    if "target" not in rules or set(rules) - set(RULE_DEFAULTS):
+        err(f"rules should name target and only options of {sorted(RULE_DEFAULTS)}, got {sorted(rules)}")
+    allowed = {"undenufe_points": ("ace", "six"), "four_nines": ("0", "150"), "long_runs": ("flat", "scaled")}
+    for name, values in allowed.items():
+        if str(rule(rules, name)) not in values:
+            err(f"rule {name} is {rule(rules, name)!r}, not one of {values}")
+    mult = multipliers(rules)
     target = rules.get("target", 3000)
     totals = list(start)
     winner = None
@@ -304,13 +342,13 @@ def audit(line: dict, start: tuple[int, int] = (0, 0)) -> list[str]:
         if contract not in CONTRACTS:
             err(f"{where}: contract {contract!r}")
             continue
-        m = MULTIPLIER[contract]
-        declared = [declaration(h, contract) for h in hands]
+        m = mult[contract]
+        declared = [declaration(h, contract, rules) for h in hands]
         for s in range(4):
             got = _combo_set((c["cards"], c["points"]) for c in deal["weis"][s])
             if got != _combo_set(declared[s]):
                 err(f"{where}: seat {s} Weis {got}, rules say {_combo_set(declared[s])}")
-        w_seat = weis_winner(hands, contract, forehand)
+        w_seat = weis_winner(hands, contract, forehand, rules)
         st_seat = stoeck_seat(hands, contract)
         if deal["stoeck_seat"] != st_seat:
             err(f"{where}: stoeck_seat {deal['stoeck_seat']}, rules say {st_seat}")
@@ -372,7 +410,7 @@ def audit(line: dict, start: tuple[int, int] = (0, 0)) -> list[str]:
             if winner is not None or len(trick) < 4:
                 break
             w = (leader + trick_winner(trick, contract)) % 4
-            pts = sum(card_points(c, contract) for c in trick)
+            pts = sum(card_points(c, contract, rules) for c in trick)
             tricks_won[team(w)] += 1
             if t == 8:
                 pts += 5 + (100 if tricks_won[team(w)] == 9 else 0)
