@@ -499,13 +499,20 @@ class GridTally(Tally):
     def add(self, rows: np.ndarray) -> None:
         import numba
 
-        from cardmc.kernels.tally import split
+        from cardmc.kernels.tally import SERIAL, split
 
         rows = np.ascontiguousarray(rows, dtype=np.int32)
-        parts = split(rows, max(1, min(numba.get_num_threads(), len(rows) >> 12)))
-        cells = np.zeros((len(parts) - 1, self.grid.size), np.int64)
-        with KERNEL_LOCK:  # Numba's thread pool is shared: one parallel kernel at a time
-            misfit = len(rows) and self.kernel(rows, parts, cells, self.grid.at, self.dims)
+        # Numba's thread pool runs one parallel kernel at a time: while a kernel holds
+        # it (the next block, simulated ahead), tally in this thread instead of waiting
+        free = KERNEL_LOCK.acquire(blocking=False)
+        try:
+            parts = split(rows, max(1, min(numba.get_num_threads(), len(rows) >> 12)) if free else 1)
+            cells = np.zeros((len(parts) - 1, self.grid.size), np.int64)
+            kernel = self.kernel if free else SERIAL[self.kernel.py_func.__name__]
+            misfit = len(rows) and kernel(rows, parts, cells, self.grid.at, self.dims)
+        finally:
+            if free:
+                KERNEL_LOCK.release()
         if misfit:
             part = self.aggregate(self.spec.frame(rows))
             self.total = part if self.total is None else merge(self.total, part)

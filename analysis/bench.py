@@ -25,7 +25,7 @@ import pandas as pd
 
 import cardmc
 from cardmc import registry
-from cardmc.driver import set_threads
+from cardmc.driver import block_size, set_threads
 
 SEED = 12345
 PATHS = ("kernel", "frame", "aggregate")
@@ -34,7 +34,7 @@ PATHS = ("kernel", "frame", "aggregate")
 def _kernel(spec, players, params, policies, games, block=None):
     """Seconds and rows for ``games`` games, played in the blocks that
     ``cardmc simulate`` uses (their row buffers fit the allocator's reuse)."""
-    block = block or int(spec.extra.get("block", 8192))
+    block = block or block_size(spec)
     rows = 0
     t = time.perf_counter()
     for first in range(0, games, block):

@@ -1,7 +1,8 @@
 """The kernels' row blocks as DataFrames: one array per column, no copies after the split.
 
-A game's ``frame(rows)`` is ``Columns(...)(rows)``: one parallel jitted pass
-(``cardmc.kernels.columns.split``) writes each column of the row-major int32
+A game's ``frame(rows)`` is ``Columns(...)(rows)``: one jitted pass
+(``cardmc.kernels.columns.split``, parallel unless a kernel is using Numba's
+threads) writes each column of the row-major int32
 block into its own array of the column's dtype (int8 to int64, or a
 categorical's int8 codes), and the DataFrame takes those arrays as they are.
 """
@@ -38,8 +39,15 @@ class Columns:
         if rows.ndim != 2 or rows.shape[1] != len(self.columns):
             raise ValueError(f"rows should have {len(self.columns)} columns, not shape {rows.shape}")
         outs = [np.empty((len(p), len(rows)), w) for p, w in zip(self.picks, WIDTHS)]
-        with KERNEL_LOCK:  # Numba's thread pool is shared: one parallel kernel at a time
-            kc.split(rows, *self.picks, self.cards, *outs)
+        # Numba's thread pool runs one parallel kernel at a time: while a kernel
+        # holds it (the next block, simulated ahead), split in this thread instead
+        if KERNEL_LOCK.acquire(blocking=False):
+            try:
+                kc.split(rows, *self.picks, self.cards, *outs)
+            finally:
+                KERNEL_LOCK.release()
+        else:
+            kc.split_rows(rows, 0, len(rows), *self.picks, self.cards, *outs)
         data = {}
         for name, kind, slot in zip(self.columns, self.kinds, self.slots):
             dtype = self.dtypes[name]

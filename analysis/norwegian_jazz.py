@@ -317,6 +317,7 @@ SPEC = GameSpec(
     columns=k.COLUMNS,
     extra={
         "bench": [("random", "random", {}), ("heuristic", "heuristic", {})],
+        "block": 4096,  # a block's rows (7 seats: 17 MB) stay below the allocator's reuse threshold (32 MiB)
         "deals_per_game": k.DEALS,
         "tally": tally,
     },

@@ -160,10 +160,9 @@ def heuristic_declaration(rel, hand, trump):
 def _boss(card, hand, gone, trump):
     """True when no unplayed card outside ``hand`` beats ``card`` in its suit."""
     s = card >> 4
-    if s == trump:
-        higher = trumps_above(trump, card & 15)
-    else:  # plain order is rank order: the higher cards are the higher bits of the suit
-        higher = suit_cards(~((ONE << np.uint64(card + 1)) - ONE), s)
+    # plain order is rank order: the higher cards are the higher bits of the suit
+    plain = suit_cards(~((ONE << np.uint64(card + 1)) - ONE), s)
+    higher = trumps_above(trump, card & 15) if s == trump else plain
     return (higher & ~(hand | gone)) == ZERO
 
 
@@ -171,42 +170,40 @@ def _boss(card, hand, gone, trump):
 def heuristic_card(hand, legal, n, led, top, pot, trump, need, gone):
     """Play towards the declaration: win cheap tricks while short of it,
     shed points and duck once it is reached (``need`` <= 0). ``top`` is the
-    strength of the card winning the trick so far, ``pot`` its points."""
+    strength of the card winning the trick so far, ``pot`` its points.
+    Each card's key is written with selects, not branches: the cards are
+    random, so branches on them are unpredictable."""
     if legal & (legal - ONE) == ZERO:
         return lowest(legal)  # one legal card (the loop below would pick it too)
     best = -1
     best_key = -100000
     m = legal
+    want = need > 0
     while m != ZERO:
         c = lowest(m)
         m &= m - ONE
-        pts = jass_points(c, trump)
+        cs, cr = c >> 4, c & 15
+        is_trump = cs == trump
+        pts = JASS_TRUMP[cr] if is_trump else JASS_PLAIN[cr]
+        boss = _boss(c, hand, gone, trump)
         if n == 0:
-            own = strength(c, c >> 4, trump, PLAIN)
-            if need > 0:
-                # lead a sure winner with the most points, else a cheap low card
-                key = 100 + pts if _boss(c, hand, gone, trump) else -pts * 4 - own
-            else:
-                key = -own - pts * 4 - (50 if c >> 4 == trump else 0)
+            own = TRUMP_BASE + TRUMP_STRENGTH[cr] if is_trump else cr
+            # lead a sure winner with the most points, else a cheap low card
+            short = 100 + pts if boss else -pts * 4 - own
+            key = short if want else -own - pts * 4 - (50 if is_trump else 0)
         else:
-            st = strength(c, led, trump, PLAIN)
+            st = TRUMP_BASE + TRUMP_STRENGTH[cr] if is_trump else (cr if cs == led else -1)
             wins = st > top
-            gain = pot + pts + 4 * (3 - n)
-            if need > 0 and gain < 2 * need:
-                # want the trick: the cheapest winner that holds; else throw the least
-                if wins and (n == 3 or st >= TRUMP_BASE or _boss(c, hand, gone, trump)):
-                    key = 1000 - pts * 4 - st
-                elif wins:
-                    key = 500 - pts * 4 - st
-                else:
-                    key = -pts * 4 - st
-            elif not wins:
-                key = 1000 + pts * 4 + st  # enough: duck with the most points
-            else:
-                key = -pts * 4 - st  # or win as cheaply as possible
-        if key > best_key:
-            best_key = key
-            best = c
+            cheap = -pts * 4 - st
+            # want the trick: the cheapest winner that holds; else throw the least
+            holds = n == 3 or st >= TRUMP_BASE or boss
+            short = (1000 if holds else 500) + cheap if wins else cheap
+            # enough: duck with the most points, or win as cheaply as possible
+            enough = cheap if wins else 1000 + pts * 4 + st
+            key = short if want and pot + pts + 4 * (3 - n) < 2 * need else enough
+        better = key > best_key
+        best = c if better else best
+        best_key = key if better else best_key
     return best
 
 

@@ -12,7 +12,9 @@ games) and fills acc[p], in parallel; the caller sums the parts (integers:
 exact in any order). It returns a count above 0 when rows do not fit the
 grids (a key out of its range, rows not in whole deals): then the caller
 drops ``acc`` and aggregates the block another way. ``dims`` holds the ranges
-that depend on the run.
+that depend on the run. ``<game>_serial`` does the same in the calling thread,
+without Numba's thread pool (while a kernel holds it); ``SERIAL`` finds it
+by the parallel kernel's name.
 """
 from __future__ import annotations
 
@@ -97,6 +99,14 @@ def differenzler(rows, parts, acc, at, dims):
     for p in prange(len(parts) - 1):
         bad[p] = _differenzler(rows, parts[p], parts[p + 1], acc[p], at)
     return bad.sum()
+
+
+@jit
+def differenzler_serial(rows, parts, acc, at, dims):
+    bad = 0
+    for p in range(len(parts) - 1):
+        bad += _differenzler(rows, parts[p], parts[p + 1], acc[p], at)
+    return bad
 
 
 # ---------------------------------------------------------------- Schieber
@@ -203,6 +213,14 @@ def schieber(rows, parts, acc, at, dims):
     return bad.sum()
 
 
+@jit
+def schieber_serial(rows, parts, acc, at, dims):
+    bad = 0
+    for p in range(len(parts) - 1):
+        bad += _schieber(rows, parts[p], parts[p + 1], acc[p], at, dims)
+    return bad
+
+
 # ------------------------------------------------------------ English Jazz
 
 RULES = len(E.RULE_LETTERS)
@@ -258,6 +276,14 @@ def english_jazz(rows, parts, acc, at, dims):
     for p in prange(len(parts) - 1):
         bad[p] = _english_jazz(rows, parts[p], parts[p + 1], acc[p], at)
     return bad.sum()
+
+
+@jit
+def english_jazz_serial(rows, parts, acc, at, dims):
+    bad = 0
+    for p in range(len(parts) - 1):
+        bad += _english_jazz(rows, parts[p], parts[p + 1], acc[p], at)
+    return bad
 
 
 # ---------------------------------------------------------- Norwegian Jazz
@@ -357,3 +383,15 @@ def norwegian_jazz(rows, parts, acc, at, dims):
     for p in prange(len(parts) - 1):
         bad[p] = _norwegian_jazz(rows, parts[p], parts[p + 1], acc[p], at, dims)
     return bad.sum()
+
+
+@jit
+def norwegian_jazz_serial(rows, parts, acc, at, dims):
+    bad = 0
+    for p in range(len(parts) - 1):
+        bad += _norwegian_jazz(rows, parts[p], parts[p + 1], acc[p], at, dims)
+    return bad
+
+
+SERIAL = {f.py_func.__name__[:-len("_serial")]: f
+          for f in (differenzler_serial, schieber_serial, english_jazz_serial, norwegian_jazz_serial)}
