@@ -55,7 +55,9 @@ option of the game unchanged to each arm's runs.
 """
 from __future__ import annotations
 
+import sys
 import time
+import types
 from dataclasses import dataclass
 
 import numpy as np
@@ -375,3 +377,14 @@ def _bar(games: int, progress: bool, game: str):
     from tqdm.auto import tqdm
 
     return tqdm(total=games, unit=" games", unit_scale=True, desc=f"compare {game}", dynamic_ncols=True)
+
+
+class _CallableModule(types.ModuleType):
+    """``cardmc.compare`` is this module and the function at once: importing the
+    module binds its name in the package, so the module itself calls ``compare``."""
+
+    def __call__(self, *args, **kwargs) -> pd.DataFrame:
+        return compare(*args, **kwargs)
+
+
+sys.modules[__name__].__class__ = _CallableModule
