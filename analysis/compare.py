@@ -38,8 +38,9 @@ game's rows of the measured seats that pass ``where``):
 measured seats' rows that pass). ``measure=function`` is called with each
 round's rows of an arm (a DataFrame, after ``where``) and returns a pandas
 Series (or DataFrame, one measure per column) **indexed by ``game``**: one
-value per game; or anything else of one value per row (an array or Series in
-the rows' order): one value per row, paired by (game, deal, seat). A measure
+value per game; **indexed by ``game, deal, seat``**: one value per row (of
+the rows it chooses); or anything else of one value per row (an array or
+Series in the rows' order). Rows are paired by (game, deal, seat). A measure
 whose values are all 0 or 1 is a proportion: an arm's share gets a Wilson
 interval; every difference is a paired mean with a normal interval.
 
@@ -195,7 +196,7 @@ def column(name: str, seats: tuple[int, ...]):
 
 def values_of(result, rows: pd.DataFrame, name: str) -> dict[str, pd.Series]:
     """A measure's result as {measure: float Series indexed by game or by (game, deal, seat)}."""
-    if isinstance(result, (pd.Series, pd.DataFrame)) and result.index.names == ["game"]:
+    if isinstance(result, (pd.Series, pd.DataFrame)) and result.index.names in (["game"], ROW_KEY):
         frame = result.to_frame(name if result.name is None else result.name) if isinstance(result, pd.Series) \
             else result  # fmt: skip
         return {str(c): frame[c].astype(float) for c in frame.columns}
