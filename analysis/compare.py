@@ -142,54 +142,56 @@ def measured_seats(spec, arms: list[Arm], players: int) -> tuple[int, ...]:
 # ------------------------------------------------------------------ measures
 
 
-def per_game(rows: pd.DataFrame, values, name: str) -> pd.Series:
-    """The mean of ``values`` (one per row) over each game's rows, indexed by game."""
+def per_game(rows: pd.DataFrame, values, name: str, keep=None) -> pd.Series:
+    """The mean of ``values`` (a row column or one value per row) over each game's
+    rows (those of the boolean array ``keep``), indexed by game."""
     game = rows["game"].to_numpy(np.int64)
     v = np.asarray(values, dtype=float)
+    if keep is not None:
+        game, v = game[keep], v[keep]
     if not len(game):
         return pd.Series([], index=pd.Index([], name="game", dtype=np.int64), name=name, dtype=float)
     first = int(game.min())
     count = np.bincount(game - first)
     total = np.bincount(game - first, weights=v, minlength=count.size)
-    keep = np.flatnonzero(count)
-    return pd.Series(total[keep] / count[keep], index=pd.Index(keep + first, name="game"), name=name)
+    kept = np.flatnonzero(count)
+    return pd.Series(total[kept] / count[kept], index=pd.Index(kept + first, name="game"), name=name)
+
+
+def _at(rows: pd.DataFrame, seats) -> np.ndarray:
+    return np.isin(rows["seat"].to_numpy(), seats)
 
 
 def natural(game: str, seats: tuple[int, ...], players: int):
     """The game's natural measure over the measured ``seats``: rows -> DataFrame by game."""
-    def mine(rows):
-        return rows[rows["seat"].isin(seats)]
-
     if game == "differenzler":
         def measure(rows):
-            r = mine(rows)
-            r = r[r["extra"] == 0]
-            return per_game(r, r["penalty"], "penalty").to_frame()
+            keep = _at(rows, seats) & (rows["extra"].to_numpy() == 0)
+            return per_game(rows, rows["penalty"], "penalty", keep).to_frame()
     elif game == "schieber":
         teams = sorted({s % 2 for s in seats})
         team_seats = tuple(s for s in range(players) if s % 2 in teams)
 
         def measure(rows):
-            r = rows[rows["seat"].isin(team_seats)]
-            out = {"points per deal": per_game(r, r["score"], "points per deal")}
+            keep = _at(rows, team_seats)
+            out = {"points per deal": per_game(rows, rows["score"], "points per deal", keep)}
             if len(teams) == 1:
-                out["wins"] = per_game(r, r["winner"].to_numpy() == teams[0], "wins")
+                out["wins"] = per_game(rows, rows["winner"].to_numpy() == teams[0], "wins", keep)
             return pd.DataFrame(out)
     else:
         def measure(rows):
-            r = mine(rows)
-            return pd.DataFrame({"score per deal": per_game(r, r["score"], "score per deal"),
-                                 "wins": per_game(r, r["winner"], "wins")})  # fmt: skip
+            keep = _at(rows, seats)
+            return pd.DataFrame({"score per deal": per_game(rows, rows["score"], "score per deal", keep),
+                                 "wins": per_game(rows, rows["winner"], "wins", keep)})  # fmt: skip
     return measure
 
 
 def column(name: str, seats: tuple[int, ...]):
     """The row column ``name`` as a measure: its mean per game over the measured seats' rows."""
     def measure(rows):
-        r = rows[rows["seat"].isin(seats)]
-        if not pd.api.types.is_numeric_dtype(r[name]):
-            raise UsageError(f"measure {name!r} is not a numeric column ({r[name].dtype})")
-        return per_game(r, r[name], name).to_frame()
+        if not pd.api.types.is_numeric_dtype(rows[name]):
+            raise UsageError(f"measure {name!r} is not a numeric column ({rows[name].dtype})")
+        return per_game(rows, rows[name], name, _at(rows, seats)).to_frame()
 
     return measure
 
