@@ -199,7 +199,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("compare", help="arms (policies per seat, rule options) on the same deals, paired",
                        description="Play two or more arms on identical deals and show each arm's estimate "
-                       "and its paired difference against the first arm, with 95%% CIs.",
+                       "and its paired difference against the first arm, with 95% CIs.",
                        epilog=COMPARE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
     compare_arguments(p)
 
