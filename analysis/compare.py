@@ -216,29 +216,41 @@ def values_of(result, rows: pd.DataFrame, name: str) -> dict[str, pd.Series]:
 
 
 class _Sums:
-    """Count, sum and sum of squares of values (exact Python ints while the values are whole)."""
+    """Running count, mean and spread of values: exact integer sums while every
+    value is whole, else the mean and the sum of squared deviations of each
+    round merged (Chan et al.), so a constant shows no spread."""
 
     def __init__(self):
         self.n, self.sum, self.sumsq, self.binary = 0, 0, 0, True
+        self.m2: float | None = None  # set (with self.sum the mean) once a value is not whole
 
     def add(self, v: np.ndarray) -> None:
-        self.n += v.size
+        if not v.size:
+            return
         self.binary = self.binary and bool(np.isin(v, (0.0, 1.0)).all())
-        if (v == np.round(v)).all() and np.abs(v).max(initial=0) < 2**31:
+        if self.m2 is None and (v == np.round(v)).all() and np.abs(v).max() < 2**31:
             w = v.astype(np.int64)
-            self.sum, self.sumsq = _add(self.sum, int(w.sum())), _add(self.sumsq, int((w * w).sum()))
-        else:
-            self.sum, self.sumsq = float(self.sum) + float(v.sum()), float(self.sumsq) + float((v * v).sum())
+            self.n, self.sum, self.sumsq = self.n + w.size, self.sum + int(w.sum()), self.sumsq + int((w * w).sum())
+            return
+        if self.m2 is None:  # the whole sums so far as a mean and a sum of squared deviations
+            self.m2 = (self.sumsq - self.sum * self.sum / self.n) if self.n else 0.0
+            self.sum = self.sum / self.n if self.n else 0.0
+        mean, m2 = float(v.mean()), float(((v - v.mean()) ** 2).sum())
+        n = self.n + v.size
+        delta = mean - self.sum
+        self.m2 += m2 + delta * delta * self.n * v.size / n
+        self.sum += delta * v.size / n
+        self.n = n
 
     def mean(self) -> dict:
-        return stats.mean_from_sums(self.sum, self.sumsq, self.n)
+        if self.m2 is None:
+            return stats.mean_from_sums(self.sum, self.sumsq, self.n)
+        se = float(np.sqrt(max(self.m2, 0.0) / (self.n - 1) / self.n)) if self.n > 1 else np.nan
+        m = self.sum
+        return {"estimate": m, "se": se, "ci_low": m - stats.Z95 * se, "ci_high": m + stats.Z95 * se, "n": self.n}
 
     def share(self) -> dict:
         return stats.proportion(self.sum, self.n)
-
-
-def _add(a, b):
-    return a + b if isinstance(a, int) else float(a) + b
 
 
 # ------------------------------------------------------------------ compare
