@@ -324,6 +324,8 @@ def compare(game: str, arms, games: int = GAMES, seed: int = 0, *, players: int 
                 break
     finally:
         bar.close()
+    if where is not None and all(s.n == 0 for s in sums.values()):
+        raise UsageError(f"no rows pass the filter {where!r}")
     table = _table(arms, sums, diffs)
     table.attrs.update(game=game, seed=seed, games=played, stopped_by=stopped, seats=list(seats),
                        where=where, measure=label, seconds=round(time.monotonic() - began, 3))  # fmt: skip

@@ -178,6 +178,7 @@ def test_bad_arms_exit_2_with_one_line_and_no_file(tmp_path, capsys, arms, named
     (["--where", "sum(aces) > 1"], "call"),
     (["--measure", "nothing"], "nothing"),
     (["--target-se", "-1"], "target_se"),
+    (["--where", "trumps > 9"], "no rows pass"),
 ])  # fmt: skip
 def test_bad_filters_and_measures_exit_2_with_no_file(tmp_path, capsys, extra, named):
     out = tmp_path / "c.csv"
