@@ -182,7 +182,8 @@ def test_bad_arms_exit_2_with_one_line_and_no_file(tmp_path, capsys, arms, named
 ])  # fmt: skip
 def test_bad_filters_and_measures_exit_2_with_no_file(tmp_path, capsys, extra, named):
     out = tmp_path / "c.csv"
-    argv = ["compare", "differenzler", "--arm", "heuristic", "--arm", "random", "--games", "50", "--out", str(out)]
+    argv = ["compare", "differenzler", "--arm", "heuristic", "--arm", "random", "--games", "50", "--out", str(out),
+            "--no-progress"]  # fmt: skip
     assert main(argv + extra) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and named in err
