@@ -4,6 +4,7 @@ Norwegian Jazz.
     >>> import cardmc
     >>> df = cardmc.simulate("differenzler", games=10_000, seed=1)
     >>> tables = cardmc.analyze("differenzler", df)
+    >>> cardmc.compare("differenzler", ["heuristic", "random"], games=20_000)   # paired, same deals
 
 The parts: ``cardmc.kernels`` (the Numba kernels: cards, dealing, the rules
 of each game, policies, batch drivers), ``cardmc.reports`` (charts and the
@@ -17,8 +18,9 @@ __version__ = "0.2.0"
 _API = ("simulate", "analyze", "trace", "read", "run_info")
 _GAME_API = {"odds": "cardmc.english_jazz", "house_rules": "cardmc.schieber"}
 _PARTS = ("kernels", "reports")
+_CALLABLE = ("compare",)  # a module that calls its function: cardmc.compare(game, arms, ...)
 
-__all__ = [*_API, *_GAME_API, "__version__"]
+__all__ = [*_API, *_GAME_API, *_CALLABLE, "__version__"]
 
 
 def __getattr__(name: str):
@@ -29,6 +31,6 @@ def __getattr__(name: str):
         return getattr(importlib.import_module("cardmc.api"), name)
     if name in _GAME_API:
         return getattr(importlib.import_module(_GAME_API[name]), name)
-    if name in _PARTS:
+    if name in _PARTS or name in _CALLABLE:
         return importlib.import_module(f"cardmc.{name}")
     raise AttributeError(f"module 'cardmc' has no attribute {name!r}")

@@ -147,13 +147,22 @@ def _check_game(meta: dict, game: str, where) -> None:
         raise UsageError(f"{where} holds {meta['game']} results, not {game}")
 
 
-def analyze(game: str, data, **kwargs) -> dict[str, pd.DataFrame]:
+def analyze(game: str, data, where: str | None = None, **kwargs) -> dict[str, pd.DataFrame]:
     """The game's standard tables (every figure with its CI) from simulated
     rows (a DataFrame from ``simulate``, or a Parquet file or run folder it
     wrote) or from aggregates (``simulate(..., aggregate=True)`` or a file or
     folder it wrote). Files and folders are read part by part when the game
-    has an aggregate analysis, so memory stays flat whatever the run's size."""
+    has an aggregate analysis, so memory stays flat whatever the run's size.
+
+    ``where`` (``"trumps >= 4 and aces >= 2"``, see ``cardmc.where``) keeps
+    only the rows that pass before the tables are made (rows only, not
+    aggregates); every table notes it in ``attrs["where"]``."""
     spec = registry.get(game)
+    if where is not None:
+        tables = _analyze_where(spec, game, data, where, kwargs)
+        for table in tables.values():
+            table.attrs["where"] = where
+        return tables
     found = agg.functions(spec)
     if isinstance(data, pd.DataFrame):
         _check_rows(spec, data, game)
@@ -182,9 +191,46 @@ def analyze(game: str, data, **kwargs) -> dict[str, pd.DataFrame]:
     return found[1](_aggregate_parts(spec, game, [path], found[0]))
 
 
-def _aggregate_parts(spec, game: str, parts: list[Path], aggregate) -> dict:
+def _analyze_where(spec, game: str, data, where: str, kwargs: dict) -> dict[str, pd.DataFrame]:
+    """``analyze`` of the rows of ``data`` that pass the filter ``where``."""
+    from cardmc import where as filters
+
+    filters.check(where, spec.columns)
+    if isinstance(data, dict) or (not isinstance(data, pd.DataFrame) and _holds_aggregates(Path(data))):
+        raise UsageError(f"--where filters rows, and {'these' if isinstance(data, dict) else data} "
+                         "holds aggregates: simulate without --aggregate")  # fmt: skip
+    found = agg.functions(spec)
+    if isinstance(data, pd.DataFrame) or found is None or kwargs:
+        df = data if isinstance(data, pd.DataFrame) else read(data)
+        _check_rows(spec, df, game)
+        kept = filters.apply(df, where)
+        if kept.empty:
+            raise UsageError(f"no rows pass the filter {where!r}")
+        return spec.analyze(kept, **kwargs)
+    path = Path(data)
+    if path.is_dir():
+        manifest, parts = checkpoint.complete_parts(path)
+        _check_game(manifest["metadata"], game, path)
+    else:
+        parts = [path]
+    total = _aggregate_parts(spec, game, parts, found[0], keep=lambda df: filters.apply(df, where))
+    if total is None:
+        raise UsageError(f"no rows pass the filter {where!r}")
+    return found[1](total)
+
+
+def _holds_aggregates(path: Path) -> bool:
+    if path.is_dir():
+        manifest = checkpoint.read_manifest(path)
+        return manifest is not None and manifest["identity"]["kind"] == checkpoint.AGGREGATES
+    return path.is_file() and agg.is_aggregate_file(path)
+
+
+def _aggregate_parts(spec, game: str, parts: list[Path], aggregate, keep=None) -> dict:
     """The merged aggregates of Parquet row files (rows in game order), read
-    row group by row group, each game's rows aggregated together."""
+    row group by row group, each game's rows aggregated together; with
+    ``keep`` (a frame -> its rows to keep), only the rows it keeps (None if
+    none)."""
     total = carry = None
     for part in parts:
         try:
@@ -202,15 +248,21 @@ def _aggregate_parts(spec, game: str, parts: list[Path], aggregate) -> dict:
             # so an aggregate that looks at whole games sees each game at once
             last = df["game"].to_numpy() == df["game"].iat[-1] if len(df) else np.zeros(0, dtype=bool)
             carry, df = df[last], df[~last]
-            if len(df):
-                piece = aggregate(df)
-                total = piece if total is None else agg.merge(total, piece)
-    if carry is not None and len(carry):
-        piece = aggregate(carry)
-        total = piece if total is None else agg.merge(total, piece)
-    if total is None:
+            total = _add_piece(total, df, aggregate, keep)
+    if carry is not None:
+        total = _add_piece(total, carry, aggregate, keep)
+    if total is None and keep is None:
         raise UsageError(f"{parts[0]} holds no rows")
     return total
+
+
+def _add_piece(total, df: pd.DataFrame, aggregate, keep):
+    if keep is not None and len(df):
+        df = keep(df)
+    if not len(df):
+        return total
+    piece = aggregate(df)
+    return piece if total is None else agg.merge(total, piece)
 
 
 def trace(

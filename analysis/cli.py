@@ -1,4 +1,4 @@
-"""The ``cardmc`` command line: simulate, analyze, trace, odds, calibrate, bench, report."""
+"""The ``cardmc`` command line: simulate, analyze, compare, trace, odds, calibrate, bench, report."""
 from __future__ import annotations
 
 import argparse
@@ -120,6 +120,65 @@ def solve_arguments(parser) -> None:
     parser.add_argument("--tt-mib", type=float, default=64, help="transposition table size in MiB")
 
 
+COMPARE_HELP = """arms (--arm, two or more; the first is the base of every difference):
+  [NAME=]POLICY[; OPTION=VALUE]...
+  --arm heuristic                                   every seat plays heuristic
+  --arm "random,heuristic,random,heuristic"         one policy per seat
+  --arm "heuristic; undenufe_points=six"            a policy with rule options (--set names)
+  --arm "; max_extra_deals=2"                       the default policy with an option
+  --arm "swiss=heuristic; undenufe_points=six"      the same, named swiss (default: the text)
+
+measure (default: the game's own, over the seats whose policy differs from the
+first arm's, or every seat when none differs):
+  differenzler: penalty per hand (regular deals); schieber: points per deal of
+  that team and its match wins; english_jazz, norwegian_jazz: score per deal
+  and wins of those seats. --measure COLUMN takes a row column instead (its
+  mean per game over those seats' rows). One value per game; differences are
+  paired per game (mean and SE of the per-game difference), 95% CIs, Wilson
+  for a share. --where selects rows before the measure; a filter on hand
+  features of the dealt cards passes the same rows in every arm.
+
+example:
+  cardmc compare differenzler --arm heuristic --arm random --arm calibrated --target-se 0.05
+  cardmc compare schieber --arm heuristic --arm "heuristic,random,heuristic,random" --max-seconds 30
+"""
+
+
+def where_argument(parser) -> None:
+    """``--where``: a filter on the row columns (``cardmc analyze`` and ``cardmc compare``)."""
+    parser.add_argument("--where", default=None, metavar="FILTER",
+                        help='keep only rows that pass, e.g. "trumps >= 4 and aces >= 2": numeric row columns, '
+                        "numbers, == != < <= > >=, and, or, not, parentheses")  # fmt: skip
+
+
+def compare_arguments(parser) -> None:
+    """The options of ``cardmc compare`` (an argparse parser or subparser)."""
+    _game(parser)
+    parser.add_argument("--arm", dest="arms", action="append", required=True, metavar="ARM",
+                        help="an arm: [NAME=]POLICY[; OPTION=VALUE]... (repeat; see below)")
+    parser.add_argument("--games", type=positive_int, default=100_000,
+                        help="games at most (default 100,000), played in rounds of --block games")
+    parser.add_argument("--seed", type=seed_int, default=0, help="random seed (default 0): game i of seed s is fixed")
+    parser.add_argument("--players", type=positive_int, default=None, help="number of players (Norwegian Jazz: 3-7)")
+    parser.add_argument("--set", dest="settings", type=setting, action="append", default=[], metavar="NAME=VALUE",
+                        help="a rule option for every arm (an arm's own option wins), repeatable")
+    parser.add_argument("--calibration", metavar="FILE", default=None,
+                        help="Differenzler: the table of calibrated declarations (default: the shipped one)")
+    parser.add_argument("--measure", default=None, metavar="COLUMN", help="a row column to compare instead of "
+                        "the game's own measure, e.g. penalty, made, tricks")  # fmt: skip
+    where_argument(parser)
+    parser.add_argument("--target-se", type=float, default=None,
+                        help="stop once every difference's standard error is below this")
+    parser.add_argument("--max-seconds", type=float, default=None, help="stop after this many seconds (between rounds)")
+    parser.add_argument("--block", type=positive_int, default=10_000, help="games per round (default 10,000); "
+                        "the result of a given number of games does not depend on how the run stopped")  # fmt: skip
+    parser.add_argument("--threads", type=positive_int, default=None, help="Numba threads (default: all cores)")
+    parser.add_argument("--out", default=None, metavar="FILE.csv", help="write the table as CSV")
+    parser.add_argument("--force", action="store_true", help="overwrite an existing output file")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    # conditions of the deal: add_condition_arguments(parser) goes here (--hand, --trump-card, --deal)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(
         prog="cardmc",
@@ -163,6 +222,13 @@ def build_parser() -> argparse.ArgumentParser:
     _game(p)
     p.add_argument("file", help="Parquet file or run folder written by cardmc simulate (rows or aggregates)")
     p.add_argument("--out", default=None, help="folder for the CSV tables (default: FILE without suffix + '-analysis')")
+    where_argument(p)
+
+    p = sub.add_parser("compare", help="arms (policies per seat, rule options) on the same deals, paired",
+                       description="Play two or more arms on identical deals and show each arm's estimate "
+                       "and its paired difference against the first arm, with 95% CIs.",
+                       epilog=COMPARE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    compare_arguments(p)
 
     p = sub.add_parser("trace", help="write whole games as JSON Lines (TRACE.md)",
                        description="Write each game, every play with its legal cards, as one JSON line.")
@@ -280,11 +346,13 @@ def cmd_analyze(args) -> int:
     from cardmc.display import show
 
     meta = api.run_info(args.file)
-    tables = api.analyze(args.game, args.file)
+    tables = api.analyze(args.game, args.file, where=args.where)
     source = Path(args.file)
     folder = Path(args.out) if args.out else source.with_suffix("").with_name(source.stem + "-analysis")
     write_tables(tables, folder)
     print(f"{args.game}: {meta.get('games', '?')} games, seed {meta.get('seed', '?')}, policy {meta.get('policy', '?')}")
+    if args.where is not None:
+        print(f"rows where {args.where}")
     for name, table in tables.items():
         print(show(name, table))
     print(f"\nwrote {len(tables)} CSV tables to {folder}/")
@@ -368,9 +436,33 @@ def cmd_report(args) -> int:
     return 0
 
 
+def cmd_compare(args) -> int:
+    from cardmc.compare import compare
+    from cardmc.display import show
+
+    condition: dict = {}  # conditions of the deal: condition_kwargs(args) goes here
+    table = compare(args.game, args.arms, games=args.games, seed=args.seed, players=args.players,
+                    measure=args.measure, where=args.where, target_se=args.target_se, max_seconds=args.max_seconds,
+                    block=args.block, threads=args.threads, progress=not args.no_progress, out=args.out,
+                    force=args.force, calibration=args.calibration, **_settings(args), **condition)  # fmt: skip
+    a = table.attrs
+    seats = ", ".join(map(str, a["seats"]))
+    print(f"{args.game}: {a['games']:,} games (stopped by {a['stopped_by']}), seed {a['seed']}, {a['seconds']:.1f} s; "
+          f"seats measured: {seats}" + (f"; rows where {args.where}" if args.where else ""))  # fmt: skip
+    shown = table.drop(columns=["policy", "settings", "unpaired_se"])
+    for measure in dict.fromkeys(shown.index.get_level_values("measure")):
+        print(show(f"{measure} (diff: minus {table.index[0][1]}, paired)", shown.loc[measure]))
+    if args.out:
+        print(f"\nwrote {args.out}")
+    return 0
+
+
 COMMANDS = {"simulate": cmd_simulate, "analyze": cmd_analyze, "trace": cmd_trace, "bench": cmd_bench,
             "calibrate": cmd_calibrate, "odds": cmd_odds, "report": cmd_report,
             "solve": cmd_solve}  # fmt: skip
+
+
+COMMANDS["compare"] = cmd_compare
 
 
 if __name__ == "__main__":

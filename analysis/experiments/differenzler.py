@@ -27,26 +27,27 @@ def compare_declarations(
     games: int, seed: int = 0, rules=("random", "heuristic", "calibrated"), play: str = "heuristic", **settings
 ) -> pd.DataFrame:
     """Mean penalty of each declaration rule on the same deals (all four seats
-    use it), and paired differences against the first, with 95% CIs."""
-    from cardmc.api import simulate
+    use it), and paired differences against the first, with 95% CIs: per hand
+    of the four regular deals, paired hand by hand (``cardmc.compare``)."""
+    from cardmc.compare import compare
 
-    runs = {}
-    for rule in rules:
-        df = simulate("differenzler", games=games, seed=seed, policy=f"{play}:{rule}", **settings)
-        regular = df[df["extra"] == 0].sort_values(["game", "deal", "seat"])
-        runs[rule] = regular["penalty"].to_numpy(dtype=float)
-    rows = []
+    arms = [{"name": rule, "policy": f"{play}:{rule}"} for rule in rules]
+    table = compare("differenzler", arms, games=games, seed=seed, measure=regular_penalty, **settings)
     base = rules[0]
-    for rule in rules:
-        m = stats.mean(runs[rule])
-        d = stats.paired_difference(runs[rule], runs[base]) if rule != base else None
-        rows.append({
-            "declaration": rule, "mean_penalty": m["estimate"], "ci_low": m["ci_low"], "ci_high": m["ci_high"],
-            "se": m["se"], "n": m["n"], f"diff_vs_{base}": d["estimate"] if d else 0.0,
-            "diff_ci_low": d["ci_low"] if d else 0.0, "diff_ci_high": d["ci_high"] if d else 0.0,
-        })  # fmt: skip
-    out = pd.DataFrame(rows).set_index("declaration")
+    out = pd.DataFrame({
+        "mean_penalty": table["estimate"], "ci_low": table["ci_low"], "ci_high": table["ci_high"],
+        "se": table["se"], "n": table["n"], f"diff_vs_{base}": table["diff"],
+        "diff_ci_low": table["diff_ci_low"], "diff_ci_high": table["diff_ci_high"],
+    }).droplevel("measure")  # fmt: skip
+    out.index.name = "declaration"
     return record(out, seed=seed, games=games)
+
+
+def regular_penalty(rows: pd.DataFrame) -> pd.Series:
+    """The penalty of each hand of the four regular deals (tie-breaks left out), by (game, deal, seat)."""
+    r = rows[rows["extra"] == 0]
+    return pd.Series(r["penalty"].to_numpy(), index=pd.MultiIndex.from_frame(r[["game", "deal", "seat"]]),
+                     name="penalty")  # fmt: skip
 
 
 class _Tally:
