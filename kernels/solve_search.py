@@ -24,7 +24,7 @@ import numpy as np
 from cardmc.kernels.bits import ONE, ZERO, bit, lowest, nth, popcount
 from cardmc.kernels.jit import jit
 from cardmc.kernels.solve_rules import (
-    BONUS, COUNTED, INTERVAL, MAX_SIDE, MODE, NODES, PLAYERS, SALT, THRESHOLD, TRUMP_RANKS, TT_MASK,
+    BONUS, COUNTED, ENGLISH_JAZZ, GAME, INTERVAL, MAX_SIDE, MODE, NODES, PLAYERS, SALT, THRESHOLD, TRUMP_RANKS, TT_MASK,
     card_strength, card_token, card_value, ordered_trump, legal, order_between, remaining_value, trick_end,
 )
 
@@ -97,13 +97,48 @@ def position_key(R, hands, leader, trump, flags, lo, hi):
 
 
 @jit(inline="always")
-def bounds(R, rest, tricks_left, trump, flags):
+def bounds(R, hands, rest, tricks_left, trump, flags, sure):
     """(lowest, highest) value the counted seats can still end with, ``rest``
-    the cards not in a complete trick."""
+    the cards not in a complete trick. With ``sure`` (no trick in progress),
+    the highest trumps still out that one side holds go to that side: a trick
+    holding one of them is won by a card of the run (English Jazz, where a
+    trick counts 1: each of the counted seat's run wins a trick of its own,
+    the others' run at least one)."""
     total = remaining_value(R, rest, tricks_left, trump)
+    counted_won = flags & COUNTED_WON != 0
+    other_won = flags & OTHER_WON != 0
+    gain, loss = 0, 0
+    tsuit = ordered_trump(R, trump) if sure else -1
+    if tsuit >= 0:
+        side = -1
+        for i in range(TRUMP_RANKS.size - 1, -1, -1):
+            c = 16 * tsuit + TRUMP_RANKS[i]
+            if (rest >> np.uint64(c)) & ONE == ZERO:
+                continue
+            owner = 0
+            for s in range(R[PLAYERS]):
+                if (hands[s] >> np.uint64(c)) & ONE:
+                    owner = s
+            counted = (R[COUNTED] >> owner) & 1
+            if side < 0:
+                side = counted
+            elif counted != side:
+                break
+            if R[GAME] == ENGLISH_JAZZ:
+                if counted:
+                    gain += 1
+                else:
+                    loss = 1
+                    break
+            elif counted:
+                gain += card_value(R, c, trump)
+            else:
+                loss += card_value(R, c, trump)
+        counted_won = counted_won or side == 1
+        other_won = other_won or side == 0
     bonus = R[BONUS]
-    top = total + (bonus if flags & OTHER_WON == 0 else 0)
-    bottom = -bonus if flags & COUNTED_WON == 0 else 0
+    top = total - loss + (bonus if not other_won else 0)
+    bottom = gain - (bonus if not counted_won else 0)
     return bottom, top
 
 
@@ -208,7 +243,7 @@ def enter(R, keys, lows, highs, bests, hands, line, k0, fr, fk, moves, scores, d
     hint = -1
     if k == 0:
         left = popcount(hands[leader])
-        bottom, top = bounds(R, rest, left, trump, flags)
+        bottom, top = bounds(R, hands, rest, left, trump, flags, True)
         if lo > top or hi < bottom:
             return 0
         if lo <= bottom and hi >= top:
@@ -318,7 +353,7 @@ def root_bounds(R, hands, line, k, leader, trump, flags):
         rest |= hands[s]
     for i in range(k):
         rest |= bit(line[i])
-    return bounds(R, rest, popcount(hands[(leader + k) % R[PLAYERS]]), trump, flags)
+    return bounds(R, hands, rest, popcount(hands[(leader + k) % R[PLAYERS]]), trump, flags, k == 0)
 
 
 @jit
