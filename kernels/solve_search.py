@@ -21,7 +21,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardmc.kernels.bits import ONE, ZERO, bit, lowest, nth, popcount
+from numba import types
+from numba.extending import intrinsic
+
+from cardmc.kernels.bits import FAST_PDEP, ONE, ZERO, bit, lowest, nth, popcount
 from cardmc.kernels.jit import jit
 from cardmc.kernels.solve_rules import (
     BONUS, COUNTED, ENGLISH_JAZZ, GAME, INTERVAL, MAX_SIDE, MODE, NODES, PLAYERS, SALT, THRESHOLD, TRUMP_RANKS, TT_MASK,
@@ -59,37 +62,70 @@ def mix(z):
     return z ^ (z >> np.uint64(31))
 
 
+@intrinsic
+def _pext_bmi2(typingctx, x, m):
+    sig = types.uint64(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        from llvmlite import ir
+
+        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
+        fn = builder.module.declare_intrinsic("llvm.x86.bmi.pext.64", fnty=fnty)
+        return builder.call(fn, args)
+
+    return sig, codegen
+
+
 @jit(inline="always")
-def _token_hash(h, R, hands, c, trump):
-    owner = 0
-    for s in range(R[PLAYERS]):
-        if (hands[s] >> np.uint64(c)) & ONE:
-            owner = s
-    return (h ^ np.uint64(owner + card_token(R, c, trump))) * FNV
+def _pext_portable(x, m):
+    out = ZERO
+    b = ONE
+    while m != ZERO:
+        low = m & (ZERO - m)
+        if x & low:
+            out |= b
+        b <<= ONE
+        m ^= low
+    return out
+
+
+pext = _pext_bmi2 if FAST_PDEP else _pext_portable
+"""The bits of ``x`` at the places of ``m``, packed (one PEXT with BMI2)."""
 
 
 @jit(inline="always")
 def position_key(R, hands, leader, trump, flags, lo, hi):
-    """Hash of what decides the value: for each suit, the owner and token of
-    each card still out in the suit's order (so cards whose ranks differ only
-    by cards already played make the same key), the leader, trump, flags."""
+    """Hash of what decides the value: for each suit, the tokens of the cards
+    still out in rank order (their values; English Jazz marks its J and 9
+    where the suit is or may become trump) and, for each seat, which of those
+    cards it holds (PEXT), so cards whose ranks differ only by cards already
+    played make the same key; then the leader, trump and flags. Rank order
+    stands for the suit's playing order: within a suit the cards of one value
+    are the low ones in every order, and the others differ in value (or are
+    marked)."""
+    n = R[PLAYERS]
     h = np.uint64(R[SALT])
     rest = ZERO
-    for s in range(R[PLAYERS]):
+    for s in range(n):
         rest |= hands[s]
     tsuit = ordered_trump(R, trump)
+    mark = R[GAME] == ENGLISH_JAZZ
     for suit in range(4):
-        h = mix(h + np.uint64(suit + 1))
-        if suit == tsuit:
-            for i in range(TRUMP_RANKS.size):
-                c = 16 * suit + TRUMP_RANKS[i]
-                if (rest >> np.uint64(c)) & ONE:
-                    h = _token_hash(h, R, hands, c, trump)
-        else:
-            m = (rest >> np.uint64(16 * suit)) & np.uint64(0xFFFF)
-            while m != ZERO:
-                h = _token_hash(h, R, hands, 16 * suit + lowest(m), trump)
-                m &= m - ONE
+        shift = np.uint64(16 * suit)
+        rs = (rest >> shift) & np.uint64(0xFFFF)
+        t = np.uint64(suit + 1)
+        m = rs
+        while m != ZERO:
+            c = 16 * suit + lowest(m)
+            m &= m - ONE
+            tok = card_token(R, c, trump)
+            if mark and suit == tsuit:
+                r = c & 15
+                tok += 256 if r == 9 else (512 if r == 7 else 0)
+            t = (t ^ np.uint64(tok + 1)) * FNV
+        h = mix(h ^ t)
+        for s in range(n):
+            h = (h ^ pext((hands[s] >> shift) & np.uint64(0xFFFF), rs)) * FNV
     h = mix(h ^ np.uint64(leader + 16 * (trump + 1) + 256 * flags))
     if R[MODE] == INTERVAL:
         h = mix(h ^ np.uint64((lo + 4096) + 65536 * (hi + 4096)))
