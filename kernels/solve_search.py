@@ -203,6 +203,18 @@ def play(R, hands, line, pos, k, leader, trump, flags, p, c):
 
 
 @jit
+def legal_mask(R, hand, trick, k):
+    """The game's legal cards for the Python edge (checking a trick in progress)."""
+    return legal(R, hand, trick, k)
+
+
+@jit
+def play_card(R, hands, line, pos, k, leader, trump, flags, p, c):
+    """``play`` compiled once for the callers off the search's hot path."""
+    return play(R, hands, line, pos, k, leader, trump, flags, p, c)
+
+
+@jit
 def order_moves(R, hands, trick, k, leader, trump, lg, present, moves, scores, d):
     """Writes the cards worth searching into ``moves[d]``, most promising
     first; returns how many. Of cards that play alike, only the highest is kept."""
@@ -356,8 +368,11 @@ def search(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, lo
     fr[0, F_K], fr[0, F_LEADER], fr[0, F_TRUMP], fr[0, F_FLAGS] = k, leader, trump, flags
     fr[0, F_LO], fr[0, F_HI] = lo, hi
     d = 0
-    res = enter(R, keys, lows, highs, bests, hands, line, k0, fr, fk, moves, scores, d)
+    fresh = True  # node d is still to be looked at (one call site each of enter and store: less code to compile)
     while True:
+        if fresh:
+            res = enter(R, keys, lows, highs, bests, hands, line, k0, fr, fk, moves, scores, d)
+            fresh = False
         if res == EXPAND:
             c = moves[d, fr[d, F_IDX]]
             k2, l2, t2, f2, gain = play(R, hands, line, k0 + d, fr[d, F_K], fr[d, F_LEADER], fr[d, F_TRUMP],
@@ -365,20 +380,18 @@ def search(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, lo
             fr[d + 1, F_K], fr[d + 1, F_LEADER], fr[d + 1, F_TRUMP], fr[d + 1, F_FLAGS] = k2, l2, t2, f2
             fr[d + 1, F_LO], fr[d + 1, F_HI] = fr[d, F_LO] - gain, fr[d, F_HI] - gain
             d += 1
-            res = enter(R, keys, lows, highs, bests, hands, line, k0, fr, fk, moves, scores, d)
+            fresh = True
             continue
         if d == 0:
             return res == 1
         d -= 1
         hands[fr[d, F_SEAT]] ^= bit(moves[d, fr[d, F_IDX]])
-        if res == fr[d, F_MAX]:
-            store(R, keys, lows, highs, bests, fr, fk, moves, d, res)
-            continue
-        fr[d, F_IDX] += 1
-        if fr[d, F_IDX] < fr[d, F_COUNT]:
-            res = EXPAND
-            continue
-        res = 1 - fr[d, F_MAX]
+        if res != fr[d, F_MAX]:  # no cut: the next move, or the node fails for its side
+            fr[d, F_IDX] += 1
+            if fr[d, F_IDX] < fr[d, F_COUNT]:
+                res = EXPAND
+                continue
+            res = 1 - fr[d, F_MAX]
         store(R, keys, lows, highs, bests, fr, fk, moves, d, res)
 
 
@@ -432,7 +445,7 @@ def card_values(R, keys, lows, highs, bests, hands, line, k, leader, trump, flag
     measured from the value gained with the card). Returns how many."""
     n = R[PLAYERS]
     p = (leader + k) % n
-    lg = legal(R, hands[p], line[:n], k)
+    lg = legal_mask(R, hands[p], line[:n], k)
     m = 0
     rest = lg
     h2 = hands.copy()
@@ -442,7 +455,7 @@ def card_values(R, keys, lows, highs, bests, hands, line, k, leader, trump, flag
         rest &= rest - ONE
         h2[:] = hands
         l2[:] = line
-        kk, ll, tt, ff, gain = play(R, h2, l2, k, k, leader, trump, flags, p, c)
+        kk, ll, tt, ff, gain = play_card(R, h2, l2, k, k, leader, trump, flags, p, c)
         # the child's trick in progress (if any) is l2[0:kk], as the search expects
         cards[m] = c
         if target < -BIG:
@@ -455,21 +468,15 @@ def card_values(R, keys, lows, highs, bests, hands, line, k, leader, trump, flag
 
 
 @jit
-def legal_mask(R, hand, trick, k):
-    """The game's legal cards for the Python edge (checking a trick in progress)."""
-    return legal(R, hand, trick, k)
-
-
-@jit
 def random_playout(R, hands, line, k, leader, trump, flags, cards, u):
     """Plays ``cards`` random legal cards (``u``: uniform draws, one a card)
     from the position; returns the position reached (k, leader, trump, flags)."""
     n = R[PLAYERS]
     for i in range(cards):
         p = (leader + k) % n
-        lg = legal(R, hands[p], line[:n], k)
+        lg = legal_mask(R, hands[p], line[:n], k)
         c = nth(lg, np.int64(u[i] * popcount(lg)))
-        k2, leader, trump, flags, _ = play(R, hands, line, k, k, leader, trump, flags, p, c)
+        k2, leader, trump, flags, _ = play_card(R, hands, line, k, k, leader, trump, flags, p, c)
         if k2 == 0:
             line[:] = 0
         k = k2
