@@ -370,10 +370,42 @@ def bench_solver(game: str, positions: int = 100, seed: int = 1, tricks_left: in
 
 
 def bench_summary(df: pd.DataFrame) -> dict[str, float]:
-    """Median and 99th percentile of the solve times (ms), mean nodes."""
+    """Median, 99th percentile and largest solve time (ms), positions solved
+    per second, mean nodes and nodes per second."""
     ms = df["seconds"] * 1000
+    total = float(df["seconds"].sum())
     return {"positions": len(df), "median_ms": float(ms.median()), "p99_ms": float(ms.quantile(0.99)),
-            "max_ms": float(ms.max()), "mean_nodes": float(df["nodes"].mean())}
+            "max_ms": float(ms.max()), "positions_per_s": len(df) / total if total > 0 else float("inf"),
+            "mean_nodes": float(df["nodes"].mean()),
+            "nodes_per_s": float(df["nodes"].sum()) / total if total > 0 else float("inf")}
+
+
+def bench_main(argv=None) -> int:
+    """``python -m cardmc.solve GAME [--positions N] [--tricks-left K] ...``: the
+    solver benchmark (``bench_solver`` after one warm-up solve) as one line of
+    figures. Pin the thread count with NUMBA_NUM_THREADS=1 for comparable runs."""
+    import argparse
+
+    p = argparse.ArgumentParser(prog="python -m cardmc.solve", description=bench_main.__doc__)
+    p.add_argument("game", choices=list(GAME_CODES))
+    p.add_argument("--positions", type=int, default=100, help="random positions (default 100)")
+    p.add_argument("--tricks-left", type=int, default=None, help="tricks to play (default: whole deals)")
+    p.add_argument("--contract", default=None, help="fixed contract, trump or deal (default: random per position)")
+    p.add_argument("--players", type=int, default=4, help="Norwegian Jazz players (default 4)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--tt-mib", type=float, default=DEFAULT_TT_MIB)
+    a = p.parse_args(argv)
+    t = time.perf_counter()
+    bench_solver(a.game, 1, a.seed + 1, 1, a.contract, a.players, a.tt_mib)  # compile or load the cache
+    warm = time.perf_counter() - t
+    df = bench_solver(a.game, a.positions, a.seed, a.tricks_left, a.contract, a.players, a.tt_mib)
+    s = bench_summary(df)
+    left = "whole deals" if a.tricks_left is None else f"{a.tricks_left} tricks left"
+    print(f"{a.game} ({left}, contract {a.contract or 'random'}, seed {a.seed}): {s['positions']} positions, "
+          f"median {s['median_ms']:.2f} ms, p99 {s['p99_ms']:.2f} ms, max {s['max_ms']:.2f} ms, "
+          f"{s['positions_per_s']:.1f} positions/s, {s['mean_nodes']:.0f} nodes mean, "
+          f"{s['nodes_per_s'] / 1e6:.2f} M nodes/s (first call {warm:.1f} s)")
+    return 0
 
 
 # ---------------------------------------------------------------- command line
@@ -404,3 +436,7 @@ def main(args) -> int:
               points=_numbers(args.points, "points"), tt_mib=args.tt_mib)
     print(s.table())
     return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(bench_main())

@@ -21,7 +21,8 @@ import numpy as np
 from cardmc.kernels import differenzler, english_jazz, norwegian_jazz, schieber
 from cardmc.kernels.bits import ONE, ZERO, bit, lowest
 from cardmc.kernels.jit import jit
-from cardmc.kernels.tricks import PLAIN, REVERSED, SUIT16, TRUMP_STRENGTH, jass_points, strength, trick_winner
+from cardmc.kernels.tricks import (JASS_PLAIN, JASS_TRUMP, PLAIN, REVERSED, SUIT16, TRUMP_STRENGTH, jass_points,
+                                   strength, trick_winner)
 
 SCHIEBER, DIFFERENZLER, ENGLISH_JAZZ, NORWEGIAN_JAZZ = 0, 1, 2, 3
 GAME, PLAYERS, PARAM, MAX_SIDE, COUNTED, BONUS, LAST_BONUS, MODE, TT_MASK, SALT, NODES = range(11)
@@ -39,6 +40,24 @@ for _a in range(16):
             ta, tb, tr = TRUMP_STRENGTH[_a], TRUMP_STRENGTH[_b], TRUMP_STRENGTH[_r]
             if ta >= 0 and tb >= 0 and tr >= 0 and min(ta, tb) < tr < max(ta, tb):
                 BETWEEN[1, _a, _b] |= np.uint64(1 << _r)
+
+
+def _suit_points(columns):
+    """SUIT_POINTS[kind, m]: Jass points of the cards of one suit whose ranks
+    6..A are the bits of ``m`` (bit 0: the 6), for each kind of suit: plain,
+    trump, and a suit of Obenabe or Undenufe (whose 8 counts 8)."""
+    t = np.zeros((len(columns), 512), np.int64)
+    for kind, col in enumerate(columns):
+        for m in range(512):
+            t[kind, m] = sum(int(col[4 + r]) for r in range(9) if (m >> r) & 1)
+    return t
+
+
+SUIT_PLAIN, SUIT_TRUMP, SUIT_NO_TRUMP = 0, 1, 2
+SUIT_POINTS = _suit_points([JASS_PLAIN, JASS_TRUMP, schieber.POINTS[4, 0:16]])
+assert all((schieber.POINTS[p, 16 * s:16 * s + 16] == (JASS_TRUMP if s == p else JASS_PLAIN)).all()
+           for p in range(4) for s in range(4))
+assert (schieber.POINTS[4] == schieber.POINTS[5]).all()
 
 
 # ranks of a trump suit from the lowest trump to the highest
@@ -149,11 +168,10 @@ def remaining_value(R, rest, tricks_left, trump):
             return 1 if tricks_left > 0 else 0
         return norwegian_jazz.trick_units(d, rest, False)
     v = R[LAST_BONUS] if tricks_left > 0 else 0
-    m = rest
-    while m != ZERO:
-        c = lowest(m)
-        v += card_value(R, c, trump)
-        m &= m - ONE
+    p = R[PARAM]
+    for suit in range(4):
+        kind = SUIT_NO_TRUMP if p >= 4 else (SUIT_TRUMP if suit == p else SUIT_PLAIN)
+        v += SUIT_POINTS[kind, (rest >> np.uint64(16 * suit + 4)) & np.uint64(511)]
     return v
 
 

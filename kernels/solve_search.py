@@ -21,10 +21,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardmc.kernels.bits import ONE, ZERO, bit, lowest, nth, popcount
+from numba import types
+from numba.extending import intrinsic
+
+from cardmc.kernels.bits import FAST_PDEP, ONE, ZERO, bit, lowest, nth, popcount
 from cardmc.kernels.jit import jit
 from cardmc.kernels.solve_rules import (
-    BONUS, COUNTED, INTERVAL, MAX_SIDE, MODE, NODES, PLAYERS, SALT, THRESHOLD, TRUMP_RANKS, TT_MASK,
+    BONUS, COUNTED, ENGLISH_JAZZ, GAME, INTERVAL, MAX_SIDE, MODE, NODES, PLAYERS, SALT, THRESHOLD, TRUMP_RANKS, TT_MASK,
     card_strength, card_token, card_value, ordered_trump, legal, order_between, remaining_value, trick_end,
 )
 
@@ -59,37 +62,70 @@ def mix(z):
     return z ^ (z >> np.uint64(31))
 
 
+@intrinsic
+def _pext_bmi2(typingctx, x, m):
+    sig = types.uint64(types.uint64, types.uint64)
+
+    def codegen(context, builder, signature, args):
+        from llvmlite import ir
+
+        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
+        fn = builder.module.declare_intrinsic("llvm.x86.bmi.pext.64", fnty=fnty)
+        return builder.call(fn, args)
+
+    return sig, codegen
+
+
 @jit(inline="always")
-def _token_hash(h, R, hands, c, trump):
-    owner = 0
-    for s in range(R[PLAYERS]):
-        if (hands[s] >> np.uint64(c)) & ONE:
-            owner = s
-    return (h ^ np.uint64(owner + card_token(R, c, trump))) * FNV
+def _pext_portable(x, m):
+    out = ZERO
+    b = ONE
+    while m != ZERO:
+        low = m & (ZERO - m)
+        if x & low:
+            out |= b
+        b <<= ONE
+        m ^= low
+    return out
+
+
+pext = _pext_bmi2 if FAST_PDEP else _pext_portable
+"""The bits of ``x`` at the places of ``m``, packed (one PEXT with BMI2)."""
 
 
 @jit(inline="always")
 def position_key(R, hands, leader, trump, flags, lo, hi):
-    """Hash of what decides the value: for each suit, the owner and token of
-    each card still out in the suit's order (so cards whose ranks differ only
-    by cards already played make the same key), the leader, trump, flags."""
+    """Hash of what decides the value: for each suit, the tokens of the cards
+    still out in rank order (their values; English Jazz marks its J and 9
+    where the suit is or may become trump) and, for each seat, which of those
+    cards it holds (PEXT), so cards whose ranks differ only by cards already
+    played make the same key; then the leader, trump and flags. Rank order
+    stands for the suit's playing order: within a suit the cards of one value
+    are the low ones in every order, and the others differ in value (or are
+    marked)."""
+    n = R[PLAYERS]
     h = np.uint64(R[SALT])
     rest = ZERO
-    for s in range(R[PLAYERS]):
+    for s in range(n):
         rest |= hands[s]
     tsuit = ordered_trump(R, trump)
+    mark = R[GAME] == ENGLISH_JAZZ
     for suit in range(4):
-        h = mix(h + np.uint64(suit + 1))
-        if suit == tsuit:
-            for i in range(TRUMP_RANKS.size):
-                c = 16 * suit + TRUMP_RANKS[i]
-                if (rest >> np.uint64(c)) & ONE:
-                    h = _token_hash(h, R, hands, c, trump)
-        else:
-            m = (rest >> np.uint64(16 * suit)) & np.uint64(0xFFFF)
-            while m != ZERO:
-                h = _token_hash(h, R, hands, 16 * suit + lowest(m), trump)
-                m &= m - ONE
+        shift = np.uint64(16 * suit)
+        rs = (rest >> shift) & np.uint64(0xFFFF)
+        t = np.uint64(suit + 1)
+        m = rs
+        while m != ZERO:
+            c = 16 * suit + lowest(m)
+            m &= m - ONE
+            tok = card_token(R, c, trump)
+            if mark and suit == tsuit:
+                r = c & 15
+                tok += 256 if r == 9 else (512 if r == 7 else 0)
+            t = (t ^ np.uint64(tok + 1)) * FNV
+        h = mix(h ^ t)
+        for s in range(n):
+            h = (h ^ pext((hands[s] >> shift) & np.uint64(0xFFFF), rs)) * FNV
     h = mix(h ^ np.uint64(leader + 16 * (trump + 1) + 256 * flags))
     if R[MODE] == INTERVAL:
         h = mix(h ^ np.uint64((lo + 4096) + 65536 * (hi + 4096)))
@@ -97,13 +133,48 @@ def position_key(R, hands, leader, trump, flags, lo, hi):
 
 
 @jit(inline="always")
-def bounds(R, rest, tricks_left, trump, flags):
+def bounds(R, hands, rest, tricks_left, trump, flags, sure):
     """(lowest, highest) value the counted seats can still end with, ``rest``
-    the cards not in a complete trick."""
+    the cards not in a complete trick. With ``sure`` (no trick in progress),
+    the highest trumps still out that one side holds go to that side: a trick
+    holding one of them is won by a card of the run (English Jazz, where a
+    trick counts 1: each of the counted seat's run wins a trick of its own,
+    the others' run at least one)."""
     total = remaining_value(R, rest, tricks_left, trump)
+    counted_won = flags & COUNTED_WON != 0
+    other_won = flags & OTHER_WON != 0
+    gain, loss = 0, 0
+    tsuit = ordered_trump(R, trump) if sure else -1
+    if tsuit >= 0:
+        side = -1
+        for i in range(TRUMP_RANKS.size - 1, -1, -1):
+            c = 16 * tsuit + TRUMP_RANKS[i]
+            if (rest >> np.uint64(c)) & ONE == ZERO:
+                continue
+            owner = 0
+            for s in range(R[PLAYERS]):
+                if (hands[s] >> np.uint64(c)) & ONE:
+                    owner = s
+            counted = (R[COUNTED] >> owner) & 1
+            if side < 0:
+                side = counted
+            elif counted != side:
+                break
+            if R[GAME] == ENGLISH_JAZZ:
+                if counted:
+                    gain += 1
+                else:
+                    loss = 1
+                    break
+            elif counted:
+                gain += card_value(R, c, trump)
+            else:
+                loss += card_value(R, c, trump)
+        counted_won = counted_won or side == 1
+        other_won = other_won or side == 0
     bonus = R[BONUS]
-    top = total + (bonus if flags & OTHER_WON == 0 else 0)
-    bottom = -bonus if flags & COUNTED_WON == 0 else 0
+    top = total - loss + (bonus if not other_won else 0)
+    bottom = gain - (bonus if not counted_won else 0)
     return bottom, top
 
 
@@ -129,6 +200,18 @@ def play(R, hands, line, pos, k, leader, trump, flags, p, c):
         if nf & COUNTED_WON == 0:
             gain -= R[BONUS]
     return 0, ws, after, nf, gain
+
+
+@jit
+def legal_mask(R, hand, trick, k):
+    """The game's legal cards for the Python edge (checking a trick in progress)."""
+    return legal(R, hand, trick, k)
+
+
+@jit
+def play_card(R, hands, line, pos, k, leader, trump, flags, p, c):
+    """``play`` compiled once for the callers off the search's hot path."""
+    return play(R, hands, line, pos, k, leader, trump, flags, p, c)
 
 
 @jit
@@ -208,7 +291,7 @@ def enter(R, keys, lows, highs, bests, hands, line, k0, fr, fk, moves, scores, d
     hint = -1
     if k == 0:
         left = popcount(hands[leader])
-        bottom, top = bounds(R, rest, left, trump, flags)
+        bottom, top = bounds(R, hands, rest, left, trump, flags, True)
         if lo > top or hi < bottom:
             return 0
         if lo <= bottom and hi >= top:
@@ -285,8 +368,11 @@ def search(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, lo
     fr[0, F_K], fr[0, F_LEADER], fr[0, F_TRUMP], fr[0, F_FLAGS] = k, leader, trump, flags
     fr[0, F_LO], fr[0, F_HI] = lo, hi
     d = 0
-    res = enter(R, keys, lows, highs, bests, hands, line, k0, fr, fk, moves, scores, d)
+    fresh = True  # node d is still to be looked at (one call site each of enter and store: less code to compile)
     while True:
+        if fresh:
+            res = enter(R, keys, lows, highs, bests, hands, line, k0, fr, fk, moves, scores, d)
+            fresh = False
         if res == EXPAND:
             c = moves[d, fr[d, F_IDX]]
             k2, l2, t2, f2, gain = play(R, hands, line, k0 + d, fr[d, F_K], fr[d, F_LEADER], fr[d, F_TRUMP],
@@ -294,20 +380,18 @@ def search(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, lo
             fr[d + 1, F_K], fr[d + 1, F_LEADER], fr[d + 1, F_TRUMP], fr[d + 1, F_FLAGS] = k2, l2, t2, f2
             fr[d + 1, F_LO], fr[d + 1, F_HI] = fr[d, F_LO] - gain, fr[d, F_HI] - gain
             d += 1
-            res = enter(R, keys, lows, highs, bests, hands, line, k0, fr, fk, moves, scores, d)
+            fresh = True
             continue
         if d == 0:
             return res == 1
         d -= 1
         hands[fr[d, F_SEAT]] ^= bit(moves[d, fr[d, F_IDX]])
-        if res == fr[d, F_MAX]:
-            store(R, keys, lows, highs, bests, fr, fk, moves, d, res)
-            continue
-        fr[d, F_IDX] += 1
-        if fr[d, F_IDX] < fr[d, F_COUNT]:
-            res = EXPAND
-            continue
-        res = 1 - fr[d, F_MAX]
+        if res != fr[d, F_MAX]:  # no cut: the next move, or the node fails for its side
+            fr[d, F_IDX] += 1
+            if fr[d, F_IDX] < fr[d, F_COUNT]:
+                res = EXPAND
+                continue
+            res = 1 - fr[d, F_MAX]
         store(R, keys, lows, highs, bests, fr, fk, moves, d, res)
 
 
@@ -318,7 +402,7 @@ def root_bounds(R, hands, line, k, leader, trump, flags):
         rest |= hands[s]
     for i in range(k):
         rest |= bit(line[i])
-    return bounds(R, rest, popcount(hands[(leader + k) % R[PLAYERS]]), trump, flags)
+    return bounds(R, hands, rest, popcount(hands[(leader + k) % R[PLAYERS]]), trump, flags, k == 0)
 
 
 @jit
@@ -361,7 +445,7 @@ def card_values(R, keys, lows, highs, bests, hands, line, k, leader, trump, flag
     measured from the value gained with the card). Returns how many."""
     n = R[PLAYERS]
     p = (leader + k) % n
-    lg = legal(R, hands[p], line[:n], k)
+    lg = legal_mask(R, hands[p], line[:n], k)
     m = 0
     rest = lg
     h2 = hands.copy()
@@ -371,7 +455,7 @@ def card_values(R, keys, lows, highs, bests, hands, line, k, leader, trump, flag
         rest &= rest - ONE
         h2[:] = hands
         l2[:] = line
-        kk, ll, tt, ff, gain = play(R, h2, l2, k, k, leader, trump, flags, p, c)
+        kk, ll, tt, ff, gain = play_card(R, h2, l2, k, k, leader, trump, flags, p, c)
         # the child's trick in progress (if any) is l2[0:kk], as the search expects
         cards[m] = c
         if target < -BIG:
@@ -384,21 +468,15 @@ def card_values(R, keys, lows, highs, bests, hands, line, k, leader, trump, flag
 
 
 @jit
-def legal_mask(R, hand, trick, k):
-    """The game's legal cards for the Python edge (checking a trick in progress)."""
-    return legal(R, hand, trick, k)
-
-
-@jit
 def random_playout(R, hands, line, k, leader, trump, flags, cards, u):
     """Plays ``cards`` random legal cards (``u``: uniform draws, one a card)
     from the position; returns the position reached (k, leader, trump, flags)."""
     n = R[PLAYERS]
     for i in range(cards):
         p = (leader + k) % n
-        lg = legal(R, hands[p], line[:n], k)
+        lg = legal_mask(R, hands[p], line[:n], k)
         c = nth(lg, np.int64(u[i] * popcount(lg)))
-        k2, leader, trump, flags, _ = play(R, hands, line, k, k, leader, trump, flags, p, c)
+        k2, leader, trump, flags, _ = play_card(R, hands, line, k, k, leader, trump, flags, p, c)
         if k2 == 0:
             line[:] = 0
         k = k2

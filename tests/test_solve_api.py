@@ -95,3 +95,11 @@ def test_command_line_function_prints_the_table(capsys):
                               "--contract", "S", "--taken", "3,x"])
     with pytest.raises(UsageError, match="--taken"):
         main(args)
+
+
+def test_bench_command_prints_median_p99_and_rate(capsys):
+    from cardmc.solve import bench_main
+
+    assert bench_main(["english_jazz", "--positions", "3", "--tricks-left", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "3 positions" in out and "median" in out and "p99" in out and "positions/s" in out

@@ -98,3 +98,42 @@ def test_every_schieber_contract_and_english_jazz_trump_state_is_drawn():
     rng = random.Random("solve-english_jazz")
     trumps = {random_position("english_jazz", rng, 2)["trump"] for _ in range(200)}
     assert trumps == {None, "C", "D", "H", "S"}
+
+
+# sha256 of the reference minimax's values (every objective, and after each
+# card) of CHECKSUM_POSITIONS seeded positions per game, computed once with
+# ``checksum(game, expected)``: a change of any value the solver returns fails
+# here without running the slow reference.
+CHECKSUM_POSITIONS = 300
+REFERENCE_CHECKSUMS = {
+    "schieber": "6187556fbadbffc9f3f65c4732ebaa98cd3b3ea50fbb254c3bba3a797afeb4fa",
+    "differenzler": "3fd8478126ddfc213bf3c8bd95897b6d9b292f233693aff11ce39a3b388a4545",
+    "english_jazz": "524b401144f5ad7345939236624ae59e0fc7a1c0d21bd1de2b7cb91195ce8e6d",
+    "norwegian_jazz": "33f81abe5f43517116c6bfd79d5da52a70a907316ea90d71b7ead2bf00ab7006",
+}
+
+
+def checksum(game: str, values) -> str:
+    """sha256 of ``values(pos, declared)`` (objective -> (value, {card: value}))
+    over the seeded positions of ``game``."""
+    import hashlib
+    import json
+
+    rng = random.Random(f"solve-checksum-{game}")
+    h = hashlib.sha256()
+    for _ in range(CHECKSUM_POSITIONS):
+        pos = random_position(game, rng, rng.choice(SIZES), n=rng.randint(3, 5) if game == "norwegian_jazz" else None)
+        declared = rng.randint(0, 60) if game == "differenzler" else None
+        got = values(pos, declared)
+        h.update(json.dumps({k: [v, sorted(each.items())] for k, (v, each) in sorted(got.items())}).encode())
+    return h.hexdigest()
+
+
+def _solver_values(pos: dict, declared: int | None) -> dict[str, tuple]:
+    s = solve(pos["game"], **api_args(pos), declared=declared)
+    return {k: (v, s.cards[k].to_dict()) for k, v in s.value.items()}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_solver_values_match_the_stored_reference_checksum(game):
+    assert checksum(game, _solver_values) == REFERENCE_CHECKSUMS[game]
