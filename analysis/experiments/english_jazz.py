@@ -22,6 +22,7 @@ import pandas as pd
 
 from cardmc import aggregate as agg
 from cardmc import stats
+from cardmc.condition import hand_items, parse_hands
 from cardmc.driver import check_count, check_seed
 from cardmc.english_jazz import POLICIES as POLICY_CODES
 from cardmc.english_jazz import POSITIONS as POSITION_NAMES
@@ -73,33 +74,41 @@ def trump_never_set_exact() -> float:
 
 
 def odds(
-    hand: str,
-    seat: int,
-    dealer: int,
-    games: int,
+    hand: str | None = None,
+    seat: int = 1,
+    dealer: int = 0,
+    games: int = 1_000_000,
     seed: int = 0,
     policy: str = "heuristic",
     target_se: float | None = None,
+    hands=None,
 ) -> dict:
-    """Odds of a fixed 12-card ``hand`` held by ``seat`` when ``dealer`` deals.
+    """Odds of ``seat``'s hand when ``dealer`` deals: the whole 12-card ``hand``,
+    and/or part hands of any seat in ``hands`` (``{seat: "JS 9S"}`` or
+    ``["SEAT:CARDS", ...]``).
 
-    Deal i deals the other 24 cards from stream(seed, i, 0, DEAL) and plays
-    one deal with every seat on ``policy``. Reports P(all 12 tricks), each
-    rule's chance and how it scores the hand, and the expected deal score,
+    Deal i deals the cards no seat is given from stream(seed, i, 0, DEAL) in
+    packets of three into the free places (``cardmc.kernels.english_jazz.odds_given``)
+    and plays one deal with every seat on ``policy``. Reports P(all 12 tricks),
+    each rule's chance and how it scores the hand, and the expected deal score,
     all with 95% CIs. With ``target_se`` deals run in batches until the
     standard errors of the expected score and of P(all tricks) (Agresti-Coull,
     so that zero events do not stop early) are below it, or ``games`` deals.
     """
-    if isinstance(hand, (list, tuple)):
-        hand = " ".join(map(str, hand))
-    if not isinstance(hand, str):
-        raise UsageError(f"hand must be 12 card codes such as 'JS 9S AS ...', not {hand!r}")
-    try:
-        mask = parse_hand(hand, 12, 36)
-    except ValueError as e:
-        raise UsageError(f"bad hand: {e}") from None
     seat = _check_int("seat", seat, 0, 2)
     dealer = _check_int("dealer", dealer, 0, 2)
+    items = hand_items(hands)
+    if hand is not None or not items:
+        if isinstance(hand, (list, tuple)):
+            hand = " ".join(map(str, hand))
+        if not isinstance(hand, str):
+            raise UsageError(f"hand must be 12 card codes such as 'JS 9S AS ...', not {hand!r}")
+        try:
+            parse_hand(hand, 12, 36)
+        except ValueError as e:
+            raise UsageError(f"bad hand: {e}") from None
+        items = [(seat, hand), *items]
+    fixed = np.array(parse_hands([f"{s}:{text}" for s, text in items], PLAYERS, 36, [12] * PLAYERS), np.uint64)
     games = check_count("games", games)
     seed = check_seed(seed)
     if policy not in POLICY_CODES:
@@ -115,7 +124,7 @@ def odds(
     stopped = "games"
     while n < games:
         size = min(batch, games - n, 4_000_000)
-        out = k.odds_deals(seed, n, size, np.uint64(mask), seat, dealer, POLICY_CODES[policy]).astype(np.int64)
+        out = k.odds_given(seed, n, size, fixed, seat, dealer, POLICY_CODES[policy]).astype(np.int64)
         acc += np.bincount(out[:, 2] * 5 + out[:, 3] + 2, minlength=25).reshape(5, 5)
         tricks += np.bincount(out[:, 0], minlength=k.TRICKS + 1)
         points += np.bincount(out[:, 1], minlength=153)
@@ -148,7 +157,8 @@ def odds(
     per_score = acc.sum(axis=0)
     score_rows = [_row(v, stats.proportion(int(per_score[j]), n)) for j, v in enumerate(SCORES)]
     return {
-        "hand": codes_of(mask), "seat": seat, "dealer": dealer, "position": POSITION_NAMES[(seat - dealer) % 3],
+        "hand": codes_of(int(fixed[seat])), "hands": {s: codes_of(int(m)) for s, m in enumerate(fixed) if m},
+        "seat": seat, "dealer": dealer, "position": POSITION_NAMES[(seat - dealer) % 3],
         "policy": policy, "seed": seed, "deals": n, "target_se": target_se, "stopped_by": stopped,
         "summary": summary, "rules": pd.concat(rule_rows),
         "scores": pd.concat(score_rows).rename_axis("score"),
