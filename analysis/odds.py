@@ -72,25 +72,7 @@ def odds(game: str, hand=None, *, threads: int | None = None, **options) -> Odds
         numba.set_num_threads(before)
 
 
-def english_jazz(hand=None, *, seat: int = 1, dealer: int = 0, games: int = 1_000_000, seed: int = 0,
-                 policy: str = "heuristic", target_se: float | None = None, hands=None, settings=None,
-                 max_seconds=None, progress: bool = False) -> Odds:  # fmt: skip
-    """English Jazz: ``cardmc.english_jazz.odds`` (a whole 12-card hand) as an ``Odds``."""
-    from cardmc.english_jazz import odds as hand_odds
-
-    for name, value in (("hands", hands), ("settings", settings), ("max_seconds", max_seconds)):
-        if value:
-            raise UsageError(f"English Jazz odds do not take {name} yet")
-    if hand is None:
-        raise UsageError("English Jazz odds need the hand: --hand with 12 cards")
-    r = hand_odds(hand, seat=seat, dealer=dealer, games=games, seed=seed, policy=policy, target_se=target_se)
-    tables = {"summary": r["summary"], "rules": r["rules"], "scores": r["scores"]}
-    question = (f"hand {' '.join(r['hand'])}: seat {r['seat']} ({r['position']}), dealer {r['dealer']}, "
-                f"policy {r['policy']}")  # fmt: skip
-    return Odds(r, game="english_jazz", question=question, best=None, tables=tables, notes=[])
-
-
-ADVICE = {"english_jazz": english_jazz}  # games whose advice is not their module's ``odds``
+ADVICE: dict = {}  # games whose advice is not their module's ``odds``
 
 
 # ------------------------------------------------------------------ checks

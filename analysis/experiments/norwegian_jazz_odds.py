@@ -90,13 +90,19 @@ def odds(
     settings: dict | None = None,
     hands=None,
     target_se: float | None = None,
-) -> dict:
-    """Odds of ``seat``'s hand in deal ``deal`` (1..6) when ``dealer`` deals, ``games``
-    sample deals (see the module). ``settings``: the game's rule options
-    (``first_out_bonus``, ``play_out``; ``stop_early`` changes nothing but
-    speed). With ``target_se`` deals run in batches until the standard error
-    of the expected score is below it."""
+    max_seconds: float | None = None,
+    progress: bool = False,
+):
+    """Odds of ``seat``'s hand in deal ``deal`` (1..6) when ``dealer`` deals, at most
+    ``games`` sample deals (see the module); a ``cardmc.odds.Odds``. ``hand``
+    is the seat's whole hand; ``hands`` (``{seat: cards}`` or
+    ``["SEAT:CARDS", ...]``) fixes whole or part hands of any seat.
+    ``settings``: the game's rule options (``first_out_bonus``, ``play_out``;
+    ``stop_early`` changes nothing but speed). Deals run in rounds
+    (``cardmc.odds.rounds``) until ``games``, ``max_seconds`` or every
+    standard error at most ``target_se``."""
     from cardmc.norwegian_jazz import SPEC, parse_policy
+    from cardmc.odds import ROUND, Odds, rounds
 
     players = SPEC.check_players(players)
     seat = _check_int("seat", seat, 0, players - 1)
@@ -112,32 +118,38 @@ def odds(
                                   or not target_se > 0):  # fmt: skip
         raise UsageError(f"target_se must be a positive number, not {target_se!r}")
     fixed, sizes, deck = condition(hand, seat, dealer, players, deal, hands)
-    bonus, play_out = int(full["first_out_bonus"]), bool(full["play_out"])
-    parts = []
-    n = 0
-    batch = games if target_se is None else min(games, 20_000)
-    stopped = "games"
-    while n < games:
-        size = min(batch, games - n, BATCH)
-        out = ko.odds_deals(seed, n, size, players, deal, dealer, seat, deck, fixed, sizes, bonus, play_out,
-                            bool(full["stop_early"]), policies)  # fmt: skip
-        parts.append(_counts(out))
-        n += size
-        if target_se is not None:
-            se = _summary(_merge(parts), n, deal)["se"].max()
-            if se < target_se:
-                stopped = "target_se"
-                break
-            batch = int(min(max(n * se**2 / target_se**2 * 1.1 - n, 10_000), 4 * n))
-    counts = _merge(parts)
-    return {
-        "game": "norwegian_jazz", "players": players, "deal": deal, "deal_name": DEAL_NAMES[deal],
-        "hand": codes_of(int(fixed[seat])), "hands": {s: codes_of(int(m)) for s, m in enumerate(fixed) if m},
-        "seat": seat, "dealer": dealer, "policy": policy, "settings": SPEC.rule_settings(full), "seed": seed,
-        "deals": n, "target_se": target_se, "stopped_by": stopped,
-        "summary": _summary(counts, n, deal), "scores": _scores(counts["score"], n),
-        "quantiles": _quantiles(counts["score"]),
-    }  # fmt: skip
+    bonus, play_out, stop_early = int(full["first_out_bonus"]), bool(full["play_out"]), bool(full["stop_early"])
+    parts: list[dict] = []
+
+    def sample(start: int, count: int) -> None:
+        out = ko.odds_deals(seed, start, count, players, deal, dealer, seat, deck, fixed, sizes, bonus, play_out,
+                            stop_early, policies)  # fmt: skip
+        parts[:] = [_merge([*parts, _counts(out)])]
+
+    def worst_se() -> float:
+        return float(_summary(parts[0], int(parts[0]["score"].sum()), deal)["se"].max())
+
+    stepped = target_se is not None or max_seconds is not None
+    n, stopped = rounds(sample, games, worst_se, target_se, max_seconds, progress, "norwegian_jazz odds",
+                        round_deals=ROUND if stepped else min(games, BATCH))  # fmt: skip
+    counts = parts[0]
+    rules = SPEC.rule_settings(full)
+    summary, scores, quantiles = _summary(counts, n, deal), _scores(counts["score"], n), _quantiles(counts["score"])
+    others = "".join(f", seat {s} holds {' '.join(codes_of(int(m)))}" for s, m in enumerate(fixed)
+                     if m and s != seat)  # fmt: skip
+    size = bin(int(fixed[seat])).count("1")
+    known = "" if size == sizes[seat] else f" ({size} of {sizes[seat]} cards known)"
+    options = "" if deal <= 5 else f", first_out_bonus {bonus}, play_out {str(play_out).lower()}"
+    question = (f"deal {deal} ({DEAL_NAMES[deal]}), {players} players, hand {' '.join(codes_of(int(fixed[seat])))}"
+                f"{known}: seat {seat}, dealer {dealer}{others}, policy {policy}{options}")  # fmt: skip
+    return Odds(
+        game="norwegian_jazz", question=question, best=None,
+        tables={"summary": summary, "scores": scores, "quantiles": quantiles}, notes=[],
+        players=players, deal=deal, deal_name=DEAL_NAMES[deal], hand=codes_of(int(fixed[seat])),
+        hands={s: codes_of(int(m)) for s, m in enumerate(fixed) if m}, seat=seat, dealer=dealer, policy=policy,
+        settings=rules, seed=seed, deals=n, target_se=target_se, stopped_by=stopped,
+        summary=summary, scores=scores, quantiles=quantiles,
+    )  # fmt: skip
 
 
 def _counts(out: np.ndarray) -> dict[str, pd.Series]:
