@@ -33,7 +33,8 @@ def test_sample_deals_replay_the_game_kernel():
     """Each sample deal is deal_given's completion from (seed, i, number - 1, DEAL), played by the game
     kernel's own deal from the stream (seed, i, number - 1, PLAY)."""
     for number, players, dealer, seat in ((2, 5, 3, 0), (6, 3, 1, 2), (5, 4, 0, 1)):
-        fixed, sizes, deck = O.condition(None, seat, dealer, players, number, {seat: "AS KH", (seat + 1) % players: "QC"})
+        cond = {seat: "AS KH", (seat + 1) % players: "QC"}
+        fixed, sizes, deck = O.condition(None, seat, dealer, players, number, cond)
         pol = np.array([[0], [1], [0], [1], [1]][:players], np.int64)  # random and heuristic seats
         out = ko.odds_deals(9, 10, 40, players, number, dealer, seat, deck, fixed, sizes, 10, False, True, pol)
         hands_all = deal_given_many(deck, fixed, sizes, players, 9, 10, 40, number - 1, rng.DEAL)
@@ -157,3 +158,37 @@ def test_bad_input_is_named(kw, match):
     args = {"hand": SEVENS_HAND, "seat": 1, "dealer": 0, "games": 10, "seed": 1, **kw}
     with pytest.raises(UsageError, match=match):
         O.odds(**args)
+
+
+def run(*args: str):
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-m", "cardmc.cli", *args], capture_output=True, text=True)
+
+
+@pytest.mark.parametrize(
+    "args, named",
+    [(["--hand", "AS KS"], "13 cards"), (["--hand", SEVENS_HAND, "--hand", "2:AS"], "'AS'"),
+     (["--players", "3", "--deal", "1", "--hand", "0:2D"], "'2D'"), (["--deal", "7", "--hand", SEVENS_HAND], "7"),
+     (["--players", "9", "--hand", "0:AS"], "9"), (["--set", "first_out_bonus=-1", "--hand", "0:AS"], "-1")],
+)  # fmt: skip
+def test_command_line_refuses_and_writes_nothing(tmp_path, args, named):
+    out = tmp_path / "odds.csv"
+    done = run("odds", "norwegian_jazz", *args, "--games", "100", "--out", str(out))
+    assert done.returncode == 2 and named in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_command_line_sevens(tmp_path):
+    out = tmp_path / "odds"
+    done = run("odds", "norwegian_jazz", "--hand", SEVENS_HAND, "--seat", "1", "--dealer", "0", "--games", "3000",
+               "--set", "first_out_bonus=80", "--out", str(out), "--no-progress")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "deal 6 (sevens)" in done.stdout and "first_out_bonus 80" in done.stdout and "3,000 deals" in done.stdout
+    import pandas as pd
+
+    summary = pd.read_csv(out / "summary.csv", index_col=0)
+    p, m = summary.loc["first_out", "estimate"], summary.loc["expected_passes", "estimate"]
+    assert summary.loc["expected_score", "estimate"] == pytest.approx(80 * p - m)
