@@ -100,7 +100,7 @@ def odds(
     at most ``target_se``.
     """
     from cardmc.english_jazz import SPEC
-    from cardmc.odds import Odds, rounds
+    from cardmc.odds_frame import Odds, rounds
 
     seat = _check_int("seat", seat, 0, 2)
     dealer = _check_int("dealer", dealer, 0, 2)
@@ -181,7 +181,7 @@ def odds(
 def _round(games: int, target_se, max_seconds) -> int:
     """Deals per round: the frame's round when a stopping rule is checked, else as
     few kernel calls as memory allows (the deals are the same either way)."""
-    from cardmc.odds import ROUND
+    from cardmc.odds_frame import ROUND
 
     return ROUND if target_se is not None or max_seconds is not None else min(games, 4_000_000)
 

@@ -102,7 +102,7 @@ def odds(
     (``cardmc.odds.rounds``) until ``games``, ``max_seconds`` or every
     standard error at most ``target_se``."""
     from cardmc.norwegian_jazz import SPEC, parse_policy
-    from cardmc.odds import ROUND, Odds, rounds
+    from cardmc.odds_frame import ROUND, Odds, rounds
 
     players = SPEC.check_players(players)
     seat = _check_int("seat", seat, 0, players - 1)
