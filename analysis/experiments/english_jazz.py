@@ -163,6 +163,7 @@ def odds(
     per_score = acc.sum(axis=0)
     score_rows = [_row(v, stats.proportion(int(per_score[j]), n)) for j, v in enumerate(SCORES)]
     rules, scores = pd.concat(rule_rows), pd.concat(score_rows).rename_axis("score")
+    summary["events"] = summary["events"].astype("Int64")  # counts, and none for the means
     position = POSITION_NAMES[(seat - dealer) % 3]
     others = "".join(f", seat {s} holds {' '.join(codes_of(int(m)))}" for s, m in enumerate(fixed)
                      if m and s != seat)  # fmt: skip
