@@ -34,8 +34,9 @@ EXAMPLES = (
      "(lower is better; minus_best: the paired difference to the best)",
      {"hand": "AH KH QH 6S 7S AC 9D TD JD", "seat": 0}, None, "declarations", _trim_declarations),
     ("schieber", "Schieber: which contract",
-     "Each contract for a strong forehand, on the same deals of the unseen cards",
-     {"hand": "JH 9H AH KH QH AS KS AD 6C"}, None, None, None),
+     "Each contract and pushing for a strong forehand, on the same deals of the unseen cards: the deal's "
+     "points of both teams, the net with its paired difference to the best, the chance of a match",
+     {"hand": "JH 9H AH KH QH AS KS AD 6C"}, None, "choices", None),
     ("norwegian_jazz", "Norwegian Jazz: a sevens hand",
      "Deal 6 (sevens), 4 players, the hand in the seat after the dealer: going out first, passes and the deal "
      "score under the bonus of 10, the 'sjueren' bonus of 80 and sevens played out, on the same deals",
@@ -64,8 +65,14 @@ def has_odds(game: str) -> bool:
 
 
 def _figures(t: pd.DataFrame) -> pd.DataFrame:
-    """A result table's figures (estimate, CI, n) and any paired columns with their CIs."""
-    keep = [c for c in t.columns if c in FIGURE or str(c).startswith("minus_best")]
+    """A result table's estimates with their CIs (``estimate`` with ``ci_low``/``ci_high``, any ``X``
+    with ``X_ci_low``/``X_ci_high``, and their SEs) and ``n``."""
+    cols = [str(c) for c in t.columns]
+    keep = []
+    for c in cols:
+        if c in FIGURE or any(c == f"{x}{tail}" for x in cols if f"{x}_ci_low" in cols
+                              for tail in ("", "_se", "_ci_low", "_ci_high")):  # fmt: skip
+            keep.append(c)
     return t[keep]
 
 
