@@ -16,7 +16,7 @@ from __future__ import annotations
 __version__ = "0.2.0"
 
 _API = ("simulate", "analyze", "trace", "read", "run_info")
-_GAME_API = {"odds": "cardmc.english_jazz", "house_rules": "cardmc.schieber"}
+_GAME_API = {"odds": "cardmc.odds_frame", "house_rules": "cardmc.schieber"}
 _PARTS = ("kernels", "reports")
 _CALLABLE = ("compare",)  # a module that calls its function: cardmc.compare(game, arms, ...)
 

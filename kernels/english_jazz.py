@@ -14,6 +14,7 @@ from numba import prange
 from cardmc.kernels import condition, rng
 from cardmc.kernels.bits import ONE, ZERO, bit, highest, lowest, nth, popcount
 from cardmc.kernels.cards import ACE, FULL36, JACK, KING, NINE, QUEEN, TEN, deal_packets, deck
+from cardmc.kernels.condition import deal_given
 from cardmc.kernels.events import EV_DEAL, EV_FACE_UP, EV_HAND, EV_PLAY  # EV_FACE_UP: finding the first dealer
 from cardmc.kernels.jit import jit, parallel_jit
 from cardmc.kernels.tricks import (
@@ -640,24 +641,50 @@ def scripted_deal(hands_in, dealer, script):
 # ------------------------------------------------------------- hand odds
 
 
-@parallel_jit
+@jit
+def packet_condition(fixed, dealer):
+    """The deal's twelve packets of three in dealing order (packet ``3 * r + q``
+    goes to seat ``(dealer + 1 + q) % 3`` in round ``r``), each with the fixed
+    cards it holds: a seat's fixed cards fill its last packets, three to a
+    packet, so a seat's free places are its first packets. Returns (fixed
+    cards per packet, 3s); ``deal_given`` fills the free places in packet
+    order, so a whole fixed hand skips its packets and the others are dealt
+    as a plain deal deals them."""
+    pfixed = np.zeros(4 * PLAYERS, np.uint64)
+    sizes = np.full(4 * PLAYERS, 3, np.int64)
+    for q in range(PLAYERS):
+        rest = fixed[(dealer + 1 + q) % PLAYERS]
+        for r in range(3, -1, -1):
+            for _ in range(3):
+                if rest != ZERO:
+                    b = rest & (~rest + ONE)
+                    pfixed[3 * r + q] |= b
+                    rest ^= b
+    return pfixed, sizes
+
+
 def odds_deals(seed, start, count, hand, seat, dealer, policy):
-    """Deals start..start+count-1 with ``hand`` fixed for ``seat``: the other
-    24 cards are shuffled by stream(seed, i, 0, DEAL) and dealt in packets of
-    three to the other seats in dealing order (the fixed seat's packets are
-    skipped); every seat plays ``policy``. Returns int16 (count, 4): tricks,
-    card points, rule code and deal score of ``seat``."""
+    """``odds_given`` with only ``seat``'s whole 12-card ``hand`` fixed."""
+    fixed = np.zeros(PLAYERS, np.uint64)
+    fixed[seat] = hand
+    return odds_given(seed, start, count, fixed, seat, dealer, policy)
+
+
+@parallel_jit
+def odds_given(seed, start, count, fixed, seat, dealer, policy):
+    """Deals start..start+count-1 with the cards ``fixed`` per seat (checked:
+    disjoint, at most 12 a seat): the other cards are shuffled by
+    stream(seed, i, 0, DEAL) and dealt in packets of three in dealing order
+    into the places the fixed cards leave free (``packet_condition``,
+    ``deal_given``); every seat plays ``policy``. Returns int16 (count, 4):
+    tricks, card points, rule code and deal score of ``seat``."""
     out = np.empty((count, 4), np.int16)
-    rest = np.empty(24, np.int64)
-    j = 0
-    for i in range(36):
-        if not (hand & bit(DECK[i])):
-            rest[j] = DECK[i]
-            j += 1
+    pfixed, psizes = packet_condition(fixed, dealer)
     size = CHUNK * 16
     chunks = (count + size - 1) // size
     for ch in prange(chunks):
-        order = np.empty(24, np.int64)
+        buf = np.empty(36, np.int64)
+        packets = np.empty(4 * PLAYERS, np.uint64)
         st = np.empty(1, np.uint64)
         play = np.empty(1, np.uint64)
         hands = np.empty(PLAYERS, np.uint64)
@@ -671,23 +698,13 @@ def odds_deals(seed, start, count, hand, seat, dealer, policy):
         events = np.zeros((0, 4), np.int64)
         for j in range(ch * size, min(count, (ch + 1) * size)):
             i = start + j
-            for q in range(24):
-                order[q] = rest[q]
             st[0] = rng.key(seed, i, 0, rng.DEAL)
-            rng.shuffle(st, order)
+            deal_given(FULL, pfixed, psizes, 4 * PLAYERS, st, buf, packets)
             play[0] = rng.key(seed, i, 0, rng.PLAY)
             for s in range(PLAYERS):
                 hands[s] = ZERO
-            hands[seat] = hand
-            pos = 0
-            for _ in range(4):
-                for q in range(PLAYERS):
-                    s = (dealer + 1 + q) % PLAYERS
-                    if s == seat:
-                        continue
-                    for _c in range(3):
-                        hands[s] |= bit(order[pos])
-                        pos += 1
+            for p in range(4 * PLAYERS):
+                hands[(dealer + 1 + p % PLAYERS) % PLAYERS] |= packets[p]
             trump, _, _ = play_deal(hands, dealer, pol, play, script, won, tricks, plain, events, 0)
             for s in range(PLAYERS):
                 points[s] = card_points(plain[s], won[s], trump)

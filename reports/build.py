@@ -31,6 +31,7 @@ STUDIES = [
     ("english_jazz", 2_000, 1_600_000),
     ("norwegian_jazz", 1_000, 160_000),
     ("schieber", 300, 40_000),
+    ("yourhand", 2_000, 20_000),  # deals per hand and choice (reports/yourhand.py caps them)
 ]
 
 

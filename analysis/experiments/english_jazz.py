@@ -22,6 +22,7 @@ import pandas as pd
 
 from cardmc import aggregate as agg
 from cardmc import stats
+from cardmc.condition import hand_items, parse_hands
 from cardmc.driver import check_count, check_seed
 from cardmc.english_jazz import POLICIES as POLICY_CODES
 from cardmc.english_jazz import POSITIONS as POSITION_NAMES
@@ -73,35 +74,52 @@ def trump_never_set_exact() -> float:
 
 
 def odds(
-    hand: str,
-    seat: int,
-    dealer: int,
-    games: int,
+    hand: str | None = None,
+    seat: int = 1,
+    dealer: int = 0,
+    games: int = 1_000_000,
     seed: int = 0,
     policy: str = "heuristic",
     target_se: float | None = None,
+    hands=None,
+    settings: dict | None = None,
+    max_seconds: float | None = None,
+    progress: bool = False,
 ) -> dict:
-    """Odds of a fixed 12-card ``hand`` held by ``seat`` when ``dealer`` deals.
+    """Odds of ``seat``'s hand when ``dealer`` deals: the whole 12-card ``hand``,
+    and/or part hands of any seat in ``hands`` (``{seat: "JS 9S"}`` or
+    ``["SEAT:CARDS", ...]``). Returns a ``cardmc.odds.Odds``.
 
-    Deal i deals the other 24 cards from stream(seed, i, 0, DEAL) and plays
-    one deal with every seat on ``policy``. Reports P(all 12 tricks), each
-    rule's chance and how it scores the hand, and the expected deal score,
-    all with 95% CIs. With ``target_se`` deals run in batches until the
-    standard errors of the expected score and of P(all tricks) (Agresti-Coull,
-    so that zero events do not stop early) are below it, or ``games`` deals.
+    Deal i deals the cards no seat is given from stream(seed, i, 0, DEAL) in
+    packets of three into the free places (``cardmc.kernels.english_jazz.odds_given``)
+    and plays one deal with every seat on ``policy``. Reports P(all 12 tricks),
+    each rule's chance and how it scores the hand, and the expected deal score,
+    all with 95% CIs. Deals run in rounds (``cardmc.odds.rounds``) until
+    ``games`` deals, ``max_seconds``, or standard errors of the expected score
+    and of P(all tricks) (Agresti-Coull, so that zero events do not stop early)
+    at most ``target_se``.
     """
-    if isinstance(hand, (list, tuple)):
-        hand = " ".join(map(str, hand))
-    if not isinstance(hand, str):
-        raise UsageError(f"hand must be 12 card codes such as 'JS 9S AS ...', not {hand!r}")
-    try:
-        mask = parse_hand(hand, 12, 36)
-    except ValueError as e:
-        raise UsageError(f"bad hand: {e}") from None
+    from cardmc.english_jazz import SPEC
+    from cardmc.odds_frame import Odds, rounds
+
     seat = _check_int("seat", seat, 0, 2)
     dealer = _check_int("dealer", dealer, 0, 2)
+    items = hand_items(hands)
+    if hand is not None or not items:
+        if isinstance(hand, (list, tuple)):
+            hand = " ".join(map(str, hand))
+        if not isinstance(hand, str):
+            raise UsageError(f"hand must be 12 card codes such as 'JS 9S AS ...', not {hand!r} "
+                             "(part hands: hands={seat: cards}, --hand SEAT:CARDS)")  # fmt: skip
+        try:
+            parse_hand(hand, 12, 36)
+        except ValueError as e:
+            raise UsageError(f"bad hand: {e} (part hands: hands={{seat: cards}}, --hand SEAT:CARDS)") from None
+        items = [(seat, hand), *items]
+    fixed = np.array(parse_hands([f"{s}:{text}" for s, text in items], PLAYERS, 36, [12] * PLAYERS), np.uint64)
     games = check_count("games", games)
     seed = check_seed(seed)
+    SPEC.settings(settings)  # English Jazz has no rule options: names any given
     if policy not in POLICY_CODES:
         raise UsageError(f"unknown policy {policy!r}; policies: {', '.join(POLICY_CODES)}")
     if target_se is not None and (isinstance(target_se, bool) or not isinstance(target_se, (int, float))
@@ -110,22 +128,19 @@ def odds(
     acc = np.zeros((5, 5), np.int64)  # deals by rule x score of the hand (-2..2)
     tricks = np.zeros(k.TRICKS + 1, np.int64)  # deals by tricks the hand took
     points = np.zeros(153, np.int64)  # deals by card points the hand took
-    n = 0
-    batch = games if target_se is None else min(games, 20_000)
-    stopped = "games"
-    while n < games:
-        size = min(batch, games - n, 4_000_000)
-        out = k.odds_deals(seed, n, size, np.uint64(mask), seat, dealer, POLICY_CODES[policy]).astype(np.int64)
-        acc += np.bincount(out[:, 2] * 5 + out[:, 3] + 2, minlength=25).reshape(5, 5)
-        tricks += np.bincount(out[:, 0], minlength=k.TRICKS + 1)
-        points += np.bincount(out[:, 1], minlength=153)
-        n += size
-        if target_se is not None:
-            se = max(_hist_mean(acc.sum(axis=0), SCORES)["se"], _ac_se(int(tricks[k.TRICKS]), n))
-            if se < target_se:
-                stopped = "target_se"
-                break
-            batch = int(min(max(n * se**2 / target_se**2 * 1.1 - n, 10_000), 4 * n))
+
+    def sample(start: int, count: int) -> None:
+        out = k.odds_given(seed, start, count, fixed, seat, dealer, POLICY_CODES[policy]).astype(np.int64)
+        acc.ravel()[:] += np.bincount(out[:, 2] * 5 + out[:, 3] + 2, minlength=25)
+        tricks[:] += np.bincount(out[:, 0], minlength=k.TRICKS + 1)
+        points[:] += np.bincount(out[:, 1], minlength=153)
+
+    def worst_se() -> float:
+        n = int(tricks.sum())
+        return max(_hist_mean(acc.sum(axis=0), SCORES)["se"], _ac_se(int(tricks[k.TRICKS]), n))
+
+    n, stopped = rounds(sample, games, worst_se, target_se, max_seconds, progress, "english_jazz odds",
+                        round_deals=_round(games, target_se, max_seconds))  # fmt: skip
     summary = pd.concat([
         _row("all_tricks", stats.proportion(int(tricks[k.TRICKS]), n)),
         _row("expected_score", _hist_mean(acc.sum(axis=0), SCORES)),
@@ -147,12 +162,29 @@ def odds(
         rule_rows.append(_row(letter, row))
     per_score = acc.sum(axis=0)
     score_rows = [_row(v, stats.proportion(int(per_score[j]), n)) for j, v in enumerate(SCORES)]
-    return {
-        "hand": codes_of(mask), "seat": seat, "dealer": dealer, "position": POSITION_NAMES[(seat - dealer) % 3],
-        "policy": policy, "seed": seed, "deals": n, "target_se": target_se, "stopped_by": stopped,
-        "summary": summary, "rules": pd.concat(rule_rows),
-        "scores": pd.concat(score_rows).rename_axis("score"),
-    }  # fmt: skip
+    rules, scores = pd.concat(rule_rows), pd.concat(score_rows).rename_axis("score")
+    summary["events"] = summary["events"].astype("Int64")  # counts, and none for the means
+    position = POSITION_NAMES[(seat - dealer) % 3]
+    others = "".join(f", seat {s} holds {' '.join(codes_of(int(m)))}" for s, m in enumerate(fixed)
+                     if m and s != seat)  # fmt: skip
+    size = bin(int(fixed[seat])).count("1")
+    question = (f"hand {' '.join(codes_of(int(fixed[seat])))}{'' if size == 12 else f' ({size} of 12 cards known)'}: "
+                f"seat {seat} ({position}), dealer {dealer}{others}, policy {policy}")  # fmt: skip
+    return Odds(
+        game="english_jazz", question=question, best=None,
+        tables={"summary": summary, "rules": rules, "scores": scores}, notes=[],
+        hand=codes_of(int(fixed[seat])), hands={s: codes_of(int(m)) for s, m in enumerate(fixed) if m},
+        seat=seat, dealer=dealer, position=position, policy=policy, seed=seed, deals=n, target_se=target_se,
+        stopped_by=stopped, summary=summary, rules=rules, scores=scores,
+    )  # fmt: skip
+
+
+def _round(games: int, target_se, max_seconds) -> int:
+    """Deals per round: the frame's round when a stopping rule is checked, else as
+    few kernel calls as memory allows (the deals are the same either way)."""
+    from cardmc.odds_frame import ROUND
+
+    return ROUND if target_se is not None or max_seconds is not None else min(games, 4_000_000)
 
 
 def _hist_mean(counts: np.ndarray, values) -> dict:

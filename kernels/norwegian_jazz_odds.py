@@ -1,0 +1,73 @@
+"""Norwegian Jazz hand odds: one deal played again and again with some cards fixed.
+
+``odds_deals`` plays deal ``number`` (1..6) of a game with ``players`` seats
+and dealer ``dealer``: the fixed cards of each seat stay, the rest of the
+deal's deck (the adjusted deck of deals 1-5, all 52 cards for sevens) is
+dealt uniformly by ``cardmc.kernels.condition.deal_given`` from stream
+``(seed, i, number - 1, DEAL)``, and the deal is played by the game kernel's
+own per-deal functions (``trick_deal_from``, ``sevens_from``) with the random
+choices from stream ``(seed, i, number - 1, PLAY)``, as deal ``number`` of a
+game draws them. Sample deal i is the same cards under every rule option and
+policy, so options are compared on the same deals.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from cardmc.kernels import rng
+from cardmc.kernels.bits import ZERO
+from cardmc.kernels.condition import deal_given
+from cardmc.kernels.jit import parallel_jit
+from cardmc.kernels.norwegian_jazz import UNIT_SCORE, heuristic_seats, trick_deal_from
+from cardmc.kernels.sevens import sevens_from
+
+# output columns, one row per sample deal
+O_SCORE, O_TRICKS, O_TAKEN, O_PASSES, O_FIRST_OUT, O_SIZE = range(6)
+CHUNK = 1024  # sample deals per parallel work item
+
+
+@parallel_jit
+def odds_deals(seed, start, count, players, number, dealer, seat, deck, fixed, sizes, bonus, play_out, stop_early,
+               policies):  # fmt: skip
+    """Sample deals start..start+count-1 of deal ``number`` with the seats'
+    cards ``fixed`` (masks, ``sizes[s]`` cards each, drawn from mask ``deck``);
+    ``policies`` as for ``play_games``. Returns int16 (count, O_SIZE): the
+    score of ``seat`` in the deal, its tricks and penalty units (deals 1-5),
+    its passes and whether it went out first (deal 6)."""
+    out = np.zeros((count, O_SIZE), np.int16)
+    n = players
+    k = number - 1
+    leader = dealer + 1 if dealer + 1 < n else 0
+    heuristic = heuristic_seats(policies, n)
+    unit = UNIT_SCORE[number]
+    chunks = (count + CHUNK - 1) // CHUNK
+    for ch in prange(chunks):
+        buf = np.empty(64, np.int64)
+        hands = np.empty(n, np.uint64)
+        st = np.empty(1, np.uint64)
+        tally0 = np.zeros(n, np.int64)
+        tally1 = np.zeros(n, np.int64)
+        holder = np.zeros(64, np.int64)
+        events = np.zeros((0, 4), np.int64)
+        for j in range(ch * CHUNK, min(count, (ch + 1) * CHUNK)):
+            i = start + j
+            st[0] = rng.key(seed, i, k, rng.DEAL)
+            deal_given(deck, fixed, sizes, n, st, buf, hands)
+            z = rng.key(seed, i, k, rng.PLAY)
+            for s in range(n):
+                tally0[s] = 0
+                tally1[s] = 0
+            if number <= 5:  # tallies: tricks, penalty units
+                trick_deal_from(hands, leader, number, n, stop_early, heuristic, z, tally0, tally1, holder,
+                                events, 0)  # fmt: skip
+                out[j, O_SCORE] = tally1[seat] * unit
+                out[j, O_TRICKS] = tally0[seat]
+                out[j, O_TAKEN] = tally1[seat]
+            else:  # tallies: passes, out order
+                _, first, _, _ = sevens_from(hands, ZERO, leader, n, play_out, heuristic, z, tally0, tally1,
+                                             events, 0)  # fmt: skip
+                out[j, O_SCORE] = -tally0[seat] + (bonus if first == seat else 0)
+                out[j, O_PASSES] = tally0[seat]
+                out[j, O_FIRST_OUT] = 1 if first == seat else 0
+    return out
