@@ -227,7 +227,7 @@ def compare_arguments(parser) -> None:
     parser.add_argument("--out", default=None, metavar="FILE.csv", help="write the table as CSV")
     parser.add_argument("--force", action="store_true", help="overwrite an existing output file")
     parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    # conditions of the deal: add_condition_arguments(parser) goes here (--hand, --trump-card, --deal)
+    add_condition_arguments(parser)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -481,7 +481,7 @@ def cmd_compare(args) -> int:
     from cardmc.compare import compare
     from cardmc.display import show
 
-    condition: dict = {}  # conditions of the deal: condition_kwargs(args) goes here
+    condition = {k: v for k, v in condition_kwargs(args).items() if v is not None}
     table = compare(args.game, args.arms, games=args.games, seed=args.seed, players=args.players,
                     measure=args.measure, where=args.where, target_se=args.target_se, max_seconds=args.max_seconds,
                     block=args.block, threads=args.threads, progress=not args.no_progress, out=args.out,
