@@ -192,3 +192,13 @@ def test_command_line_sevens(tmp_path):
     summary = pd.read_csv(out / "summary.csv", index_col=0)
     p, m = summary.loc["first_out", "estimate"], summary.loc["expected_passes", "estimate"]
     assert summary.loc["expected_score", "estimate"] == pytest.approx(80 * p - m)
+
+
+def test_a_sure_outcome_does_not_stop_a_run_early():
+    """Every 7 and its neighbours: the leader always goes out first without a pass. The shares' SEs
+    for stopping are Agresti-Coull, not the zero of the sample."""
+    sure = "7C 8C 6C 7D 8D 6D 7H 8H 9H 7S 8S 6S 5S"
+    r = O.odds(sure, seat=1, dealer=0, deal=6, games=40_000, seed=1, target_se=1e-5)
+    assert r["summary"].loc["first_out", "estimate"] == 1.0 and r["summary"].loc["first_out", "events"] == 40_000
+    assert r["deals"] == 40_000 and r["stopped_by"] == "games"
+    assert O.odds(sure, seat=1, dealer=0, deal=6, games=40_000, seed=1, target_se=1e-3)["stopped_by"] == "target_se"

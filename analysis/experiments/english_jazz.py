@@ -9,8 +9,9 @@ aggregates cannot hold, is kept as three counts (swept under random play
 only, heuristic only, both) per deal and per game, and the rows of every
 swept deal are kept. Sweeps are rare, so their rates are given per million
 with Wilson 95% CIs and the event counts they rest on. ``odds`` keeps one
-hand fixed and deals the other cards at random; ``hand_odds_table`` runs it
-for a strong hand in each seat.
+hand, or the known part of it and any known cards of the other seats, fixed
+and deals the other cards at random; ``hand_odds_table`` runs it for a strong
+hand in each seat.
 """
 from __future__ import annotations
 

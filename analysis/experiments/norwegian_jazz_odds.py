@@ -102,7 +102,7 @@ def odds(
     (``cardmc.odds.rounds``) until ``games``, ``max_seconds`` or every
     standard error at most ``target_se``."""
     from cardmc.norwegian_jazz import SPEC, parse_policy
-    from cardmc.odds_frame import ROUND, Odds, rounds
+    from cardmc.odds_frame import ROUND, Odds, rounds, share_se
 
     players = SPEC.check_players(players)
     seat = _check_int("seat", seat, 0, players - 1)
@@ -127,7 +127,12 @@ def odds(
         parts[:] = [_merge([*parts, _counts(out)])]
 
     def worst_se() -> float:
-        return float(_summary(parts[0], int(parts[0]["score"].sum()), deal)["se"].max())
+        """The largest SE reported; a share's by Agresti-Coull, so that no event does not stop early."""
+        done = int(parts[0]["score"].sum())
+        t = _summary(parts[0], done, deal)
+        shares = t["events"].notna() if "events" in t.columns else pd.Series(False, index=t.index)
+        se = [share_se(int(t.at[i, "events"]), done) if shares[i] else t.at[i, "se"] for i in t.index]
+        return float(max(se))
 
     stepped = target_se is not None or max_seconds is not None
     n, stopped = rounds(sample, games, worst_se, target_se, max_seconds, progress, "norwegian_jazz odds",
@@ -175,7 +180,7 @@ def hist_mean(counts: pd.Series) -> dict:
 
 
 def _row(name: str, d: dict) -> pd.DataFrame:
-    keep = {key: d.get(key, np.nan) for key in ("estimate", "se", "ci_low", "ci_high", "n")}
+    keep = {key: d.get(key, np.nan) for key in ("estimate", "se", "ci_low", "ci_high", "n", "events")}
     return pd.DataFrame([keep], index=pd.Index([name], name="measure"))
 
 
@@ -190,7 +195,9 @@ def _summary(counts: dict, n: int, deal: int) -> pd.DataFrame:
         rows = [_row("first_out", stats.proportion(int(counts["first_out"].get(1, 0)), n)),
                 _row("expected_passes", hist_mean(counts["passes"])),
                 _row("expected_score", hist_mean(score))]  # fmt: skip
-    return pd.concat(rows)
+    out = pd.concat(rows)
+    out["events"] = out["events"].astype("Int64")  # counts, and none for the means
+    return out
 
 
 def _scores(score: pd.Series, n: int) -> pd.DataFrame:
