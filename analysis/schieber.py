@@ -205,7 +205,7 @@ def tally(spec: GameSpec, players: int, params: np.ndarray):
         ("contracts", [key("pushed", 2), contract], []),
         *[(f"contract_by_{feature}", [key(feature, sizes[feature]), contract], []) for feature in HAND_FEATURES],
         ("chooser_points", [contract], ["card_points", "score"]),
-        ("weis_kinds", [key("weis_kinds", 256)], []),
+        ("weis_kinds", [key("weis_kinds", 512)], []),  # kinds bits 0..8 (bit 8: four 9s)
         ("weis_team", [key("fh_weis", 2, bool), key("op_weis", 2, bool)], []),
         ("stoeck", [key("stoeck", 2)], []),
         ("match_by_contract", [contract, key("match", 2, bool)], []),

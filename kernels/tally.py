@@ -140,7 +140,7 @@ def _schieber(rows, lo, hi, acc, at, dims):
             aces, sixes, tens = rows[q, S.C_ACES], rows[q, S.C_SIXES], rows[q, S.C_TENS]
             longest, weis, c = rows[q, S.C_LONGEST], rows[q, S.C_WEIS], rows[q, S.C_CONTRACT]
             p = rows[q, S.C_PUSHED]
-            if not (0 <= kinds < 256 and 0 <= aces < 5 and 0 <= sixes < 5 and 0 <= tens < 5 and 0 <= longest < 10
+            if not (0 <= kinds < 512 and 0 <= aces < 5 and 0 <= sixes < 5 and 0 <= tens < 5 and 0 <= longest < 10
                     and 0 <= weis < WEIS and 0 <= c < CONTRACTS and 0 <= p < 2):  # fmt: skip
                 bad += 1
                 continue
