@@ -76,6 +76,57 @@ def _run_args(p: argparse.ArgumentParser, games_default: int | None = None) -> N
                    "cardmc calibrate; default: the table shipped with cardmc)")  # fmt: skip
 
 
+def odds_arguments(p) -> None:
+    """The options of ``cardmc odds``: the common ones, then each game's own."""
+    p.add_argument("game", choices=GAMES, metavar="GAME", help=f"one of {', '.join(GAMES)}")
+    p.add_argument("--hand", dest="hands", action="append", default=[], metavar="CARDS",
+                   help='the asking seat\'s cards, e.g. "JS 9S AS ..."; SEAT:CARDS fixes cards of another seat '
+                   "(repeatable; a part of a hand is allowed where the game says so)")  # fmt: skip
+    p.add_argument("--seat", type=int, default=None, help="the asking seat (default: the game's)")
+    p.add_argument("--dealer", type=int, default=None, help="the dealer's seat (default: the game's)")
+    p.add_argument("--games", type=positive_int, default=None, help="deals at most (default: the game's)")
+    p.add_argument("--seed", type=seed_int, default=0, help="random seed (default 0)")
+    p.add_argument("--policy", default=None, help="policy of the players (default: the game's)")
+    p.add_argument("--set", dest="settings", type=setting, action="append", default=[], metavar="NAME=VALUE",
+                   help="a rule option by its docs/RULES.md name (repeatable)")
+    p.add_argument("--target-se", type=float, default=None,
+                   help="stop once every reported standard error is at most this (checked every 16,384 deals)")
+    p.add_argument("--max-seconds", type=float, default=None, help="stop after this many seconds")
+    p.add_argument("--threads", type=positive_int, default=None, help="Numba threads (default: all cores)")
+    p.add_argument("--out", default=None, help="FILE.csv: every table in one CSV; a name without .csv: a "
+                   "folder of one CSV per table")  # fmt: skip
+    p.add_argument("--force", action="store_true", help="overwrite an existing output file")
+    p.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    g = p.add_argument_group("Differenzler")
+    g.add_argument("--trump-card", default=None, help="the face-up trump card, held by the dealer")
+    g.add_argument("--candidates", default=None, help="declarations to evaluate, e.g. 0:157:5 (default) or "
+                   "40,45,50")  # fmt: skip
+    g = p.add_argument_group("Schieber")
+    g.add_argument("--pushed", action="store_true", help="the hand is the partner's after the forehand pushed")
+    g = p.add_argument_group("Norwegian Jazz")
+    g.add_argument("--players", type=positive_int, default=None, help="number of players (3-7)")
+    g.add_argument("--deal", type=positive_int, default=None, help="the deal number 1-6")
+
+
+def odds_options(args) -> dict:
+    """The keyword arguments of ``cardmc.odds`` from a command line."""
+    own = [h for h in args.hands if not _seat_prefixed(h)]
+    if len(own) > 1:
+        raise UsageError("--hand without SEAT: is the asking seat's hand and may be given once")
+    options = {"hand": own[0] if own else None, "hands": [h for h in args.hands if _seat_prefixed(h)],
+               "seat": args.seat, "dealer": args.dealer, "games": args.games, "seed": args.seed,
+               "policy": args.policy, "settings": _settings(args), "target_se": args.target_se,
+               "max_seconds": args.max_seconds, "threads": args.threads, "progress": not args.no_progress,
+               "trump_card": args.trump_card, "candidates": args.candidates,
+               "pushed": args.pushed or None, "players": args.players, "deal": args.deal}  # fmt: skip
+    return {k: v for k, v in options.items() if v is not None and v != [] and v != {}}
+
+
+def _seat_prefixed(text: str) -> bool:
+    head = text.split(":", 1)[0].strip()
+    return ":" in text and head.isdigit()
+
+
 def solve_arguments(parser) -> None:
     """The options of ``cardmc solve`` (an argparse parser or subparser)."""
     parser.add_argument("game", help=", ".join(GAMES))
@@ -152,20 +203,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=positive_int, default=None, help="number of players (Norwegian Jazz: 3-7)")
     p.add_argument("--cold", action="store_true", help="also time a compile from an empty cache (fresh process)")
 
-    p = sub.add_parser("odds", help="English Jazz: the odds of one 12-card hand, the rest dealt at random",
-                       description="Keep one 12-card hand fixed for a seat, deal the other 24 cards at random "
-                       "(reproducible by seed), play the deal and report P(all 12 tricks), each rule A-E and "
-                       "the expected deal score, with 95% CIs.")  # fmt: skip
-    p.add_argument("game", choices=["english_jazz"], metavar="GAME", help="english_jazz")
-    p.add_argument("--hand", required=True, help='12 card codes, e.g. "JS 9S AS KS QS TS AH KH QH AD KD QD"')
-    p.add_argument("--seat", type=int, default=1, help="the hand's seat 0..2 (default 1)")
-    p.add_argument("--dealer", type=int, default=0, help="the dealer's seat 0..2 (default 0; dealer+1 leads)")
-    p.add_argument("--games", type=positive_int, default=1_000_000, help="deals at most (default 1,000,000)")
-    p.add_argument("--seed", type=seed_int, default=0, help="random seed (default 0)")
-    p.add_argument("--policy", default="heuristic", help="policy of all three players (default heuristic)")
-    p.add_argument("--target-se", type=float, default=None,
-                   help="stop once the standard errors fall below this (e.g. 0.001)")
-    p.add_argument("--out", default=None, help="folder for the tables as CSV")
+    p = sub.add_parser("odds", help="advice for one hand: each choice's outcome, the rest dealt at random, 95%% CIs",
+                       description="Fix one hand (and any known cards of other seats), deal the unseen cards at "
+                       "random (reproducible by seed; every choice is played on the same deals) and report, per "
+                       "choice the hand's owner faces, the outcome with 95% CIs. English Jazz: P(all 12 tricks), "
+                       "the rules and the deal score; Differenzler: the expected penalty of each declaration; "
+                       "Schieber: each contract and pushing; Norwegian Jazz: the deal's penalty or sevens.")  # fmt: skip
+    odds_arguments(p)
 
     p = sub.add_parser("solve", help="the exact value of one position with every hand seen, and of each legal card",
                        description="Solve one position of a trick game with all hands visible (best play by "
@@ -295,20 +339,17 @@ def cmd_bench(args) -> int:
 
 
 def cmd_odds(args) -> int:
-    from cardmc.display import show
-    from cardmc.english_jazz import odds
+    from cardmc import odds
+    from cardmc.checks import check_file_target
 
-    result = odds(args.hand, seat=args.seat, dealer=args.dealer, games=args.games, seed=args.seed,
-                  policy=args.policy, target_se=args.target_se)  # fmt: skip
-    print(f"hand {' '.join(result['hand'])}: seat {result['seat']} ({result['position']}), dealer "
-          f"{result['dealer']}, {result['deals']:,} deals (stopped by {result['stopped_by']}), seed {args.seed}, "
-          f"policy {result['policy']}")  # fmt: skip
-    tables = {"summary": result["summary"], "rules": result["rules"], "scores": result["scores"]}
-    for name, table in tables.items():
-        print(show(name, table))
+    options = odds_options(args)
+    if args.out and Path(args.out).suffix.lower() == ".csv":
+        check_file_target(Path(args.out), args.force)
+    result = odds.odds(args.game, **options)
+    print(odds.show(result))
     if args.out:
-        write_tables(tables, Path(args.out))
-        print(f"\nwrote {len(tables)} CSV tables to {args.out}/")
+        path = odds.write(result, args.out, force=args.force)
+        print(f"\nwrote {path}")
     return 0
 
 
