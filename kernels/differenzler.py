@@ -282,6 +282,23 @@ def play_deal(seed, index, k, dealer, policies, table, rows, r0, events, ne, han
         rows[r0 + s, C_LEN_H] = popcount(suit_cards(hands[s], 2))
         rows[r0 + s, C_LEN_S] = popcount(suit_cards(hands[s], 3))
         rows[r0 + s, C_PLAY_POLICY], rows[r0 + s, C_DECLARE_POLICY] = policies[s, 0], policies[s, 1]
+    z, ne = play_tricks(hands, leader, trump, policies, work, z, events, ne)
+    play_st[0] = z
+    for s in range(PLAYERS):
+        rows[r0 + s, C_MADE] = work[W_MADE + s]
+        rows[r0 + s, C_PENALTY] = abs(work[W_DECLARED + s] - work[W_MADE + s])
+        rows[r0 + s, C_TRICKS] = work[W_TRICKS + s]
+    return ne
+
+
+@jit
+def play_tricks(hands, leader, trump, policies, work, z, events, ne):
+    """The nine tricks of a deal whose declarations are in ``work``: each
+    seat's points and tricks into ``work``, plays recorded in ``events``
+    from ``ne`` when it has rows. ``z`` is the players' stream state.
+    Returns (new stream state, new event count)."""
+    rec = events.shape[0] > 0
+    for s in range(PLAYERS):
         work[W_MADE + s] = 0
         work[W_TRICKS + s] = 0
     gone = ZERO
@@ -319,12 +336,7 @@ def play_deal(seed, index, k, dealer, policies, table, rows, r0, events, ne, han
         work[W_MADE + winner] += pot
         work[W_TRICKS + winner] += 1
         leader = winner
-    play_st[0] = z
-    for s in range(PLAYERS):
-        rows[r0 + s, C_MADE] = work[W_MADE + s]
-        rows[r0 + s, C_PENALTY] = abs(work[W_DECLARED + s] - work[W_MADE + s])
-        rows[r0 + s, C_TRICKS] = work[W_TRICKS + s]
-    return ne
+    return z, ne
 
 
 @jit
