@@ -15,7 +15,7 @@ from __future__ import annotations
 __version__ = "0.2.0"
 
 _API = ("simulate", "analyze", "trace", "read", "run_info")
-_GAME_API = {"odds": "cardmc.odds"}
+_GAME_API = {"odds": "cardmc.odds_frame"}
 _PARTS = ("kernels", "reports")
 
 __all__ = [*_API, *_GAME_API, "__version__"]

@@ -208,6 +208,17 @@ def quantile_of_counts(counts: np.ndarray, q: float) -> float:
     return float(np.searchsorted(cum, q * cum[-1], side="left"))
 
 
+def quantile_row(counts: np.ndarray, q: float) -> dict:
+    """The ``q`` quantile of a variable given as counts per value 0, 1, ...,
+    with a distribution-free 95% CI (the order statistics at ranks
+    n·q ± 1.96·sqrt(n·q·(1-q)))."""
+    n = int(np.sum(counts))
+    half = stats.Z95 * math.sqrt(q * (1 - q) / max(n, 1))
+    return {"estimate": quantile_of_counts(counts, q), "se": np.nan,
+            "ci_low": quantile_of_counts(counts, max(q - half, 0.0)),
+            "ci_high": quantile_of_counts(counts, min(q + half, 1.0)), "n": n}  # fmt: skip
+
+
 def table(rows: dict[object, dict], index: str = "figure") -> pd.DataFrame:
     """Rows {name: figure dict} as a DataFrame indexed by name."""
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis(index)
