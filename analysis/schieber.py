@@ -108,6 +108,13 @@ def weis_odds() -> pd.DataFrame:
     return exact()
 
 
+def odds(hand=None, **options):
+    """Which contract a Schieber hand should choose, or push: ``cardmc.schieber_odds.odds``."""
+    from cardmc.schieber_odds import odds as hand_odds
+
+    return hand_odds(hand, **options)
+
+
 def __getattr__(name: str):
     if name in _EXPERIMENTS:
         from cardmc.experiments import schieber as experiments

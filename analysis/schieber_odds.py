@@ -1,0 +1,147 @@
+"""Schieber advice for one hand (``cardmc odds schieber``): which contract, or push.
+
+The forehand's nine cards (or part of them), or with ``pushed`` the
+partner's, who must choose after a push. Every choice, each of the six
+contracts and (for the forehand) pushing, is played on the same sample deals
+of the unseen cards (``cardmc.kernels.schieber_odds``), every seat playing by
+its policy. Reported per choice, with 95% CIs: the expected deal score of the
+hand's team and of the other team after the multiplier (Weis, Stöck and the
+match bonus included), the net (own - other), its paired difference against
+the best choice, and the chance of a match (all nine tricks, Wilson CI);
+after a push, how often the partner chooses each contract; the Weis and
+Stöck the hand holds.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from cardmc import odds_frame as frame
+from cardmc.condition import hand_items, parse_hands, seat_of
+from cardmc.driver import check_count, check_seed
+from cardmc.kernels import cards
+from cardmc.kernels import schieber_odds as k
+from cardmc.kernels import schieber_weis as w
+from cardmc.kernels.cards import KING, QUEEN
+from cardmc.registry import UsageError
+
+PLAYERS, HAND = 4, 9
+CONTRACTS = ("C", "D", "H", "S", "obenabe", "undenufe")
+PUSH = "push"
+
+
+def odds(hand=None, *, seat: int = 0, dealer: int | None = None, pushed: bool = False, hands=None,
+         games: int = frame.DEFAULT_GAMES, seed: int = 0, policy: str = "heuristic", settings=None,
+         target_se: float | None = None, max_seconds: float | None = None,
+         progress: bool = False) -> frame.Odds:  # fmt: skip
+    """Which contract ``hand`` (card codes; part of a hand is allowed) should
+    choose, or whether to push. ``seat``: the hand's seat, the forehand (or,
+    with ``pushed``, the forehand's partner, who must choose); ``dealer``, if
+    given, must agree (the forehand is the seat after the dealer).
+    ``hands``: known cards of other seats. ``policy``: every seat's play (and
+    the partner's choice after a push). Returns an ``Odds``."""
+    from cardmc import schieber as game
+
+    seat = seat_of(seat, PLAYERS)
+    pushed = bool(pushed)
+    forehand = (seat + 2) % PLAYERS if pushed else seat
+    if dealer is not None:
+        dealer = seat_of(dealer, PLAYERS)
+        if (dealer + 1) % PLAYERS != forehand:
+            role = "the forehand's partner (after a push)" if pushed else "the forehand"
+            raise UsageError(f"dealer {dealer} does not fit seat {seat} as {role}: the forehand is seat "
+                             f"{forehand}, so the dealer is seat {(forehand - 1) % PLAYERS}")  # fmt: skip
+    games, seed = check_count("games", games), check_seed(seed)
+    game.SPEC.settings(dict(settings or {}))  # checked; a deal is scored alone, so the target plays no part
+    policies = game.parse_policy(policy if policy is not None else "heuristic")
+    items = [f"{s}:{text}" for s, text in hand_items(hands)]
+    if hand is not None:
+        items.insert(0, f"{seat}:{hand if isinstance(hand, str) else ' '.join(map(str, hand))}")
+    masks = parse_hands(items, PLAYERS, 36, [HAND] * PLAYERS)
+    fixed = np.array(masks, np.uint64)
+    names = CONTRACTS if pushed else (*CONTRACTS, PUSH)
+    choices = np.array([*range(6)] + ([] if pushed else [k.PUSH_CHOICE]), np.int64)
+    m = len(names)
+    sums = {key: np.zeros(m, np.int64) for key in ("own", "other", "net", "match")}
+    squares = {key: np.zeros(m, np.int64) for key in ("own", "other")}
+    products = np.zeros((m, m), np.int64)  # of the nets: for paired differences
+    after_push = np.zeros(6, np.int64)
+
+    def sample(start, count):
+        own, other, match, contract = k.deal_scores(seed, start, count, forehand, seat, fixed, choices, policies)
+        own, other = own.astype(np.int64), other.astype(np.int64)
+        net = own - other
+        for key, x in (("own", own), ("other", other), ("net", net), ("match", match)):
+            sums[key] += x.sum(axis=0, dtype=np.int64)
+        squares["own"] += (own * own).sum(axis=0)
+        squares["other"] += (other * other).sum(axis=0)
+        products[:] += net.T @ net
+        if not pushed:
+            after_push[:] += np.bincount(contract[:, -1], minlength=6)
+
+    done = [0]
+
+    def counted(start, count):
+        sample(start, count)
+        done[0] += count
+
+    def worst_se():
+        n = done[0]
+        b = int(np.argmax(sums["net"]))
+        ses = [frame.mean_row(sums[key][j], squares[key][j] if key != "net" else products[j, j], n)["se"]
+               for key in ("own", "other", "net") for j in range(m)]  # fmt: skip
+        ses += [_paired(sums["net"], products, j, b, n)["se"] for j in range(m) if j != b]
+        ses += [frame.share_se(sums["match"][j], n) for j in range(m)]
+        return max(ses)
+
+    n, stopped = frame.rounds(counted, games, worst_se, target_se, max_seconds, progress, desc="schieber")
+    best = int(np.argmax(sums["net"]))
+    rows = {}
+    for j, name in enumerate(names):
+        row = {}
+        row.update(_named("net", frame.mean_row(sums["net"][j], products[j, j], n)))
+        row.update(_named("own", frame.mean_row(sums["own"][j], squares["own"][j], n)))
+        row.update(_named("other", frame.mean_row(sums["other"][j], squares["other"][j], n)))
+        row.update(_named("minus_best", _paired(sums["net"], products, j, best, n)))
+        row.update(_named("match", frame.share_row(sums["match"][j], n)))
+        row["n"] = n
+        rows[name] = row
+    tables = {"choices": frame.table(rows, "choice"), "hand": _hand_table(masks[seat])}
+    if not pushed:
+        tables["after_push"] = frame.table({CONTRACTS[c]: frame.share_row(after_push[c], n) for c in range(6)},
+                                           "contract")  # fmt: skip
+    held = bin(masks[seat]).count("1")
+    shown = " ".join(cards.codes_of(masks[seat])) or "any"
+    role = "partner after a push" if pushed else "forehand"
+    question = f"hand {shown}, seat {seat} ({role}; forehand {forehand}), policy {policy}"
+    notes = [] if held == HAND else [f"the hand table counts only the {held} given cards"]
+    net = rows[names[best]]
+    return frame.Odds(game="schieber", question=question, deals=n, seed=seed, stopped_by=stopped,
+                      best=f"{names[best]} (net {net['net']:+.1f} [{net['net_ci_low']:+.1f}, "
+                      f"{net['net_ci_high']:+.1f}] points a deal)", best_choice=names[best], tables=tables,
+                      notes=notes)  # fmt: skip
+
+
+def _paired(sums, products, a: int, b: int, n: int) -> dict:
+    return frame.paired_row(sums[a], sums[b], products[a, a], products[b, b], products[a, b], n)
+
+
+def _named(name: str, row: dict) -> dict:
+    """``name``, ``name_se``, ``name_ci_low``, ``name_ci_high`` of a figure."""
+    return {name: row["estimate"], f"{name}_se": row["se"], f"{name}_ci_low": row["ci_low"],
+            f"{name}_ci_high": row["ci_high"]}  # fmt: skip
+
+
+def _hand_table(mask: int):
+    """Per contract: the Weis the hand declares (points before the multiplier,
+    kinds) and whether it holds the Stöck (trump K and Q)."""
+    import pandas as pd
+
+    hand = np.uint64(mask)
+    out = []
+    for c, name in enumerate(CONTRACTS):
+        _, total, _, kinds = w.declare(hand, c)
+        kq = (1 << (16 * c + KING)) | (1 << (16 * c + QUEEN)) if c < 4 else 0
+        out.append({"contract": name, "weis": int(total),
+                    "weis_kinds": " ".join(n for i, n in enumerate(w.KIND_NAMES) if int(kinds) >> i & 1) or "-",
+                    "stoeck": bool(kq and mask & kq == kq)})  # fmt: skip
+    return pd.DataFrame(out).set_index("contract")

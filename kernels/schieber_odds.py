@@ -1,0 +1,79 @@
+"""Schieber advice for one hand: each contract and pushing, on the same deals.
+
+Sample deal ``i`` of ``seed`` deals the unseen cards with stream
+``(seed, i, 0, DEAL)`` around the fixed cards (``condition.deal_given``).
+The deal is then played once per choice from the same hands and the same
+players' stream ``(seed, i, 0, PLAY)``: choices 0..5 are the contracts
+(C D H S obenabe undenufe) chosen by the chooser, choice ``PUSH_CHOICE`` is
+pushing, after which the forehand's partner chooses by its policy (as in a
+match). A deal is scored alone (from 0:0, no match end): each team's deal
+score after the multiplier with Weis, Stöck and the match bonus.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import prange
+
+from cardmc.kernels import rng
+from cardmc.kernels.cards import FULL36
+from cardmc.kernels.condition import deal_given
+from cardmc.kernels.jit import parallel_jit
+from cardmc.kernels.schieber import (O_SCORE, O_TRICKS, OUT_SIZE, RANDOM, _choose, play_deal)
+from cardmc.kernels.schieber_weis import OBENABE, declare
+
+PUSH_CHOICE = 6
+CHUNK = 1024
+NO_END = 1 << 40  # a target no deal reaches: the deal is scored alone
+DECK_MASK = np.uint64(FULL36)
+SIZES = np.full(4, 9, np.int64)
+
+
+@parallel_jit
+def deal_scores(seed, start, count, forehand, chooser, fixed, choices, policies):
+    """Deals start..start+count-1, each choice ``j`` of ``choices`` (a contract
+    0..5 made by ``chooser``, or ``PUSH_CHOICE``): ``own[i, j]`` and
+    ``other[i, j]`` the deal scores of the forehand's team and the other team,
+    ``match[i, j]`` 1 when the forehand's team took all nine tricks,
+    ``contract[i, j]`` the contract played."""
+    n_choice = choices.shape[0]
+    own = np.empty((count, n_choice), np.int32)
+    other = np.empty((count, n_choice), np.int32)
+    match = np.empty((count, n_choice), np.uint8)
+    contract = np.empty((count, n_choice), np.uint8)
+    team = forehand & 1
+    partner = (forehand + 2) & 3
+    chunks = (count + CHUNK - 1) // CHUNK
+    for c in prange(chunks):
+        dealt = np.empty(4, np.uint64)
+        hands = np.empty(4, np.uint64)
+        buf = np.empty(64, np.int64)
+        st = np.empty(1, np.uint64)
+        totals = np.zeros(2, np.int64)
+        weis = np.zeros(4, np.int64)
+        kinds = np.zeros(4, np.int64)
+        out = np.zeros(OUT_SIZE, np.int64)
+        work = np.zeros(12, np.int64)
+        masks = np.zeros(4, np.uint64)
+        events = np.zeros((0, 4), np.int64)
+        for i in range(c * CHUNK, min(count, (c + 1) * CHUNK)):
+            st[0] = rng.key(seed, start + i, 0, rng.DEAL)
+            deal_given(DECK_MASK, fixed, SIZES, 4, st, buf, dealt)
+            z0 = rng.key(seed, start + i, 0, rng.PLAY)
+            for j in range(n_choice):
+                z = z0
+                who, con = chooser, choices[j]
+                if con == PUSH_CHOICE:  # the partner must choose, as its policy does in a match
+                    w = declare(dealt[partner], OBENABE)[1] if policies[partner, 0] != RANDOM else 0
+                    z, who, _, con = _choose(forehand, (policies[forehand, 0], dealt[forehand], 0),
+                                             (policies[partner, 0], dealt[partner], w), z, -1, 1)
+                for s in range(4):
+                    hands[s] = dealt[s]
+                totals[0] = totals[1] = 0
+                st[0] = z
+                play_deal(hands, forehand, who, con, totals, NO_END, policies, st, weis, kinds, out, work, masks,
+                          events, 0)
+                own[i, j] = out[O_SCORE + team]
+                other[i, j] = out[O_SCORE + 1 - team]
+                match[i, j] = 1 if out[O_TRICKS + team] + out[O_TRICKS + team + 2] == 9 else 0
+                contract[i, j] = con
+    return own, other, match, contract
