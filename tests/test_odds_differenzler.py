@@ -43,7 +43,7 @@ def _made_histogram(result) -> np.ndarray:
         fixed[1] |= np.uint64(1 << parse(c, 36))
     fixed[0] |= np.uint64(1 << parse("6H", 36))
     made, _ = k.points_made(3, 0, result["deals"], 1, 0, fixed, parse("6H", 36), np.array([0], np.int64),
-                            parse_policy("random"), calibration_table())  # fmt: skip
+                            parse_policy("random"), calibration_table(), np.zeros(2, np.int64))  # fmt: skip
     return np.bincount(made[:, 0], minlength=158)
 
 
