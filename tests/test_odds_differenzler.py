@@ -105,7 +105,7 @@ def test_target_se_and_max_seconds_stop_at_a_round_and_say_so():
 def test_command_line_writes_one_csv(tmp_path, capsys):
     out = tmp_path / "d.csv"
     code = main(["odds", "differenzler", "--hand", HAND, "--seat", "0", "--dealer", "1", "--trump-card", "8H",
-                 "--games", "2000", "--no-progress", "--out", str(out)])  # fmt: skip
+                 "--games", "2000", "--no-progress", "--set", "open_declarations=true", "--out", str(out)])  # fmt: skip
     assert code == 0
     text = capsys.readouterr().out
     assert "best: declare" in text and "heuristic declares" in text
