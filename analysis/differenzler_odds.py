@@ -48,7 +48,7 @@ def odds(hand=None, *, seat: int = 0, dealer: int | None = None, trump_card: str
     seat = seat_of(seat, PLAYERS)
     dealer = (seat - 1) % PLAYERS if dealer is None else seat_of(dealer, PLAYERS)
     games, seed = check_count("games", games), check_seed(seed)
-    game.SPEC.settings(dict(settings or {}))  # the rule options are checked; none changes a single deal's play
+    params = game.SPEC.params(game.SPEC.settings(dict(settings or {})))
     policies = game.parse_policy(policy if policy is not None else "calibrated")
     table = game.calibration_table() if calibration is None else game.read_calibration(calibration)
     grid = check_candidates(candidates)
@@ -77,7 +77,7 @@ def odds(hand=None, *, seat: int = 0, dealer: int | None = None, trump_card: str
 
     def run(decl, start, count):
         cand = np.array(decl, np.int64)
-        return k.points_made(seed, start, count, seat, dealer, fixed, trump, cand, policies, table)
+        return k.points_made(seed, start, count, seat, dealer, fixed, trump, cand, policies, table, params)
 
     first = Tally(list(grid) + rules)
 

@@ -120,6 +120,13 @@ def odds(hand=None, **options):
     return hand_odds(hand, **options)
 
 
+def odds(hand=None, **options):
+    """Which contract a Schieber hand should choose, or push: ``cardmc.schieber_odds.odds``."""
+    from cardmc.schieber_odds import odds as hand_odds
+
+    return hand_odds(hand, **options)
+
+
 def __getattr__(name: str):
     if name in _EXPERIMENTS:
         from cardmc.experiments import schieber as experiments

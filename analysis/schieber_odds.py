@@ -51,7 +51,10 @@ def odds(hand=None, *, seat: int = 0, dealer: int | None = None, pushed: bool = 
             raise UsageError(f"dealer {dealer} does not fit seat {seat} as {role}: the forehand is seat "
                              f"{forehand}, so the dealer is seat {(forehand - 1) % PLAYERS}")  # fmt: skip
     games, seed = check_count("games", games), check_seed(seed)
-    game.SPEC.settings(dict(settings or {}))  # checked; a deal is scored alone, so the target plays no part
+    for name in game.SPEC.options:
+        if name in (settings or {}):
+            raise UsageError(f"option {name} does not apply to odds: every contract and pushing are played")
+    params = game.SPEC.params(game.SPEC.settings(dict(settings or {})))
     policies = game.parse_policy(policy if policy is not None else "heuristic")
     items = [f"{s}:{text}" for s, text in hand_items(hands)]
     if hand is not None:
@@ -67,7 +70,8 @@ def odds(hand=None, *, seat: int = 0, dealer: int | None = None, pushed: bool = 
     after_push = np.zeros(6, np.int64)
 
     def sample(start, count):
-        own, other, match, contract = k.deal_scores(seed, start, count, forehand, seat, fixed, choices, policies)
+        own, other, match, contract = k.deal_scores(seed, start, count, forehand, seat, fixed, choices, policies,
+                                                    params)  # fmt: skip
         own, other = own.astype(np.int64), other.astype(np.int64)
         net = own - other
         for key, x in (("own", own), ("other", other), ("net", net), ("match", match)):

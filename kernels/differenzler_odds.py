@@ -29,10 +29,12 @@ SIZES = np.full(PLAYERS, 9, np.int64)
 
 
 @parallel_jit
-def points_made(seed, start, count, seat, dealer, fixed, trump_card, candidates, policies, table):
+def points_made(seed, start, count, seat, dealer, fixed, trump_card, candidates, policies, table, params):
     """Deals start..start+count-1: ``made[i, j]`` the points the asking seat
     makes when it declares candidate ``j``, ``declared[i, j]`` that
-    declaration (it differs from deal to deal only for a rule)."""
+    declaration (it differs from deal to deal only for a rule). ``params``:
+    the game's rule options (``SPEC.params``); none of today's changes the
+    play of a single deal."""
     n_cand = candidates.shape[0]
     made = np.empty((count, n_cand), np.uint8)
     declared = np.empty((count, n_cand), np.uint8)
@@ -53,7 +55,8 @@ def points_made(seed, start, count, seat, dealer, fixed, trump_card, candidates,
             for j in range(PLAYERS):  # declaration order: from the seat after the dealer
                 s = (dealer + 1 + j) % PLAYERS
                 if s != seat:
-                    z0, work[W_DECLARED + s] = declare(policies[s, 1], (s - dealer) % PLAYERS, dealt[s], trump, z0, table)
+                    rel = (s - dealer) % PLAYERS
+                    z0, work[W_DECLARED + s] = declare(policies[s, 1], rel, dealt[s], trump, z0, table)
             rel = (seat - dealer) % PLAYERS
             for j in range(n_cand):
                 d = candidates[j]

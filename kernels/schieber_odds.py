@@ -29,12 +29,13 @@ SIZES = np.full(4, 9, np.int64)
 
 
 @parallel_jit
-def deal_scores(seed, start, count, forehand, chooser, fixed, choices, policies):
+def deal_scores(seed, start, count, forehand, chooser, fixed, choices, policies, params):
     """Deals start..start+count-1, each choice ``j`` of ``choices`` (a contract
     0..5 made by ``chooser``, or ``PUSH_CHOICE``): ``own[i, j]`` and
     ``other[i, j]`` the deal scores of the forehand's team and the other team,
     ``match[i, j]`` 1 when the forehand's team took all nine tricks,
-    ``contract[i, j]`` the contract played."""
+    ``contract[i, j]`` the contract played. ``params``: the game's options
+    (``SPEC.params``); the target plays no part in a deal scored alone."""
     n_choice = choices.shape[0]
     own = np.empty((count, n_choice), np.int32)
     other = np.empty((count, n_choice), np.int32)
