@@ -109,7 +109,7 @@ def odds(hand=None, *, seat: int = 0, dealer: int | None = None, pushed: bool = 
         row.update(_named("match", frame.share_row(sums["match"][j], n)))
         row["n"] = n
         rows[name] = row
-    tables = {"choices": frame.table(rows, "choice"), "hand": _hand_table(masks[seat])}
+    tables = {"choices": frame.table(rows, "choice"), "hand": _hand_table(masks[seat], params)}
     if not pushed:
         tables["after_push"] = frame.table({CONTRACTS[c]: frame.share_row(after_push[c], n) for c in range(6)},
                                            "contract")  # fmt: skip
@@ -135,15 +135,18 @@ def _named(name: str, row: dict) -> dict:
             f"{name}_ci_high": row["ci_high"]}  # fmt: skip
 
 
-def _hand_table(mask: int):
-    """Per contract: the Weis the hand declares (points before the multiplier,
-    kinds) and whether it holds the Stöck (trump K and Q)."""
+def _hand_table(mask: int, params):
+    """Per contract: the Weis the hand declares under the run's Weis options
+    (points before the multiplier, kinds) and whether it holds the Stöck (trump K and Q)."""
     import pandas as pd
 
+    from cardmc.kernels.schieber import rules_of, weis_of
+
     hand = np.uint64(mask)
+    wr = weis_of(rules_of(params))
     out = []
     for c, name in enumerate(CONTRACTS):
-        _, total, _, kinds = w.declare(hand, c)
+        _, total, _, kinds = w.declare(hand, c, wr)
         kq = (1 << (16 * c + KING)) | (1 << (16 * c + QUEEN)) if c < 4 else 0
         out.append({"contract": name, "weis": int(total),
                     "weis_kinds": " ".join(n for i, n in enumerate(w.KIND_NAMES) if int(kinds) >> i & 1) or "-",

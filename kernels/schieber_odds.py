@@ -18,7 +18,7 @@ from cardmc.kernels import rng
 from cardmc.kernels.cards import FULL36
 from cardmc.kernels.condition import deal_given
 from cardmc.kernels.jit import parallel_jit
-from cardmc.kernels.schieber import (O_SCORE, O_TRICKS, OUT_SIZE, RANDOM, _choose, play_deal)
+from cardmc.kernels.schieber import (O_SCORE, O_TRICKS, OUT_SIZE, RANDOM, _choose, play_deal, rules_of, weis_of)
 from cardmc.kernels.schieber_weis import OBENABE, declare
 
 PUSH_CHOICE = 6
@@ -43,6 +43,8 @@ def deal_scores(seed, start, count, forehand, chooser, fixed, choices, policies,
     contract = np.empty((count, n_choice), np.uint8)
     team = forehand & 1
     partner = (forehand + 2) & 3
+    rules = rules_of(params)
+    wr = weis_of(rules)
     chunks = (count + CHUNK - 1) // CHUNK
     for c in prange(chunks):
         dealt = np.empty(4, np.uint64)
@@ -64,15 +66,15 @@ def deal_scores(seed, start, count, forehand, chooser, fixed, choices, policies,
                 z = z0
                 who, con = chooser, choices[j]
                 if con == PUSH_CHOICE:  # the partner must choose, as its policy does in a match
-                    w = declare(dealt[partner], OBENABE)[1] if policies[partner, 0] != RANDOM else 0
+                    w = declare(dealt[partner], OBENABE, wr)[1] if policies[partner, 0] != RANDOM else 0
                     z, who, _, con = _choose(forehand, (policies[forehand, 0], dealt[forehand], 0),
-                                             (policies[partner, 0], dealt[partner], w), z, -1, 1)
+                                             (policies[partner, 0], dealt[partner], w), z, -1, 1, rules)
                 for s in range(4):
                     hands[s] = dealt[s]
                 totals[0] = totals[1] = 0
                 st[0] = z
                 play_deal(hands, forehand, who, con, totals, NO_END, policies, st, weis, kinds, out, work, masks,
-                          events, 0)
+                          events, 0, rules)
                 own[i, j] = out[O_SCORE + team]
                 other[i, j] = out[O_SCORE + 1 - team]
                 match[i, j] = 1 if out[O_TRICKS + team] + out[O_TRICKS + team + 2] == 9 else 0
