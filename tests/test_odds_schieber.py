@@ -120,3 +120,17 @@ def test_impossible_input_is_one_line_exit_2_and_no_file(tmp_path, capsys, args,
 def test_output_in_a_missing_folder_is_refused_before_running(tmp_path, capsys):
     code = main(["odds", "schieber", "--hand", JACKS_NINES, "--out", str(tmp_path / "no" / "s.csv")])
     assert code == 2 and "does not exist" in capsys.readouterr().err
+
+
+def test_rule_options_reach_the_advice():
+    """Four 9s count 150 under ``four_nines=150``; with every multiplier 1 a
+    trump contract's deal scores are the default ones divided by its multiplier."""
+    plain = cardmc.odds("schieber", JACKS_NINES, games=3000, seed=4)
+    house = cardmc.odds("schieber", JACKS_NINES, games=3000, seed=4, settings={"four_nines": 150})
+    assert plain.tables["hand"].loc["S", "weis"] == 200
+    assert house.tables["hand"].loc["S", "weis"] == 350
+    flat = cardmc.odds("schieber", JACKS_NINES, games=3000, seed=4, settings={"multipliers": "1,1,1,1,1,1"})
+    for contract, multiplier in (("C", 1), ("S", 2), ("undenufe", 4)):
+        for side in ("own", "other"):
+            assert plain.tables["choices"].loc[contract, side] == pytest.approx(
+                multiplier * flat.tables["choices"].loc[contract, side], abs=1e-9)
