@@ -248,7 +248,7 @@ def order_moves(R, hands, trick, k, leader, trump, lg, present, moves, scores, d
         s = card_strength(R, c, c >> 4 if k == 0 else led, trump)
         if k == 0:
             sc = 4 * s + vc
-        elif s > top:
+        elif s > top and not (good_winner and good_me):
             sc = (3000 - s + 8 * vc) if good_me else (-vc - s)
         elif good_winner:
             sc = 2000 + 8 * vc - s
