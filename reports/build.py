@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import importlib
+import importlib.resources
 import json
 import os
 import shutil
@@ -77,6 +78,7 @@ def build_report(out="cardmc-report", games: int | None = None, seed: int = 1, q
             print(f"studies took {elapsed:.0f} s", file=sys.stderr, flush=True)
         (tmp / "report.md").write_text(markdown(sections, command))
         (tmp / "index.html").write_text(page(sections, command))
+        (tmp / "RULES.md").write_bytes(importlib.resources.files("cardmc.docs").joinpath("RULES.md").read_bytes())
         from cardmc import __version__
 
         (tmp / MARKER).write_text(json.dumps({"version": __version__, "seed": seed, "quick": quick,
@@ -127,7 +129,7 @@ def _cell(v) -> str:
 def markdown(sections: list[Section], command: str) -> str:
     parts = ["# cardmc strategy report", "", f"Made by `{command}`. Every estimate is shown as "
              "`estimate [95% CI]`; proportions use Wilson intervals. The data behind every table and chart is "
-             "in `data/`.", ""]  # fmt: skip
+             "in `data/`. The rules played, every option and its default: [RULES.md](RULES.md).", ""]  # fmt: skip
     parts += ["## Contents", ""] + [f"{i}. [{s.title}](#{s.title.lower().replace(' ', '-')}): {s.question}"
                                     for i, s in enumerate(sections, 1)] + [""]  # fmt: skip
     for s in sections:
@@ -170,6 +172,7 @@ def page(sections: list[Section], command: str) -> str:
         f"<style>{CSS}</style></head><body><h1>cardmc strategy report</h1>"
         f"<p>Made by <code>{esc(command)}</code>. Every estimate is shown as "
         "<i>estimate [95% CI]</i>; proportions use Wilson intervals. The data behind every table and chart "
-        "is in <a href='data/'>data/</a>.</p>"
+        "is in <a href='data/'>data/</a>. The rules played, every option and its default: "
+        "<a href='RULES.md'>RULES.md</a>.</p>"
         f"<nav><h2>Contents</h2><ol>{toc}</ol></nav>{''.join(body)}</body></html>"
     )

@@ -68,6 +68,15 @@ def test_every_study_is_in_the_report(report):
     assert (report / "report.md").is_file() and (report / build.MARKER).is_file()
 
 
+def test_the_report_carries_the_rulebook_it_links(report):
+    from pathlib import Path
+
+    rulebook = Path(__file__).resolve().parents[1] / "docs" / "RULES.md"
+    assert (report / "RULES.md").read_bytes() == rulebook.read_bytes()
+    assert "href='RULES.md'" in (report / "index.html").read_text()
+    assert "](RULES.md)" in (report / "report.md").read_text()
+
+
 def test_every_image_and_link_exists(report):
     p = Page()
     p.feed((report / "index.html").read_text())
