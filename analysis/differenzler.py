@@ -259,12 +259,6 @@ def _shares(counts: pd.DataFrame, by: str) -> pd.DataFrame:
 _EXPERIMENTS = ("compare_declarations",)
 
 
-def odds(hand=None, **options):
-    """What a Differenzler hand should declare: ``cardmc.differenzler_odds.odds``."""
-    from cardmc.differenzler_odds import odds as hand_odds
-
-    return hand_odds(hand, **options)
-
 
 def __getattr__(name: str):
     if name in _EXPERIMENTS:

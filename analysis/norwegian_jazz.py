@@ -282,12 +282,6 @@ def analyze(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
 _EXPERIMENTS = ("sixth_deal_study", "heuristic_edge")
 
 
-def odds(hand=None, **options):
-    """Odds of one hand in one deal: ``cardmc.experiments.norwegian_jazz_odds.odds``."""
-    from cardmc.experiments.norwegian_jazz_odds import odds as hand_odds
-
-    return hand_odds(hand, **options)
-
 
 def __getattr__(name: str):
     if name in _EXPERIMENTS:

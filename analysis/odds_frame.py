@@ -55,10 +55,10 @@ def odds(game: str, hand=None, *, threads: int | None = None, **options) -> Odds
     ``dealer``, ``hands`` (other seats' known cards, ``{seat: cards}`` or
     ``["SEAT:CARDS", ...]``), ``games`` (most deals), ``seed``, ``policy``,
     ``settings`` (rule options by name), ``target_se``, ``max_seconds``,
-    ``progress``; a game takes its own (see ``cardmc.<game>.odds``)."""
+    ``progress``; a game takes its own (see the ``odds`` of its module in ``ADVICE``)."""
     if not isinstance(game, str) or game not in GAMES:
         raise UsageError(f"unknown game {game!r}; games: {', '.join(GAMES)}")
-    fn = ADVICE[game] if game in ADVICE else importlib.import_module(f"cardmc.{game}").odds
+    fn = importlib.import_module(ADVICE[game]).odds
     if threads is None:
         return fn(hand=hand, **options)
     import numba
@@ -72,7 +72,9 @@ def odds(game: str, hand=None, *, threads: int | None = None, **options) -> Odds
         numba.set_num_threads(before)
 
 
-ADVICE: dict = {}  # games whose advice is not their module's ``odds``
+# where each game's advice lives: the module's ``odds(hand=None, **options)``
+ADVICE = {"differenzler": "cardmc.differenzler_odds", "schieber": "cardmc.schieber_odds",
+          "english_jazz": "cardmc.english_jazz", "norwegian_jazz": "cardmc.experiments.norwegian_jazz_odds"}
 
 
 # ------------------------------------------------------------------ checks

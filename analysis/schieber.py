@@ -113,18 +113,6 @@ def weis_odds(four_nines: object = "0", long_runs: object = "flat") -> pd.DataFr
     return exact(four_nines, long_runs)
 
 
-def odds(hand=None, **options):
-    """Which contract a Schieber hand should choose, or push: ``cardmc.schieber_odds.odds``."""
-    from cardmc.schieber_odds import odds as hand_odds
-
-    return hand_odds(hand, **options)
-
-
-def odds(hand=None, **options):
-    """Which contract a Schieber hand should choose, or push: ``cardmc.schieber_odds.odds``."""
-    from cardmc.schieber_odds import odds as hand_odds
-
-    return hand_odds(hand, **options)
 
 
 def __getattr__(name: str):
