@@ -154,6 +154,24 @@ def test_compare_on_the_command_line_writes_its_table(tmp_path, capsys):
     assert list(tmp_path.iterdir()) == [out]
 
 
+def test_conditions_on_the_command_line_are_the_apis(tmp_path, capsys):
+    out = tmp_path / "c.csv"
+    assert main(["compare", "differenzler", "--arm", "heuristic", "--arm", "random", "--games", "200",
+                 "--block", "100", "--out", str(out), "--no-progress", "--hand", "1:JS 9S AS",
+                 "--trump-card", "6H"]) == 0  # fmt: skip
+    table = pd.read_csv(out, index_col=["measure", "arm"], keep_default_na=False)
+    api = cardmc.compare("differenzler", ["heuristic", "random"], games=200, block=100, hands=["1:JS 9S AS"],
+                         trump_card="6H")  # fmt: skip
+    pd.testing.assert_frame_equal(table, api, check_dtype=False)
+    plain = cardmc.compare("differenzler", ["heuristic", "random"], games=200, block=100)
+    assert not np.allclose(plain["estimate"].to_numpy(float), api["estimate"].to_numpy(float))
+    capsys.readouterr()
+    bad = tmp_path / "bad.csv"
+    assert main(["compare", "differenzler", "--arm", "heuristic", "--arm", "random", "--games", "200",
+                 "--out", str(bad), "--no-progress", "--hand", "1:JS ZZ"]) == 2
+    assert "ZZ" in capsys.readouterr().err and not bad.exists()
+
+
 @pytest.mark.parametrize("arms, named", [
     (["heuristic", "bogus"], "bogus"),
     (["heuristic", "heuristic; max_extra_deals=99"], "max_extra_deals"),
