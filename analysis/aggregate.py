@@ -503,7 +503,7 @@ class GridTally(Tally):
 
         rows = np.ascontiguousarray(rows, dtype=np.int32)
         # Numba's thread pool runs one parallel kernel at a time: while a kernel holds
-        # it (the next block, simulated ahead), tally in this thread instead of waiting
+        # it (run from another thread), tally in this thread instead of waiting
         free = KERNEL_LOCK.acquire(blocking=False)
         try:
             parts = split(rows, max(1, min(numba.get_num_threads(), len(rows) >> 12)) if free else 1)

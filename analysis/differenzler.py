@@ -313,5 +313,6 @@ SPEC = GameSpec(
         "deals_per_game": 4,
         "block": 8192,  # rows of a block stay below the allocator's reuse threshold
         "tally": tally,
+        "columns": _COLUMNS,
     },
 )

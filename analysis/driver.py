@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import queue
 import signal
 import threading
 from pathlib import Path
@@ -18,6 +17,7 @@ import numpy as np
 from cardmc import aggregate as agg
 from cardmc import files
 from cardmc.checks import check_count, check_range, check_seed, check_threads  # noqa: F401 - imported from here too
+from cardmc.frames import Gather
 from cardmc.job import AGGREGATES, ROWS, Job  # noqa: F401
 from cardmc.kernels.jit import KERNEL_LOCK
 from cardmc.registry import GameSpec, UsageError
@@ -170,55 +170,17 @@ def _visible(target: dict) -> bool:
         return f.read(len(target["token"]) + 1) == target["token"].encode()
 
 
-def simulated_blocks(job: Job, first: int, count: int, block: int, nthreads: int,
-                     ahead: bool) -> Iterator[tuple[int, np.ndarray]]:  # fmt: skip
-    """(games, the kernel's rows) of each block of games first..first+count-1.
-    With ``ahead`` a helper thread simulates the next block while the caller
-    turns the last one into a frame, a file or aggregates (the kernels release
-    the GIL); the blocks and their rows are the same either way."""
+def simulated_blocks(job: Job, first: int, count: int, block: int, nthreads: int) -> Iterator[tuple[int, np.ndarray]]:
+    """(games, the kernel's rows) of each block of games first..first+count-1,
+    on ``nthreads`` of Numba's threads. Whatever turns a block into a frame, a
+    file or aggregates runs on the same threads after it (``threads=1`` is one
+    core)."""
     spec, params, codes, tables = job.spec, job.params(), job.codes(), job.kernel_tables()
-    plan = list(blocks(first, count, block))
-
-    def simulate(at: int, n: int) -> tuple[int, np.ndarray]:
+    for at, n in blocks(first, count, block):
         with KERNEL_LOCK:
-            numba.set_num_threads(nthreads)  # per thread: the helper's own count
-            return n, spec.simulate_block(job.seed, at, n, job.players, params, codes, **tables)
-
-    if not ahead or len(plan) < 2:
-        for at, n in plan:
-            yield simulate(at, n)
-        return
-    done: queue.Queue = queue.Queue(maxsize=1)
-    stop = threading.Event()
-
-    def hand(item) -> None:
-        while not stop.is_set():
-            try:
-                done.put(item, timeout=0.1)
-                return
-            except queue.Full:
-                continue
-
-    def produce() -> None:
-        try:
-            for at, n in plan:
-                if stop.is_set():
-                    return
-                hand(simulate(at, n))
-        except BaseException as exc:  # noqa: BLE001 - raised in the caller's thread
-            hand(exc)
-
-    helper = threading.Thread(target=produce, name="cardmc-blocks", daemon=True)
-    helper.start()
-    try:
-        for _ in plan:
-            item = done.get()
-            if isinstance(item, BaseException):
-                raise item
-            yield item
-    finally:
-        stop.set()
-        helper.join()
+            numba.set_num_threads(nthreads)
+            rows = spec.simulate_block(job.seed, at, n, job.players, params, codes, **tables)
+        yield n, rows
 
 
 def run_chunk(job: Job, first: int, count: int, target=None, *, version: str | None = None,
@@ -248,10 +210,7 @@ def run_chunk(job: Job, first: int, count: int, target=None, *, version: str | N
     nthreads = threads or in_worker or numba.get_num_threads()
     nthreads = max(1, min(nthreads, numba.config.NUMBA_NUM_THREADS))
     block = min(block_size(spec), AGGREGATE_BLOCK) if job.kind == AGGREGATES else block_size(spec)
-    # a helper thread runs the kernel a block ahead when a core is left over for it (not in Dask workers,
-    # whose thread counts the cluster sets)
-    ahead = in_worker is None and nthreads < (os.cpu_count() or 1)
-    arrays = simulated_blocks(job, first, count, block, nthreads, ahead=ahead)
+    arrays = simulated_blocks(job, first, count, block, nthreads)
     out: dict = {"start": first, "count": count}
 
     if job.kind == AGGREGATES:
@@ -282,12 +241,13 @@ def run_chunk(job: Job, first: int, count: int, target=None, *, version: str | N
         return rows
 
     if target is None:
-        collected = []
+        # each block split into the chunk's columns at once (its rows are freed), one frame at the end
+        gather = Gather(spec.extra["columns"], count)
         for n, rows in safe_blocks(arrays):
-            collected.append(spec.frame(rows))
+            gather.add(rows, n)
             _progress(on_block, n)
-        out["frames"] = collected
-        out["rows"] = sum(len(df) for df in collected)
+        out["frames"] = [gather.frame()]
+        out["rows"] = gather.rows
         return out
     if isinstance(target, files.RowWriter):
         out["rows"] = write_rows(target)

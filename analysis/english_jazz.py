@@ -255,5 +255,6 @@ SPEC = GameSpec(
         "bench_games": 8192,
         "odds": odds,
         "tally": tally,
+        "columns": _COLUMNS,
     },
 )

@@ -5,6 +5,8 @@ A game's ``frame(rows)`` is ``Columns(...)(rows)``: one jitted pass
 threads) writes each column of the row-major int32
 block into its own array of the column's dtype (int8 to int64, or a
 categorical's int8 codes), and the DataFrame takes those arrays as they are.
+A run in memory splits each block as it comes straight into the run's
+column arrays, and makes one frame of them at the end (``Gather``).
 """
 from __future__ import annotations
 
@@ -35,27 +37,9 @@ class Columns:
         self.card_names = set(cards)
 
     def __call__(self, rows: np.ndarray) -> pd.DataFrame:
-        rows = np.ascontiguousarray(rows, dtype=np.int32)
-        if rows.ndim != 2 or rows.shape[1] != len(self.columns):
-            raise ValueError(f"rows should have {len(self.columns)} columns, not shape {rows.shape}")
-        outs = [np.empty((len(p), len(rows)), w) for p, w in zip(self.picks, WIDTHS)]
-        # Numba's thread pool runs one parallel kernel at a time: while a kernel
-        # holds it (the next block, simulated ahead), split in this thread instead
-        if KERNEL_LOCK.acquire(blocking=False):
-            try:
-                kc.split(rows, *self.picks, self.cards, *outs)
-            finally:
-                KERNEL_LOCK.release()
-        else:
-            kc.split_rows(rows, 0, len(rows), *self.picks, self.cards, *outs)
-        data = {}
-        for name, kind, slot in zip(self.columns, self.kinds, self.slots):
-            dtype = self.dtypes[name]
-            values = outs[kind][slot]
-            if isinstance(dtype, pd.CategoricalDtype):
-                values = pd.Categorical.from_codes(values, dtype=dtype, validate=False)
-            data[name] = values
-        return pd.DataFrame(data, copy=False)
+        gather = Gather(self)
+        gather.add(rows)
+        return gather.frame()
 
     def arrays(self, df: pd.DataFrame) -> list[np.ndarray] | None:
         """Per column, the values the rows held (a categorical's codes, a card
@@ -90,3 +74,54 @@ class Columns:
         for j, values in enumerate(arrays):
             out[:, j] = values[lo:hi]
         return out
+
+
+class Gather:
+    """The blocks of one run split straight into one set of column arrays
+    (``add``, in game order), then one DataFrame of them (``frame``): no
+    per-block frames and no join. The arrays grow, rarely, from an estimate
+    of the run's rows (``games``: the run's games, ``add``'s ``n``: the
+    block's), and the frame takes views of their filled part."""
+
+    def __init__(self, columns: Columns, games: int = 0):
+        self.columns, self.games = columns, games
+        self.outs = [np.empty((len(p), 0), w) for p, w in zip(columns.picks, WIDTHS)]
+        self.rows = self.done = 0
+
+    def add(self, rows: np.ndarray, n: int = 0) -> None:
+        columns = self.columns
+        rows = np.ascontiguousarray(rows, dtype=np.int32)
+        if rows.ndim != 2 or rows.shape[1] != len(columns.columns):
+            raise ValueError(f"rows should have {len(columns.columns)} columns, not shape {rows.shape}")
+        need = self.rows + len(rows)
+        self.done += n
+        if need > self.outs[0].shape[1]:
+            guess = need * self.games // self.done + need // 32 + 64 if 0 < self.done < self.games else need
+            self._grow(max(need, guess))
+        # Numba's thread pool runs one parallel kernel at a time: while a kernel
+        # holds it (in another thread), split in this thread instead of waiting
+        if KERNEL_LOCK.acquire(blocking=False):
+            try:
+                kc.split(rows, *columns.picks, columns.cards, *self.outs, self.rows)
+            finally:
+                KERNEL_LOCK.release()
+        else:
+            kc.split_rows(rows, 0, len(rows), *columns.picks, columns.cards, *self.outs, self.rows)
+        self.rows = need
+
+    def _grow(self, size: int) -> None:
+        grown = [np.empty((len(out), size), out.dtype) for out in self.outs]
+        for new, old in zip(grown, self.outs):
+            new[:, :self.rows] = old[:, :self.rows]
+        self.outs = grown
+
+    def frame(self) -> pd.DataFrame:
+        columns = self.columns
+        data = {}
+        for name, kind, slot in zip(columns.columns, columns.kinds, columns.slots):
+            dtype = columns.dtypes[name]
+            values = self.outs[kind][slot, :self.rows]
+            if isinstance(dtype, pd.CategoricalDtype):
+                values = pd.Categorical.from_codes(values, dtype=dtype, validate=False)
+            data[name] = values
+        return pd.DataFrame(data, copy=False)

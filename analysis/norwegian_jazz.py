@@ -321,5 +321,6 @@ SPEC = GameSpec(
         "block": 4096,  # a block's rows (7 seats: 17 MB) stay below the allocator's reuse threshold (32 MiB)
         "deals_per_game": k.DEALS,
         "tally": tally,
+        "columns": _COLUMNS,
     },
 )

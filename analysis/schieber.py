@@ -360,5 +360,6 @@ SPEC = GameSpec(
         "deals_per_game": 9.6,  # heuristic play to 3000
         "suits": SWISS_SUITS,
         "tally": tally,
+        "columns": _COLUMNS,
     },
 )

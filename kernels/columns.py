@@ -1,7 +1,7 @@
 """Row-major int32 row blocks split into one typed array per column.
 
-``split(rows, c8, c16, c32, c64, cards, out8, out16, out32, out64)`` copies
-column ``c8[t]`` of ``rows`` into ``out8[t]``, and so on for the 16, 32 and
+``split(rows, c8, c16, c32, c64, cards, out8, out16, out32, out64, at)`` copies
+column ``c8[t]`` of ``rows`` into ``out8[t]`` from place ``at`` on, and so on for the 16, 32 and
 64 bit columns, a tile of rows at a time, one column after another (the
 tile stays in cache, every write is sequential), in parallel over chunks of
 rows. Then each ``out8[cards[i]]``,
@@ -20,35 +20,35 @@ TILE = 256  # rows split one column at a time (25 int32 columns: 25 KB)
 
 
 @jit
-def split_rows(rows, lo, hi, c8, c16, c32, c64, cards, out8, out16, out32, out64):
+def split_rows(rows, lo, hi, c8, c16, c32, c64, cards, out8, out16, out32, out64, at):
     for a in range(lo, hi, TILE):
         b = min(hi, a + TILE)
         # one column of a tile of rows at a time: sequential writes, the tile stays in cache
         for t in range(len(c8)):
             c = c8[t]
             for r in range(a, b):
-                out8[t, r] = rows[r, c]
+                out8[t, at + r] = rows[r, c]
         for t in range(len(c16)):
             c = c16[t]
             for r in range(a, b):
-                out16[t, r] = rows[r, c]
+                out16[t, at + r] = rows[r, c]
         for t in range(len(c32)):
             c = c32[t]
             for r in range(a, b):
-                out32[t, r] = rows[r, c]
+                out32[t, at + r] = rows[r, c]
         for t in range(len(c64)):
             c = c64[t]
             for r in range(a, b):
-                out64[t, r] = rows[r, c]
+                out64[t, at + r] = rows[r, c]
         for i in range(len(cards)):
             t = cards[i]
             for r in range(a, b):
-                v = out8[t, r]
-                out8[t, r] = (v >> 4) * 9 + (v & 15) - 4
+                v = out8[t, at + r]
+                out8[t, at + r] = (v >> 4) * 9 + (v & 15) - 4
 
 
 @parallel_jit
-def split(rows, c8, c16, c32, c64, cards, out8, out16, out32, out64):
+def split(rows, c8, c16, c32, c64, cards, out8, out16, out32, out64, at):
     n = rows.shape[0]
     for c in prange((n + CHUNK - 1) // CHUNK):
-        split_rows(rows, c * CHUNK, min(n, (c + 1) * CHUNK), c8, c16, c32, c64, cards, out8, out16, out32, out64)
+        split_rows(rows, c * CHUNK, min(n, (c + 1) * CHUNK), c8, c16, c32, c64, cards, out8, out16, out32, out64, at)

@@ -1,4 +1,4 @@
-"""While a kernel holds Numba's threads (the next block, simulated ahead), a
+"""While a kernel holds Numba's threads (run from another thread), a
 block becomes a frame or aggregates in the calling thread: the very same
 frame and tables as with the threads free."""
 from __future__ import annotations

@@ -100,3 +100,27 @@ def test_frame_is_the_former_frame(game, policy, players, settings, before):
         assert _parquet(got) == _parquet(want)
     if game == "english_jazz":  # trumps never set are missing values
         assert spec.frame(rows)["trump"].isna().any()
+
+
+@pytest.mark.parametrize("game,policy,players,settings,before", CASES)
+def test_gathered_blocks_are_one_frame_of_them_all(game, policy, players, settings, before):
+    """A run's blocks split straight into one set of column arrays make the
+    frame of all their rows, whether the arrays' first estimate of the run's
+    rows is too small (they grow), too large or exact."""
+    from cardmc.frames import Gather
+
+    spec = registry.get(game)
+    players = spec.check_players(players)
+    params, codes = spec.params(spec.settings(settings)), spec.parse_policy(policy, players)
+    sizes = [7, 1, 300, 45]
+    blocks = [spec.simulate_block(4, sum(sizes[:i]), n, players, params, codes) for i, n in enumerate(sizes)]
+    sizes.insert(3, 0)
+    blocks.insert(3, blocks[0][:0])  # a block without rows changes nothing
+    want = before(np.concatenate(blocks))
+    for games in (1, sum(sizes), 10 * sum(sizes)):
+        gather = Gather(spec.extra["columns"], games)
+        for n, rows in zip(sizes, blocks):
+            gather.add(rows, n)
+        got = gather.frame()
+        pd.testing.assert_frame_equal(got, want, check_exact=True)
+        assert list(got.dtypes) == list(want.dtypes) and _parquet(got) == _parquet(want)
