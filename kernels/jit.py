@@ -9,11 +9,34 @@ import functools
 import threading
 
 import numba
+from numba.core import types
 
-jit = functools.partial(numba.njit, cache=True, nogil=True)
+def _one_version(dispatcher):
+    """Calls from other kernels compile one version of ``dispatcher`` per
+    argument types, not one more per constant argument: Numba would type a
+    literal ``0`` or a module constant as its own type and compile the whole
+    call tree again for it, which cost seconds of every first compile and
+    nothing at run time (the constant is folded the same way after inlining)."""
+    get = dispatcher.get_call_template
+
+    def get_call_template(args, kws):
+        return get(tuple(types.unliteral(a) for a in args), {k: types.unliteral(v) for k, v in kws.items()})
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
+
+
+def _jit(*args, **options):
+    """``numba.njit`` with ``options``, as ``@jit`` or ``@jit(...)``."""
+    if args and callable(args[0]):
+        return _one_version(numba.njit(**options)(args[0]))
+    return lambda func: _one_version(numba.njit(*args, **options)(func))
+
+
+jit = functools.partial(_jit, cache=True, nogil=True)
 """Serial kernel: ``@jit`` or ``@jit(inline="always")``-style keyword use."""
 
-parallel_jit = functools.partial(numba.njit, cache=True, nogil=True, parallel=True)
+parallel_jit = functools.partial(_jit, cache=True, nogil=True, parallel=True)
 """Batch driver with ``numba.prange`` over games."""
 
 KERNEL_LOCK = threading.Lock()
