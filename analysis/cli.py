@@ -325,7 +325,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("report", help="run the default studies of all four games and write a report",
                        description="Run the default studies and write index.html, report.md, charts and data.")
     p.add_argument("--out", default="cardmc-report", help="report folder (default cardmc-report)")
-    p.add_argument("--games", type=positive_int, default=None, help="games per study (default: each game's own size, about a minute or two in all on 2 cores once compiled)")
+    p.add_argument("--games", type=positive_int, default=None,
+                   help="games per study (default: each game's own size, about two minutes in all on 2 cores "
+                   "once compiled)")  # fmt: skip
     p.add_argument("--seed", type=seed_int, default=1, help="seed of every study (default 1)")
     p.add_argument("--quick", action="store_true", help="small studies, under a minute")
     p.add_argument("--force", action="store_true", help="replace an existing folder that is not a cardmc report")
