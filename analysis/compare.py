@@ -65,6 +65,7 @@ import numpy as np
 import pandas as pd
 
 from cardmc import checks, registry, stats, where as where_mod
+from cardmc.odds_frame import check_positive, rounds
 from cardmc.registry import UsageError
 
 BLOCK = 10_000  # games of one round
@@ -277,9 +278,7 @@ def compare(game: str, arms, games: int = GAMES, seed: int = 0, *, players: int 
     games, seed = checks.check_count("games", games), checks.check_seed(seed)
     block = checks.check_count("block", block)
     players = spec.check_players(players)
-    for name, value in (("target_se", target_se), ("max_seconds", max_seconds)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0):
-            raise UsageError(f"{name} must be a positive number, not {value!r}")
+    target_se, max_seconds = check_positive("target_se", target_se), check_positive("max_seconds", max_seconds)
     rules = {k: v for k, v in options.items() if k in spec.rules or k in spec.options}
     condition = {k: v for k, v in options.items() if k not in rules}
     arms = check_arms(spec, arms, players, seed, rules, calibration)
@@ -301,29 +300,20 @@ def compare(game: str, arms, games: int = GAMES, seed: int = 0, *, players: int 
 
     sums: dict[tuple[str, str], _Sums] = {}
     diffs: dict[tuple[str, str], _Sums] = {}
-    played, stopped, began = 0, "games", time.monotonic()
-    bar = _bar(games, progress, game)
-    try:
-        while played < games:
-            count = min(block, games - played)
-            values = {}
-            for arm in arms:
-                rows = simulate(game, games=count, seed=seed, policy=arm.policy, players=players, threads=threads,
-                                start=played, calibration=calibration, **{**rules, **dict(arm.settings)},
-                                **condition)  # fmt: skip
-                rows = where_mod.apply(rows, where)
-                values[arm.name] = values_of(fn(rows), rows, label)
-            _add_round(arms, values, sums, diffs)
-            played += count
-            bar.update(count)
-            if target_se is not None and _worst_se(diffs, arms[0].name) < target_se:
-                stopped = "target_se"
-                break
-            if max_seconds is not None and time.monotonic() - began >= max_seconds:
-                stopped = "max_seconds"
-                break
-    finally:
-        bar.close()
+    began = time.monotonic()
+
+    def play(start: int, count: int) -> None:
+        values = {}
+        for arm in arms:
+            rows = simulate(game, games=count, seed=seed, policy=arm.policy, players=players, threads=threads,
+                            start=start, calibration=calibration, **{**rules, **dict(arm.settings)},
+                            **condition)  # fmt: skip
+            rows = where_mod.apply(rows, where)
+            values[arm.name] = values_of(fn(rows), rows, label)
+        _add_round(arms, values, sums, diffs)
+
+    played, stopped = rounds(play, games, lambda: _worst_se(diffs, arms[0].name), target_se, max_seconds,
+                             progress, f"compare {game}", block, unit=" games")  # fmt: skip
     if where is not None and all(s.n == 0 for s in sums.values()):
         raise UsageError(f"no rows pass the filter {where!r}")
     table = _table(arms, sums, diffs)
@@ -378,22 +368,6 @@ def _table(arms: list[Arm], sums: dict, diffs: dict) -> pd.DataFrame:
                          "diff_ci_low": d["ci_low"], "diff_ci_high": d["ci_high"], "diff_n": d["n"],
                          "unpaired_se": float(np.hypot(est["se"], base_se)) if arm is not arms[0] else 0.0})
     return pd.DataFrame(rows).set_index(["measure", "arm"])
-
-
-class _NoBar:
-    def update(self, n: int) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
-def _bar(games: int, progress: bool, game: str):
-    if not progress:
-        return _NoBar()
-    from tqdm.auto import tqdm
-
-    return tqdm(total=games, unit=" games", unit_scale=True, desc=f"compare {game}", dynamic_ncols=True)
 
 
 class _CallableModule(types.ModuleType):

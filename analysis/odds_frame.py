@@ -117,19 +117,19 @@ class _NoBar:
 
 def rounds(sample, games: int, worst_se=None, target_se: float | None = None,
            max_seconds: float | None = None, progress: bool = False, desc: str = "odds",
-           round_deals: int = ROUND) -> tuple[int, str]:  # fmt: skip
-    """Call ``sample(start, count)`` on deals ``0..games-1`` in rounds of
-    ``round_deals``; after each round stop when ``worst_se()`` (the largest
-    SE the result reports) is at most ``target_se``, or ``max_seconds`` have
-    passed. Returns (deals played, what stopped: games, target_se or
-    max_seconds)."""
+           round_deals: int = ROUND, unit: str = " deals") -> tuple[int, str]:  # fmt: skip
+    """Call ``sample(start, count)`` on deals (or games) ``0..games-1`` in
+    rounds of ``round_deals``; after each round stop when ``worst_se()`` (the
+    largest SE the result reports) is at most ``target_se``, or ``max_seconds``
+    have passed. Returns (deals played, what stopped: games, target_se or
+    max_seconds). ``odds`` and ``compare`` both run this loop."""
     target_se = check_positive("target_se", target_se)
     max_seconds = check_positive("max_seconds", max_seconds)
     bar = _NoBar()
     if progress:
         from tqdm.auto import tqdm
 
-        bar = tqdm(total=games, unit=" deals", unit_scale=True, desc=desc, dynamic_ncols=True, leave=False)
+        bar = tqdm(total=games, unit=unit, unit_scale=True, desc=desc, dynamic_ncols=True, leave=False)
     t0 = time.perf_counter()
     done, stopped = 0, "games"
     try:
