@@ -8,6 +8,7 @@ from cardmc import aggregate as agg
 from cardmc import stats, trace_lines
 from cardmc.frames import Columns
 from cardmc.registry import GameSpec, UsageError, compact, seat_codes
+from cardmc.kernels import condition as kc
 from cardmc.kernels import english_jazz as k
 from cardmc.kernels.cards import SUITS, code
 from cardmc.kernels.events import EV_FACE_UP
@@ -25,7 +26,7 @@ def parse_policy(text: str, players: int = 3) -> np.ndarray:
 
 
 def simulate_block(seed, start, count, players, params, policies, condition=None) -> np.ndarray:
-    rows, nrows = k.simulate(seed, start, count, players, params, policies, condition)
+    rows, nrows = k.simulate(seed, start, count, players, params, policies, kc.of(condition))
     return compact(rows, nrows, k.max_rows(players, params))
 
 
@@ -50,7 +51,7 @@ def trace_game(seed: int, index: int, players: int, settings: dict, policy: str,
     policies = parse_policy(policy, players)
     rows = np.zeros((k.ROWS_PER_GAME, len(k.COLUMNS)), np.int32)
     events = np.zeros((k.MAX_EVENTS, 4), np.int64)
-    nrows, nev = k.play_game(seed, index, players, params, policies, rows, events, condition)
+    nrows, nev = k.play_game(seed, index, players, params, policies, rows, events, kc.of(condition))
     rows = rows[:nrows]
 
     def layout(number: int, dealer: int, leader: int, hands: list, plays: list) -> dict:

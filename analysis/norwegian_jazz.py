@@ -16,6 +16,7 @@ from cardmc import trace_lines
 from cardmc.frames import Columns
 from cardmc.driver import check_count, check_seed
 from cardmc.registry import GameSpec, Option, UsageError, compact, seat_codes
+from cardmc.kernels import condition as kc
 from cardmc.kernels import norwegian_jazz as k
 
 PLAY = {name: i for i, name in enumerate(k.POLICY_NAMES)}
@@ -41,7 +42,7 @@ def simulate_block(seed: int, start: int, count: int, players: int, params: np.n
     policies = np.asarray(policies, np.int64)
     if policies.shape != (players, 1) or not np.isin(policies, list(PLAY.values())).all():
         raise UsageError(f"policies should be a ({players}, 1) array of policy codes, not {policies!r}")
-    rows, nrows = k.simulate(seed, start, count, players, params, policies, condition)
+    rows, nrows = k.simulate(seed, start, count, players, params, policies, kc.of(condition))
     return compact(rows, nrows, k.max_rows(players, params))
 
 
@@ -69,7 +70,7 @@ def trace_game(seed: int, index: int, players: int, settings: dict, policy: str,
     seed, index, players, full = trace_lines.check(SPEC, seed, index, players, settings)
     params = SPEC.params(full)
     policies = parse_policy(policy, players)
-    rows, events = k.trace_game(seed, index, players, params, policies, condition)
+    rows, events = k.trace_game(seed, index, players, params, policies, kc.of(condition))
 
     def layout(number: int, dealer: int, leader: int, hands: list, plays: list) -> dict:
         r = trace_lines.seat_rows(rows, k.C_DEAL, k.C_SEAT, number + 1)

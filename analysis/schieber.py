@@ -14,6 +14,7 @@ import pandas as pd
 from cardmc import stats, trace_lines
 from cardmc.frames import Columns
 from cardmc.registry import GameSpec, Option, UsageError, join_spans, seat_codes
+from cardmc.kernels import condition as kc
 from cardmc.kernels import schieber as k
 from cardmc.kernels import schieber_weis as w
 from cardmc.kernels.events import EV_CARD_POINTS, EV_CONTRACT, EV_DEAL_END, EV_STOECK, EV_WEIS, EV_WEIS_TEAM
@@ -34,7 +35,7 @@ def parse_policy(text: str, players: int = 4) -> np.ndarray:
 
 
 def simulate_block(seed, start, count, players, params, policies, condition=None) -> np.ndarray:
-    rows, spans = k.simulate(seed, start, count, players, params, policies, numba.get_num_threads(), condition)
+    rows, spans = k.simulate(seed, start, count, players, params, policies, numba.get_num_threads(), kc.of(condition))
     return join_spans(rows, spans)
 
 
@@ -89,7 +90,7 @@ def trace_game(seed: int, index: int, players: int, settings: dict, policy: str,
     policies = parse_policy(policy, players)
     rows = np.zeros((k.max_rows(players, params), k.NCOL), np.int32)
     events = np.zeros((max_events(params), 4), np.int64)
-    _, nev = k.play_game(seed, index, players, params, policies, rows, events, condition)
+    _, nev = k.play_game(seed, index, players, params, policies, rows, events, kc.of(condition))
     deals = deal_records(events[:nev])
     totals = [sum(d["score"][0] for d in deals), sum(d["score"][1] for d in deals)]
     target = int(full["target"])

@@ -75,6 +75,15 @@ def deal_given_many(deck, fixed, sizes, players, seed, start, count, deal, purpo
 # fixed cards per seat (cardmc.condition.Condition.array builds it).
 CT_TRUMP, CT_DEAL, CT_HANDS = 0, 1, 2
 DECK36, DECK52 = np.uint64(FULL36), np.uint64(FULL52)  # the decks as masks
+PLAIN = np.array([-1, -1], np.int64)
+"""No condition (``CT_DEAL`` -1; the kernels test ``cond[CT_DEAL]`` before
+anything else). Plain runs pass it rather than None, so that one compiled
+version of each game's kernels serves plain and conditioned runs."""
+
+
+def of(array):
+    """The condition array a kernel is given: ``array``, or ``PLAIN`` for None."""
+    return PLAIN if array is None else array
 
 
 @jit(inline="always")

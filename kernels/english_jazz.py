@@ -555,7 +555,7 @@ def play_games(seed, start, count, policies, rows, r0, events,
             totals[s] = 0
         for d in range(DEALS):
             dealer = (first + d) % PLAYERS
-            if cond is None:
+            if cond is None or cond[condition.CT_DEAL] < 0:  # plain (condition.PLAIN)
                 for i in range(36):
                     order[i] = DECK[i]
                 st[0] = rng.key(seed, index, d, rng.DEAL)

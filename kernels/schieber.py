@@ -742,7 +742,7 @@ def play_match(seed, index, params, policies, rows, r0, events, scratch, cond=No
     winner = -1
     k = 0
     while winner < 0:
-        if cond is None:
+        if cond is None or cond[condition.CT_DEAL] < 0:  # plain (condition.PLAIN)
             deal_into(seed, index, k, 0 if k == 0 else forehand, cards, dealt)
         else:
             condition.deal_condition(cond, condition.DECK36, 4, 0, -1, rng.key(seed, index, k, rng.DEAL), cards, dealt)

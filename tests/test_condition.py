@@ -312,3 +312,27 @@ def test_bench_times_a_conditioned_deal_against_a_plain_one(capsys):
     assert cli.main(["bench", "norwegian_jazz", "--players", "5", "--hand", "0:AS", "--deal", "6", "--repeat", "1"]) == 0
     out = capsys.readouterr().out
     assert "ns plain" in out and "under hand 0: AS; deal 6" in out
+
+
+@pytest.mark.parametrize("game,players", [("english_jazz", 3), ("schieber", 4), ("norwegian_jazz", 5)])
+def test_the_plain_condition_array_deals_as_no_condition(game, players):
+    """Plain runs hand the kernels ``PLAIN`` (one compiled version for plain and
+    conditioned runs): the rows are those of no condition at all."""
+    from cardmc.kernels import condition as kc
+
+    spec = registry.get(game)
+    params, codes = spec.params(spec.settings({})), spec.parse_policy(spec.default_policy, players)
+    plain = spec.simulate_block(9, 100, 300, players, params, codes, condition=kc.PLAIN)
+    module = __import__(f"cardmc.kernels.{game}", fromlist=["simulate"])
+    if game == "differenzler":
+        from cardmc.differenzler import calibration_table
+
+        rows, spans = module.simulate(9, 100, 300, players, params, codes, calibration_table(), None)
+        none = registry.join_spans(rows, spans)
+    elif game == "schieber":
+        rows, spans = module.simulate(9, 100, 300, players, params, codes, numba.get_num_threads(), None)
+        none = registry.join_spans(rows, spans)
+    else:
+        rows, nrows = module.simulate(9, 100, 300, players, params, codes, None)
+        none = registry.compact(rows, nrows, module.max_rows(players, params))
+    assert len(plain) and np.array_equal(plain, none)
