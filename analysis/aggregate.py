@@ -46,7 +46,7 @@ import pyarrow.parquet as pq
 
 from cardmc import stats
 from cardmc import files
-from cardmc.kernels.jit import KERNEL_LOCK
+from cardmc.kernels.jit import in_threads
 from cardmc.registry import GameSpec, UsageError
 
 EXACT = 2.0**53  # float64 sums of integers are exact below this
@@ -483,8 +483,9 @@ class Grid:
 
 class GridTally(Tally):
     """A game's aggregates tallied by a jitted kernel into a ``Grid`` (see
-    ``cardmc.kernels.tally``): each block's rows are split into whole games
-    across the threads, each part fills its own cells, and the parts are added
+    ``cardmc.kernels.tally``): each block's rows are split into whole games,
+    one part per thread of the run (side by side on Python threads: the
+    kernel releases the GIL), each part fills its own cells, and the parts are added
     (integers, so exactly and in any order); the tables are built once, at
     ``result``. A block the kernel cannot place (a key out of its grid, rows
     not in whole deals) goes through the game's ``aggregate`` instead."""
@@ -499,20 +500,17 @@ class GridTally(Tally):
     def add(self, rows: np.ndarray) -> None:
         import numba
 
-        from cardmc.kernels.tally import SERIAL, split
+        from cardmc.kernels.tally import split
 
         rows = np.ascontiguousarray(rows, dtype=np.int32)
-        # Numba's thread pool runs one parallel kernel at a time: while a kernel holds
-        # it (run from another thread), tally in this thread instead of waiting
-        free = KERNEL_LOCK.acquire(blocking=False)
-        try:
-            parts = split(rows, max(1, min(numba.get_num_threads(), len(rows) >> 12)) if free else 1)
-            cells = np.zeros((len(parts) - 1, self.grid.size), np.int64)
-            kernel = self.kernel if free else SERIAL[self.kernel.py_func.__name__]
-            misfit = len(rows) and kernel(rows, parts, cells, self.grid.at, self.dims)
-        finally:
-            if free:
-                KERNEL_LOCK.release()
+        parts = split(rows, max(1, min(numba.get_num_threads(), len(rows) >> 12)))
+        cells = np.zeros((len(parts) - 1, self.grid.size), np.int64)
+        at, dims = self.grid.at, self.dims
+
+        def tally(p: int) -> int:
+            return self.kernel(rows, parts[p], parts[p + 1], cells[p], at, dims)
+
+        misfit = sum(in_threads(tally, len(parts) - 1))
         if misfit:
             part = self.aggregate(self.spec.frame(rows))
             self.total = part if self.total is None else merge(self.total, part)

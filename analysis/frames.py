@@ -1,8 +1,8 @@
 """The kernels' row blocks as DataFrames: one array per column, no copies after the split.
 
 A game's ``frame(rows)`` is ``Columns(...)(rows)``: one jitted pass
-(``cardmc.kernels.columns.split``, parallel unless a kernel is using Numba's
-threads) writes each column of the row-major int32
+(``cardmc.kernels.columns.split_rows``, parts of the rows side by side on
+the run's threads) writes each column of the row-major int32
 block into its own array of the column's dtype (int8 to int64, or a
 categorical's int8 codes), and the DataFrame takes those arrays as they are.
 A run in memory splits each block as it comes straight into the run's
@@ -10,10 +10,11 @@ column arrays, and makes one frame of them at the end (``Gather``).
 """
 from __future__ import annotations
 
+import numba
 import numpy as np
 import pandas as pd
 
-from cardmc.kernels.jit import KERNEL_LOCK
+from cardmc.kernels.jit import in_threads
 from cardmc.kernels import columns as kc
 
 WIDTHS = (np.int8, np.int16, np.int32, np.int64)
@@ -98,15 +99,13 @@ class Gather:
         if need > self.outs[0].shape[1]:
             guess = need * self.games // self.done + need // 32 + 64 if 0 < self.done < self.games else need
             self._grow(max(need, guess))
-        # Numba's thread pool runs one parallel kernel at a time: while a kernel
-        # holds it (in another thread), split in this thread instead of waiting
-        if KERNEL_LOCK.acquire(blocking=False):
-            try:
-                kc.split(rows, *columns.picks, columns.cards, *self.outs, self.rows)
-            finally:
-                KERNEL_LOCK.release()
-        else:
-            kc.split_rows(rows, 0, len(rows), *columns.picks, columns.cards, *self.outs, self.rows)
+        n, at, outs = len(rows), self.rows, self.outs
+        parts = max(1, min(numba.get_num_threads(), n // kc.CHUNK))
+
+        def split(p: int) -> None:
+            kc.split_rows(rows, n * p // parts, n * (p + 1) // parts, *columns.picks, columns.cards, *outs, at)
+
+        in_threads(split, parts)
         self.rows = need
 
     def _grow(self, size: int) -> None:

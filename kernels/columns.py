@@ -1,21 +1,18 @@
 """Row-major int32 row blocks split into one typed array per column.
 
-``split(rows, c8, c16, c32, c64, cards, out8, out16, out32, out64, at)`` copies
-column ``c8[t]`` of ``rows`` into ``out8[t]`` from place ``at`` on, and so on for the 16, 32 and
-64 bit columns, a tile of rows at a time, one column after another (the
-tile stays in cache, every write is sequential), in parallel over chunks of
-rows. Then each ``out8[cards[i]]``,
-a card (``suit * 16 + rank``, ranks 6..A), becomes its place 0..35 in a
-36-card deck. ``split_rows`` does rows lo..hi-1 of the same in the calling
-thread, without Numba's thread pool (while a kernel holds it).
+``split_rows(rows, lo, hi, c8, c16, c32, c64, cards, out8, out16, out32, out64, at)``
+copies column ``c8[t]`` of rows lo..hi-1 into ``out8[t]`` from place
+``at + lo`` on, and so on for the 16, 32 and 64 bit columns, a tile of rows
+at a time, one column after another (the tile stays in cache, every write
+is sequential). Then each ``out8[cards[i]]``, a card (``suit * 16 + rank``,
+ranks 6..A), becomes its place 0..35 in a 36-card deck. The caller splits
+parts of ``CHUNK`` rows or more side by side (``cardmc.frames.Gather``).
 """
 from __future__ import annotations
 
-from numba import prange
+from cardmc.kernels.jit import jit
 
-from cardmc.kernels.jit import jit, parallel_jit
-
-CHUNK = 4096  # rows per work item
+CHUNK = 4096  # rows per part at the least
 TILE = 256  # rows split one column at a time (25 int32 columns: 25 KB)
 
 
@@ -45,10 +42,3 @@ def split_rows(rows, lo, hi, c8, c16, c32, c64, cards, out8, out16, out32, out64
             for r in range(a, b):
                 v = out8[t, at + r]
                 out8[t, at + r] = (v >> 4) * 9 + (v & 15) - 4
-
-
-@parallel_jit
-def split(rows, c8, c16, c32, c64, cards, out8, out16, out32, out64, at):
-    n = rows.shape[0]
-    for c in prange((n + CHUNK - 1) // CHUNK):
-        split_rows(rows, c * CHUNK, min(n, (c + 1) * CHUNK), c8, c16, c32, c64, cards, out8, out16, out32, out64, at)

@@ -39,6 +39,30 @@ jit = functools.partial(_jit, cache=True, nogil=True)
 parallel_jit = functools.partial(_jit, cache=True, nogil=True, parallel=True)
 """Batch driver with ``numba.prange`` over games."""
 
+def in_threads(work, parts: int) -> list:
+    """``[work(0), ..., work(parts - 1)]``, run side by side on Python threads
+    (the kernels release the GIL), or in this thread when ``parts`` is 1:
+    for light passes over a block's rows (split into columns, tally) that
+    are not worth a parallel kernel's compile."""
+    if parts <= 1:
+        return [work(p) for p in range(parts)]
+    return list(_pool(parts).map(work, range(parts)))
+
+
+_POOLS: dict = {}
+
+
+def _pool(workers: int):
+    from concurrent.futures import ThreadPoolExecutor
+
+    with _POOL_LOCK:
+        if workers not in _POOLS:
+            _POOLS[workers] = ThreadPoolExecutor(workers, thread_name_prefix="cardmc")
+        return _POOLS[workers]
+
+
+_POOL_LOCK = threading.Lock()
+
 KERNEL_LOCK = threading.Lock()
 """Held around every parallel kernel call: Numba's thread pool is one per
 process, so parallel kernels run one at a time (never nested)."""

@@ -6,26 +6,24 @@ count per cell, then per value a sum and a sum of squares per cell, at the
 table's offset ``at[t]`` (see ``cardmc.aggregate.Grid``). A cell is a key
 combination, numbered row-major over the keys' ranges.
 
-``<game>(rows, parts, acc, at, dims)`` adds the rows into ``acc`` (shape
-(len(parts) - 1, cells)): part p covers rows parts[p]..parts[p+1]-1 (whole
-games) and fills acc[p], in parallel; the caller sums the parts (integers:
-exact in any order). It returns a count above 0 when rows do not fit the
-grids (a key out of its range, rows not in whole deals): then the caller
-drops ``acc`` and aggregates the block another way. ``dims`` holds the ranges
-that depend on the run. ``<game>_serial`` does the same in the calling thread,
-without Numba's thread pool (while a kernel holds it); ``SERIAL`` finds it
-by the parallel kernel's name.
+``<game>(rows, lo, hi, acc, at, dims)`` adds rows lo..hi-1 (whole games)
+into ``acc``. It returns a count above 0 when rows do not fit the grids (a
+key out of its range, rows not in whole deals): then the caller drops
+``acc`` and aggregates the block another way. ``dims`` holds the ranges
+that depend on the run. The caller cuts a block into parts of whole games
+(``split``) and tallies them side by side, each part into its own ``acc``,
+and sums the parts (integers: exact in any order); see
+``cardmc.aggregate.GridTally``.
 """
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from cardmc.kernels import differenzler as D
 from cardmc.kernels import english_jazz as E
 from cardmc.kernels import norwegian_jazz as N
 from cardmc.kernels import schieber as S
-from cardmc.kernels.jit import jit, parallel_jit
+from cardmc.kernels.jit import jit
 
 
 @jit
@@ -49,7 +47,7 @@ POLICY_CELLS = 6  # play policy (2) x declaration policy (3)
 
 
 @jit
-def _differenzler(rows, lo, hi, acc, at):
+def differenzler(rows, lo, hi, acc, at, dims):
     bad = 0
     pen_hist, by_rel, by_card, by_hand, by_declared, first, games, all_rows = (
         at[0], at[1], at[2], at[3], at[4], at[5], at[6], at[7])  # fmt: skip
@@ -93,20 +91,6 @@ def _differenzler(rows, lo, hi, acc, at):
     return bad
 
 
-@parallel_jit
-def differenzler(rows, parts, acc, at, dims):
-    bad = np.zeros(len(parts) - 1, np.int64)
-    for p in prange(len(parts) - 1):
-        bad[p] = _differenzler(rows, parts[p], parts[p + 1], acc[p], at)
-    return bad.sum()
-
-
-@jit
-def differenzler_serial(rows, parts, acc, at, dims):
-    bad = 0
-    for p in range(len(parts) - 1):
-        bad += _differenzler(rows, parts[p], parts[p + 1], acc[p], at)
-    return bad
 
 
 # ---------------------------------------------------------------- Schieber
@@ -117,7 +101,7 @@ CARD_POINTS = 258  # a team's card points in a deal: 0..257 (a match: 157 + 100)
 
 
 @jit
-def _schieber(rows, lo, hi, acc, at, dims):
+def schieber(rows, lo, hi, acc, at, dims):
     bad = 0
     deals_size = dims[0]
     if (hi - lo) % 4:
@@ -205,20 +189,6 @@ def _schieber(rows, lo, hi, acc, at, dims):
     return bad
 
 
-@parallel_jit
-def schieber(rows, parts, acc, at, dims):
-    bad = np.zeros(len(parts) - 1, np.int64)
-    for p in prange(len(parts) - 1):
-        bad[p] = _schieber(rows, parts[p], parts[p + 1], acc[p], at, dims)
-    return bad.sum()
-
-
-@jit
-def schieber_serial(rows, parts, acc, at, dims):
-    bad = 0
-    for p in range(len(parts) - 1):
-        bad += _schieber(rows, parts[p], parts[p + 1], acc[p], at, dims)
-    return bad
 
 
 # ------------------------------------------------------------ English Jazz
@@ -231,7 +201,7 @@ FEATURES = np.array([(E.C_ACES, 0, 5), (E.C_JACKS, 0, 5), (E.C_NINES, 0, 5), (E.
 
 
 @jit
-def _english_jazz(rows, lo, hi, acc, at):
+def english_jazz(rows, lo, hi, acc, at, dims):
     bad = 0
     swept = 0
     for r in range(lo, hi):
@@ -270,20 +240,6 @@ def _english_jazz(rows, lo, hi, acc, at):
     return bad
 
 
-@parallel_jit
-def english_jazz(rows, parts, acc, at, dims):
-    bad = np.zeros(len(parts) - 1, np.int64)
-    for p in prange(len(parts) - 1):
-        bad[p] = _english_jazz(rows, parts[p], parts[p + 1], acc[p], at)
-    return bad.sum()
-
-
-@jit
-def english_jazz_serial(rows, parts, acc, at, dims):
-    bad = 0
-    for p in range(len(parts) - 1):
-        bad += _english_jazz(rows, parts[p], parts[p + 1], acc[p], at)
-    return bad
 
 
 # ---------------------------------------------------------- Norwegian Jazz
@@ -292,7 +248,7 @@ CARDS = 53  # cards dealt to a seat: 0..52
 
 
 @jit
-def _norwegian_jazz(rows, lo, hi, acc, at, dims):
+def norwegian_jazz(rows, lo, hi, acc, at, dims):
     """dims: players, lowest score, score values, concord values (2 * pairs + 1), pairs values."""
     n, score_lo, score_size, concord_size, pairs_size = dims[0], dims[1], dims[2], dims[3], dims[4]
     half = concord_size // 2
@@ -377,21 +333,4 @@ def _norwegian_jazz(rows, lo, hi, acc, at, dims):
     return 0
 
 
-@parallel_jit
-def norwegian_jazz(rows, parts, acc, at, dims):
-    bad = np.zeros(len(parts) - 1, np.int64)
-    for p in prange(len(parts) - 1):
-        bad[p] = _norwegian_jazz(rows, parts[p], parts[p + 1], acc[p], at, dims)
-    return bad.sum()
 
-
-@jit
-def norwegian_jazz_serial(rows, parts, acc, at, dims):
-    bad = 0
-    for p in range(len(parts) - 1):
-        bad += _norwegian_jazz(rows, parts[p], parts[p + 1], acc[p], at, dims)
-    return bad
-
-
-SERIAL = {f.py_func.__name__[:-len("_serial")]: f
-          for f in (differenzler_serial, schieber_serial, english_jazz_serial, norwegian_jazz_serial)}

@@ -1,5 +1,5 @@
 """While a kernel holds Numba's threads (run from another thread), a
-block becomes a frame or aggregates in the calling thread: the very same
+block still becomes a frame or aggregates, without waiting: the very same
 frame and tables as with the threads free."""
 from __future__ import annotations
 
