@@ -16,7 +16,7 @@ from cardmc.kernels.bits import ONE, ZERO, bit, highest, lowest, nth, popcount
 from cardmc.kernels.cards import ACE, FULL36, JACK, KING, NINE, QUEEN, TEN, deal_packets, deck
 from cardmc.kernels.condition import deal_given
 from cardmc.kernels.events import EV_DEAL, EV_FACE_UP, EV_HAND, EV_PLAY  # EV_FACE_UP: finding the first dealer
-from cardmc.kernels.jit import jit, parallel_jit
+from cardmc.kernels.jit import in_parts, jit, parallel_jit
 from cardmc.kernels.tricks import (
     JASS_PLAIN, JASS_TRUMP, SUIT16, TRUMP_BASE, TRUMP_STRENGTH, TRUMPS_ABOVE, suit_cards,
 )
@@ -599,23 +599,29 @@ def play_games(seed, start, count, policies, rows, r0, events,
     return ne
 
 
-@parallel_jit
 def simulate(seed, start, count, players, params, policies, cond=None):
-    """Play games start..start+count-1; game j writes rows[j*36 : j*36+nrows[j]]."""
-    m = ROWS_PER_GAME
-    rows = np.empty((count * m, len(COLUMNS)), np.int32)
+    """Play games start..start+count-1, chunks of ``CHUNK`` games side by side;
+    game j writes rows[j*36 : j*36+nrows[j]]."""
+    rows = np.empty((count * ROWS_PER_GAME, len(COLUMNS)), np.int32)
     nrows = np.zeros(count, np.int64)
-    chunks = (count + CHUNK - 1) // CHUNK
-    for ch in prange(chunks):
-        events = np.zeros((0, 4), np.int64)
-        order, st, play, hands, dealt, won, tricks, plain, points, score, totals, pol, script = new_scratch()
+    in_parts(lambda lo, hi: play_chunks(seed, start, count, policies, cond, rows, nrows, lo, hi),
+             (count + CHUNK - 1) // CHUNK)  # fmt: skip
+    return rows, nrows
+
+
+@jit
+def play_chunks(seed, start, count, policies, cond, rows, nrows, lo, hi):
+    """Chunks lo..hi-1 of ``simulate``."""
+    m = ROWS_PER_GAME
+    events = np.zeros((0, 4), np.int64)
+    order, st, play, hands, dealt, won, tricks, plain, points, score, totals, pol, script = new_scratch()
+    for ch in range(lo, hi):
         first = ch * CHUNK
         last = min(count, first + CHUNK)
         play_games(seed, start + first, last - first, policies, rows, first * m, events,
                    order, st, play, hands, dealt, won, tricks, plain, points, score, totals, pol, script, cond)
         for j in range(first, last):
             nrows[j] = m
-    return rows, nrows
 
 
 @jit

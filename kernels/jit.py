@@ -49,6 +49,14 @@ def in_threads(work, parts: int) -> list:
     return list(_pool(parts).map(work, range(parts)))
 
 
+def in_parts(work, items: int) -> None:
+    """``work(lo, hi)`` over items 0..items-1 cut into one part of consecutive
+    items per thread of the run (``numba.get_num_threads()``), side by side:
+    the batch drivers' loop over chunks of games."""
+    parts = max(1, min(items, numba.get_num_threads()))
+    in_threads(lambda p: work(items * p // parts, items * (p + 1) // parts), parts)
+
+
 _POOLS: dict = {}
 
 

@@ -15,13 +15,12 @@ many draws earlier deals used: stopping deals 2-4 early (option
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from cardmc.kernels import condition, rng
 from cardmc.kernels.bits import ONE, ZERO, bit, highest, lowest, nth_bit, popcount
 from cardmc.kernels.cards import ACE, KING, QUEEN, SUITS, card_of, deck, parse
 from cardmc.kernels.events import EV_DEAL, EV_HAND, EV_PLAY
-from cardmc.kernels.jit import jit, parallel_jit
+from cardmc.kernels.jit import in_parts, jit
 from cardmc.kernels.sevens import POLICY_RANDOM, record, sevens_from
 
 PLAYERS = (3, 4, 5, 6, 7)
@@ -459,23 +458,29 @@ def play_games(seed, start, count, players, params, policies, rows, r0, events,
 CHUNK = 256  # games per parallel task (one set of work arrays each)
 
 
-@parallel_jit
 def simulate(seed, start, count, players, params, policies, cond=None):
-    """Play games start..start+count-1; game j writes rows[j*m : j*m+nrows[j]]."""
-    m = DEALS * players
-    rows = np.empty((count * m, len(COLUMNS)), np.int32)
+    """Play games start..start+count-1, chunks of ``CHUNK`` games side by side;
+    game j writes rows[j*m : j*m+nrows[j]]."""
+    rows = np.empty((count * DEALS * players, len(COLUMNS)), np.int32)
     nrows = np.zeros(count, np.int64)
-    chunks = (count + CHUNK - 1) // CHUNK
-    for c in prange(chunks):
-        events = np.zeros((0, 4), np.int64)
-        hands, seats, deals, totals, buf, tally0, tally1, holder = new_scratch(players)
+    in_parts(lambda lo, hi: play_chunks(seed, start, count, players, params, policies, cond, rows, nrows, lo, hi),
+             (count + CHUNK - 1) // CHUNK)  # fmt: skip
+    return rows, nrows
+
+
+@jit
+def play_chunks(seed, start, count, players, params, policies, cond, rows, nrows, lo, hi):
+    """Chunks lo..hi-1 of ``simulate``."""
+    m = DEALS * players
+    events = np.zeros((0, 4), np.int64)
+    hands, seats, deals, totals, buf, tally0, tally1, holder = new_scratch(players)
+    for c in range(lo, hi):
         first = c * CHUNK
         last = min(count, first + CHUNK)
         play_games(seed, start + first, last - first, players, params, policies, rows, first * m, events,
                    hands, seats, deals, totals, buf, tally0, tally1, holder, cond)
         for j in range(first, last):
             nrows[j] = m
-    return rows, nrows
 
 
 @jit

@@ -19,7 +19,6 @@ The kernels carry the rule options other than the target as one int, the
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from cardmc.kernels import condition, rng
 from cardmc.kernels.bits import ONE, ZERO, lowest, nth, popcount
@@ -27,7 +26,7 @@ from cardmc.kernels.cards import (ACE, EIGHT, FULL36, HEARTS, JACK, KING, NINE, 
                                   deal_packets, deck)
 from cardmc.kernels.events import (EV_CARD_POINTS, EV_CONTRACT, EV_DEAL, EV_DEAL_END, EV_HAND, EV_PLAY, EV_STOECK,
                                    EV_WEIS, EV_WEIS_TEAM)
-from cardmc.kernels.jit import jit, parallel_jit
+from cardmc.kernels.jit import in_parts, jit
 from cardmc.kernels.schieber_weis import (FOUR_NINES, OBENABE, SCALED_RUNS, UNDENUFE, combinations, declare,
                                           strongest)
 from cardmc.kernels.tricks import (JASS_PLAIN, JASS_TRUMP, NO_TRUMP, PLAIN, REVERSED, SUIT16, TRUMP_STRENGTH,
@@ -816,22 +815,29 @@ def play_game(seed, index, players, params, policies, rows, events, cond=None):
     return play_match(seed, index, params, policies, rows, 0, events, new_scratch(), cond)
 
 
-@parallel_jit
 def simulate(seed, start, count, players, params, policies, chunks=64, cond=None):
     """Matches start..start+count-1 in ``chunks`` chunks of consecutive matches (one per thread moves the
-    fewest rows afterwards); chunk c writes its matches' rows one after another from row ``spans[c, 0]``,
-    in all ``spans[c, 1]`` rows (``cardmc.registry.join_spans`` packs them)."""
+    fewest rows afterwards), side by side; chunk c writes its matches' rows one after another from row
+    ``spans[c, 0]``, in all ``spans[c, 1]`` rows (``cardmc.registry.join_spans`` packs them)."""
     per = 4 * max_deals(params[P_TARGET])
     rows = np.empty((count * per, NCOL), np.int32)  # only written rows are read
     chunks = max(1, min(count, chunks))
     spans = np.zeros((chunks, 2), np.int64)
-    for c in prange(chunks):
-        scratch = new_scratch()  # each chunk owns its work arrays and a fixed range of matches
-        events = np.zeros((0, 4), np.int64)
+    in_parts(lambda lo, hi: play_chunks(seed, start, count, params, policies, cond, rows, spans, lo, hi), chunks)
+    return rows, spans
+
+
+@jit
+def play_chunks(seed, start, count, params, policies, cond, rows, spans, lo, hi):
+    """Chunks lo..hi-1 of ``simulate``."""
+    per = 4 * max_deals(params[P_TARGET])
+    chunks = len(spans)
+    scratch = new_scratch()
+    events = np.zeros((0, 4), np.int64)
+    for c in range(lo, hi):
         first = c * count // chunks
         r = first * per
         for j in range(first, (c + 1) * count // chunks):
             n, _ = play_match(seed, start + j, params, policies, rows, r, events, scratch, cond)
             r += n
         spans[c, 0], spans[c, 1] = first * per, r - first * per
-    return rows, spans
