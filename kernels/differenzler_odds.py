@@ -13,14 +13,13 @@ hand as dealt.
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from cardmc.kernels import rng
 from cardmc.kernels.cards import FULL36
 from cardmc.kernels.condition import deal_given, face_up_card
 from cardmc.kernels.differenzler import (DECLARE_CALIBRATED, DECLARE_HEURISTIC, PLAYERS, W_DECLARED, W_MADE, W_SIZE,
                                          declare, play_tricks)
-from cardmc.kernels.jit import parallel_jit
+from cardmc.kernels.jit import in_parts, jit
 
 RULE_HEURISTIC, RULE_CALIBRATED = -1, -2
 CHUNK = 1024
@@ -28,18 +27,27 @@ DECK_MASK = np.uint64(FULL36)
 SIZES = np.full(PLAYERS, 9, np.int64)
 
 
-@parallel_jit
 def points_made(seed, start, count, seat, dealer, fixed, trump_card, candidates, policies, table, params):
     """Deals start..start+count-1: ``made[i, j]`` the points the asking seat
     makes when it declares candidate ``j``, ``declared[i, j]`` that
     declaration (it differs from deal to deal only for a rule). ``params``:
     the game's rule options (``SPEC.params``); none of today's changes the
-    play of a single deal."""
+    play of a single deal. Chunks of ``CHUNK`` deals run side by side."""
     n_cand = candidates.shape[0]
     made = np.empty((count, n_cand), np.uint8)
     declared = np.empty((count, n_cand), np.uint8)
     chunks = (count + CHUNK - 1) // CHUNK
-    for c in prange(chunks):
+    in_parts(lambda lo, hi: _points_made_chunks(seed, start, count, seat, dealer, fixed, trump_card, candidates,
+                                                policies, table, params, made, declared, lo, hi), chunks)  # fmt: skip
+    return made, declared
+
+
+@jit
+def _points_made_chunks(seed, start, count, seat, dealer, fixed, trump_card, candidates, policies, table, params,
+                        made, declared, lo, hi):  # fmt: skip
+    """Chunks lo..hi-1 of ``points_made``."""
+    n_cand = candidates.shape[0]
+    for c in range(lo, hi):
         dealt = np.empty(PLAYERS, np.uint64)
         hands = np.empty(PLAYERS, np.uint64)
         buf = np.empty(64, np.int64)
@@ -70,4 +78,3 @@ def points_made(seed, start, count, seat, dealer, fixed, trump_card, candidates,
                 play_tricks(hands, leader, trump, policies, work, z0, events, 0)
                 made[i, j] = work[W_MADE + seat]
                 declared[i, j] = d
-    return made, declared

@@ -9,14 +9,13 @@ dealer is whoever receives the first J of a face-up deal.
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from cardmc.kernels import condition, rng
 from cardmc.kernels.bits import ONE, ZERO, bit, highest, lowest, nth, popcount
 from cardmc.kernels.cards import ACE, FULL36, JACK, KING, NINE, QUEEN, TEN, deal_packets, deck
 from cardmc.kernels.condition import deal_given
 from cardmc.kernels.events import EV_DEAL, EV_FACE_UP, EV_HAND, EV_PLAY  # EV_FACE_UP: finding the first dealer
-from cardmc.kernels.jit import in_parts, jit, parallel_jit
+from cardmc.kernels.jit import in_parts, jit
 from cardmc.kernels.tricks import (
     JASS_PLAIN, JASS_TRUMP, SUIT16, TRUMP_BASE, TRUMP_STRENGTH, TRUMPS_ABOVE, suit_cards,
 )
@@ -676,19 +675,26 @@ def odds_deals(seed, start, count, hand, seat, dealer, policy):
     return odds_given(seed, start, count, fixed, seat, dealer, policy)
 
 
-@parallel_jit
 def odds_given(seed, start, count, fixed, seat, dealer, policy):
     """Deals start..start+count-1 with the cards ``fixed`` per seat (checked:
     disjoint, at most 12 a seat): the other cards are shuffled by
     stream(seed, i, 0, DEAL) and dealt in packets of three in dealing order
     into the places the fixed cards leave free (``packet_condition``,
     ``deal_given``); every seat plays ``policy``. Returns int16 (count, 4):
-    tricks, card points, rule code and deal score of ``seat``."""
+    tricks, card points, rule code and deal score of ``seat``. Chunks of
+    ``CHUNK * 16`` deals run side by side."""
     out = np.empty((count, 4), np.int16)
+    chunks = (count + CHUNK * 16 - 1) // (CHUNK * 16)
+    in_parts(lambda lo, hi: _odds_given_chunks(seed, start, count, fixed, seat, dealer, policy, out, lo, hi), chunks)
+    return out
+
+
+@jit
+def _odds_given_chunks(seed, start, count, fixed, seat, dealer, policy, out, lo, hi):
+    """Chunks lo..hi-1 of ``odds_given``."""
     pfixed, psizes = packet_condition(fixed, dealer)
     size = CHUNK * 16
-    chunks = (count + size - 1) // size
-    for ch in prange(chunks):
+    for ch in range(lo, hi):
         buf = np.empty(36, np.int64)
         packets = np.empty(4 * PLAYERS, np.uint64)
         st = np.empty(1, np.uint64)
@@ -719,4 +725,3 @@ def odds_given(seed, start, count, fixed, seat, dealer, policy):
             out[j, 1] = points[seat]
             out[j, 2] = rule
             out[j, 3] = score[seat]
-    return out

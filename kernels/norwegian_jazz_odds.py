@@ -13,36 +13,44 @@ policy, so options are compared on the same deals.
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from cardmc.kernels import rng
 from cardmc.kernels.bits import ZERO
 from cardmc.kernels.condition import deal_given
-from cardmc.kernels.jit import parallel_jit
+from cardmc.kernels.jit import in_parts, jit
 from cardmc.kernels.norwegian_jazz import UNIT_SCORE, heuristic_seats, trick_deal_from
 from cardmc.kernels.sevens import sevens_from
 
 # output columns, one row per sample deal
 O_SCORE, O_TRICKS, O_TAKEN, O_PASSES, O_FIRST_OUT, O_SIZE = range(6)
-CHUNK = 1024  # sample deals per parallel work item
+CHUNK = 1024  # sample deals per work item
 
 
-@parallel_jit
 def odds_deals(seed, start, count, players, number, dealer, seat, deck, fixed, sizes, bonus, play_out, stop_early,
                policies):  # fmt: skip
     """Sample deals start..start+count-1 of deal ``number`` with the seats'
     cards ``fixed`` (masks, ``sizes[s]`` cards each, drawn from mask ``deck``);
     ``policies`` as for ``play_games``. Returns int16 (count, O_SIZE): the
     score of ``seat`` in the deal, its tricks and penalty units (deals 1-5),
-    its passes and whether it went out first (deal 6)."""
+    its passes and whether it went out first (deal 6). Chunks of ``CHUNK``
+    deals run side by side."""
     out = np.zeros((count, O_SIZE), np.int16)
+    in_parts(lambda lo, hi: _odds_deals_chunks(seed, start, count, players, number, dealer, seat, deck, fixed, sizes,
+                                               bonus, play_out, stop_early, policies, out, lo, hi),
+             (count + CHUNK - 1) // CHUNK)  # fmt: skip
+    return out
+
+
+@jit
+def _odds_deals_chunks(seed, start, count, players, number, dealer, seat, deck, fixed, sizes, bonus, play_out,
+                       stop_early, policies, out, lo, hi):  # fmt: skip
+    """Chunks lo..hi-1 of ``odds_deals``."""
     n = players
     k = number - 1
     leader = dealer + 1 if dealer + 1 < n else 0
     heuristic = heuristic_seats(policies, n)
     unit = UNIT_SCORE[number]
-    chunks = (count + CHUNK - 1) // CHUNK
-    for ch in prange(chunks):
+    for ch in range(lo, hi):
         buf = np.empty(64, np.int64)
         hands = np.empty(n, np.uint64)
         st = np.empty(1, np.uint64)
@@ -70,4 +78,3 @@ def odds_deals(seed, start, count, players, number, dealer, seat, deck, fixed, s
                 out[j, O_SCORE] = -tally0[seat] + (bonus if first == seat else 0)
                 out[j, O_PASSES] = tally0[seat]
                 out[j, O_FIRST_OUT] = 1 if first == seat else 0
-    return out

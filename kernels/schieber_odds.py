@@ -12,12 +12,11 @@ score after the multiplier with Weis, Stöck and the match bonus.
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from cardmc.kernels import rng
 from cardmc.kernels.cards import FULL36
 from cardmc.kernels.condition import deal_given
-from cardmc.kernels.jit import parallel_jit
+from cardmc.kernels.jit import in_parts, jit
 from cardmc.kernels.schieber import (O_SCORE, O_TRICKS, OUT_SIZE, RANDOM, _choose, play_deal, rules_of, weis_of)
 from cardmc.kernels.schieber_weis import OBENABE, declare
 
@@ -28,25 +27,35 @@ DECK_MASK = np.uint64(FULL36)
 SIZES = np.full(4, 9, np.int64)
 
 
-@parallel_jit
 def deal_scores(seed, start, count, forehand, chooser, fixed, choices, policies, params):
     """Deals start..start+count-1, each choice ``j`` of ``choices`` (a contract
     0..5 made by ``chooser``, or ``PUSH_CHOICE``): ``own[i, j]`` and
     ``other[i, j]`` the deal scores of the forehand's team and the other team,
     ``match[i, j]`` 1 when the forehand's team took all nine tricks,
     ``contract[i, j]`` the contract played. ``params``: the game's options
-    (``SPEC.params``); the target plays no part in a deal scored alone."""
+    (``SPEC.params``); the target plays no part in a deal scored alone.
+    Chunks of ``CHUNK`` deals run side by side."""
     n_choice = choices.shape[0]
     own = np.empty((count, n_choice), np.int32)
     other = np.empty((count, n_choice), np.int32)
     match = np.empty((count, n_choice), np.uint8)
     contract = np.empty((count, n_choice), np.uint8)
+    chunks = (count + CHUNK - 1) // CHUNK
+    in_parts(lambda lo, hi: _deal_scores_chunks(seed, start, count, forehand, chooser, fixed, choices, policies,
+                                                params, own, other, match, contract, lo, hi), chunks)  # fmt: skip
+    return own, other, match, contract
+
+
+@jit
+def _deal_scores_chunks(seed, start, count, forehand, chooser, fixed, choices, policies, params, own, other, match,
+                        contract, lo, hi):  # fmt: skip
+    """Chunks lo..hi-1 of ``deal_scores``."""
+    n_choice = choices.shape[0]
     team = forehand & 1
     partner = (forehand + 2) & 3
     rules = rules_of(params)
     wr = weis_of(rules)
-    chunks = (count + CHUNK - 1) // CHUNK
-    for c in prange(chunks):
+    for c in range(lo, hi):
         dealt = np.empty(4, np.uint64)
         hands = np.empty(4, np.uint64)
         buf = np.empty(64, np.int64)
@@ -79,4 +88,3 @@ def deal_scores(seed, start, count, forehand, chooser, fixed, choices, policies,
                 other[i, j] = out[O_SCORE + 1 - team]
                 match[i, j] = 1 if out[O_TRICKS + team] + out[O_TRICKS + team + 2] == 9 else 0
                 contract[i, j] = con
-    return own, other, match, contract
