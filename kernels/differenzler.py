@@ -14,8 +14,8 @@ from cardmc.kernels.bits import ONE, ZERO, bit, lowest, nth, popcount
 from cardmc.kernels.cards import ACE, JACK, KING, NINE, QUEEN, TEN, deal_packets, deck
 from cardmc.kernels.events import EV_DEAL, EV_DECLARE, EV_HAND, EV_PLAY
 from cardmc.kernels.jit import jit, parallel_jit
-from cardmc.kernels.tricks import (JASS_PLAIN, JASS_TRUMP, PLAIN, SUIT16, TRUMP_BASE, TRUMP_STRENGTH, jass_points,
-                            strength, suit_cards, trumps_above)
+from cardmc.kernels.tricks import (JASS_PLAIN, JASS_TRUMP, PLAIN, SUIT16, TRUMP_BASE, TRUMP_STRENGTH, TRUMPS_ABOVE,
+                                  strength, suit_cards, trumps_above)
 
 PLAYERS = 4
 DEAL_POINTS = 157
@@ -50,6 +50,31 @@ CAL_CELLS = CAL_REL * CAL_TRUMPS * 2 * 2 * CAL_SIDE
 
 DECK = deck(36)
 ACES, TENS, KINGS, QUEENS = (np.uint64(sum(1 << (16 * s + r) for s in range(4))) for r in (ACE, TEN, KING, QUEEN))
+
+
+
+def _card_tables():
+    """Per trump suit and card (index ``trump * 64 + card``): the cards that
+    beat it when it wins a trick (the trumps above a trump; the higher cards
+    of its suit and every trump above a plain card), the cards of its own suit
+    that beat it, its points, and its strength as the lead (tricks.strength)."""
+    beaters, higher = np.zeros(256, np.uint64), np.zeros(256, np.uint64)
+    points, strength = np.zeros(256, np.int64), np.zeros(256, np.int64)
+    for t in range(4):
+        for c in DECK:
+            s, r, i = c >> 4, c & 15, t * 64 + c
+            if s == t:
+                higher[i] = int(TRUMPS_ABOVE[r]) << (16 * t)
+                beaters[i] = higher[i]
+                points[i], strength[i] = JASS_TRUMP[r], TRUMP_BASE + TRUMP_STRENGTH[r]
+            else:
+                higher[i] = ((1 << 16) - (2 << r)) << (16 * s)  # plain order is rank order
+                beaters[i] = higher[i] | (0xFFFF << (16 * t))
+                points[i], strength[i] = JASS_PLAIN[r], r
+    return beaters, higher, points, strength
+
+
+BEATERS, HIGHER, POINTS, LEAD_STRENGTH = _card_tables()
 
 
 def max_rows(players: int, params: np.ndarray) -> int:
@@ -157,46 +182,39 @@ def heuristic_declaration(rel, hand, trump):
 
 
 @jit(inline="always")
-def _boss(card, hand, gone, trump):
-    """True when no unplayed card outside ``hand`` beats ``card`` in its suit."""
-    s = card >> 4
-    # plain order is rank order: the higher cards are the higher bits of the suit
-    plain = suit_cards(~((ONE << np.uint64(card + 1)) - ONE), s)
-    higher = trumps_above(trump, card & 15) if s == trump else plain
-    return (higher & ~(hand | gone)) == ZERO
-
-
-@jit
-def heuristic_card(hand, legal, n, led, top, pot, trump, need, gone):
+def heuristic_card(hand, legal, n, led, beat, pot, trump, need, gone):
     """Play towards the declaration: win cheap tricks while short of it,
-    shed points and duck once it is reached (``need`` <= 0). ``top`` is the
-    strength of the card winning the trick so far, ``pot`` its points.
-    Each card's key is written with selects, not branches: the cards are
-    random, so branches on them are unpredictable."""
+    shed points and duck once it is reached (``need`` <= 0). ``beat`` holds
+    the cards that would beat the trick's winning card so far, ``pot`` the
+    trick's points. Each card's key is written with selects and loads
+    indexed by the card, not branches: the cards are random, so branches on
+    them are unpredictable."""
     if legal & (legal - ONE) == ZERO:
         return lowest(legal)  # one legal card (the loop below would pick it too)
     best = -1
     best_key = -100000
     m = legal
     want = need > 0
+    unseen = ~(hand | gone)
+    tb = trump * 64
     while m != ZERO:
         c = lowest(m)
         m &= m - ONE
-        cs, cr = c >> 4, c & 15
+        cs = c >> 4
         is_trump = cs == trump
-        pts = JASS_TRUMP[cr] if is_trump else JASS_PLAIN[cr]
-        boss = _boss(c, hand, gone, trump)
+        pts = POINTS[tb + c]
+        strength = LEAD_STRENGTH[tb + c]
+        boss = HIGHER[tb + c] & unseen == ZERO  # a sure winner: no unseen card of its suit beats it
         if n == 0:
-            own = TRUMP_BASE + TRUMP_STRENGTH[cr] if is_trump else cr
             # lead a sure winner with the most points, else a cheap low card
-            short = 100 + pts if boss else -pts * 4 - own
-            key = short if want else -own - pts * 4 - (50 if is_trump else 0)
+            short = 100 + pts if boss else -pts * 4 - strength
+            key = short if want else -strength - pts * 4 - (50 if is_trump else 0)
         else:
-            st = TRUMP_BASE + TRUMP_STRENGTH[cr] if is_trump else (cr if cs == led else -1)
-            wins = st > top
+            st = strength | (0 if is_trump or cs == led else -1)  # -1: neither trump nor the led suit
+            wins = beat & bit(c) != ZERO
             cheap = -pts * 4 - st
             # want the trick: the cheapest winner that holds; else throw the least
-            holds = n == 3 or st >= TRUMP_BASE or boss
+            holds = n == 3 or is_trump or boss
             short = (1000 if holds else 500) + cheap if wins else cheap
             # enough: duck with the most points, or win as cheaply as possible
             enough = cheap if wins else 1000 + pts * 4 + st
@@ -300,38 +318,37 @@ def play_tricks(hands, leader, trump, policies, work, z, events, ne):
     from ``ne`` when it has rows. ``z`` is the players' stream state.
     Returns (new stream state, new event count)."""
     rec = events.shape[0] > 0
+    randoms = 0  # bit s: seat s plays random cards
     for s in range(PLAYERS):
         work[W_MADE + s] = 0
         work[W_TRICKS + s] = 0
+        randoms |= (1 << s) if policies[s, 0] == PLAY_RANDOM else 0
     gone = ZERO
-    all_trumps = SUIT16 << np.uint64(16 * trump)
+    tb = trump * 64
     for t in range(9):
         led = -1
-        top = -1  # strength of the card winning so far
-        beat = all_trumps  # the trumps that overtrump it
+        beat = ~ZERO  # the cards that would beat the trick's winning card: any card beats none
         winner = leader
         pot = LAST_TRICK if t == 8 else 0
         s = leader
         for i in range(PLAYERS):
             hand = hands[s]
             legal = legal_cards(hand, led, trump, beat)
-            if policies[s, 0] == PLAY_RANDOM:
+            if (randoms >> s) & 1:
                 z, pick = rng.below_from(z, popcount(legal))
                 c = nth(legal, pick)
             else:
-                c = heuristic_card(hand, legal, i, led, top, pot, trump, work[W_DECLARED + s] - work[W_MADE + s], gone)
+                c = heuristic_card(hand, legal, i, led, beat, pot, trump, work[W_DECLARED + s] - work[W_MADE + s], gone)
             if rec:
                 events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_PLAY, s, c, np.int64(legal)
                 ne += 1
-            # the trick's bookkeeping with selects, not branches
-            cs, cr = c >> 4, c & 15
-            led = cs if i == 0 else led
-            st = TRUMP_BASE + TRUMP_STRENGTH[cr] if cs == trump else (cr if cs == led else -1)
-            wins = st > top
+            # the trick's bookkeeping with selects and loads indexed by the card, not branches
+            led = c >> 4 if i == 0 else led
+            wins = beat & bit(c) != ZERO
             winner = s if wins else winner
-            beat = trumps_above(trump, cr) if wins and cs == trump else beat
-            top = max(st, top)
-            pot += JASS_TRUMP[cr] if cs == trump else JASS_PLAIN[cr]
+            nb = BEATERS[tb + c]
+            beat = nb if wins else beat
+            pot += POINTS[tb + c]
             hands[s] = hand & ~bit(c)
             gone |= bit(c)
             s = s + 1 if s < PLAYERS - 1 else 0
