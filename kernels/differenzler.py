@@ -11,7 +11,7 @@ from numba import prange
 
 from cardmc.kernels import condition, rng
 from cardmc.kernels.bits import ONE, ZERO, bit, lowest, nth, popcount
-from cardmc.kernels.cards import ACE, JACK, KING, NINE, QUEEN, TEN, deal_packets, deck
+from cardmc.kernels.cards import ACE, JACK, KING, NINE, QUEEN, TEN, deck
 from cardmc.kernels.events import EV_DEAL, EV_DECLARE, EV_HAND, EV_PLAY
 from cardmc.kernels.jit import jit, parallel_jit
 from cardmc.kernels.tricks import (JASS_PLAIN, JASS_TRUMP, PLAIN, SUIT16, TRUMP_BASE, TRUMP_STRENGTH, TRUMPS_ABOVE,
@@ -49,6 +49,7 @@ CAL_REL, CAL_TRUMPS, CAL_SIDE = 4, 6, 10
 CAL_CELLS = CAL_REL * CAL_TRUMPS * 2 * 2 * CAL_SIDE
 
 DECK = deck(36)
+DECK8 = DECK.astype(np.uint8)
 ACES, TENS, KINGS, QUEENS = (np.uint64(sum(1 << (16 * s + r) for s in range(4))) for r in (ACE, TEN, KING, QUEEN))
 
 
@@ -238,12 +239,43 @@ def new_scratch():
 @jit(inline="always")
 def deal_into(seed, index, k, dealer, hands, cards):
     """Deal ``k`` of game ``index`` into ``hands``: packets of three from the
-    seat after the dealer; returns the trump card (the dealer's last card)."""
+    seat after the dealer; returns the trump card (the dealer's last card).
+    ``cards`` is a work array of 36 int64, used as bytes: the deck in bytes
+    0..35 and the shuffle's draws in bytes 64..99.
+
+    The shuffle is ``rng.shuffle_from``'s Fisher-Yates with its draws taken
+    first, in one loop of independent multiplies (the compiler vectorises
+    it), then the swaps, where the card each position ends with goes
+    straight into its packet."""
+    z = rng.key(seed, index, k, rng.DEAL)
+    b = cards.view(np.uint8)
     for i in range(36):
-        cards[i] = DECK[i]
-    rng.shuffle_from(rng.key(seed, index, k, rng.DEAL), cards)
-    deal_packets(cards, dealer + 1, PLAYERS, hands)
-    return cards[35]
+        b[i] = DECK8[i]
+    b[64] = 0
+    for i in range(1, 36):  # the draw of step i is the stream's (36 - i)-th
+        zi = z + rng._GAMMA * np.uint64(36 - i)
+        b[64 + i] = np.uint8(((rng.mix(zi) >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
+    h0 = h1 = h2 = h3 = ZERO  # the packets of the 1st, 2nd, 3rd and 4th seat after the dealer
+    trump_card = 0
+    for p in range(11, -1, -1):  # packet p: positions 3p..3p+2, from the last as the shuffle fixes them
+        m = ZERO
+        for q in range(2, -1, -1):
+            i = 3 * p + q
+            j = b[64 + i]
+            c = b[j]
+            b[j] = b[i]
+            m |= bit(c)
+            trump_card = np.int64(c) if i == 35 else trump_card
+        r = p & 3
+        h0 |= m if r == 0 else ZERO
+        h1 |= m if r == 1 else ZERO
+        h2 |= m if r == 2 else ZERO
+        h3 |= m if r == 3 else ZERO
+    hands[(dealer + 1) % PLAYERS] = h0
+    hands[(dealer + 2) % PLAYERS] = h1
+    hands[(dealer + 3) % PLAYERS] = h2
+    hands[dealer % PLAYERS] = h3
+    return trump_card
 
 
 @jit
