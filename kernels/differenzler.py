@@ -50,6 +50,7 @@ CAL_CELLS = CAL_REL * CAL_TRUMPS * 2 * 2 * CAL_SIDE
 
 DECK = deck(36)
 DECK8 = DECK.astype(np.uint8)
+DEAL_BYTES = 128  # the plain deal's work bytes: the deck, then the shuffle's draws from byte 64
 ACES, TENS, KINGS, QUEENS = (np.uint64(sum(1 << (16 * s + r) for s in range(4))) for r in (ACE, TEN, KING, QUEEN))
 
 
@@ -232,23 +233,24 @@ def heuristic_card(hand, legal, n, led, beat, pot, trump, need, gone):
 @jit
 def new_scratch():
     """Work arrays reused by the games of a batch: the hands (4), the deck
-    (36), the players' random stream (1) and per-seat sums (int64)."""
-    return np.empty(PLAYERS, np.uint64), np.empty(36, np.int64), np.empty(1, np.uint64), np.empty(W_SIZE, np.int64)
+    (36, for a conditioned deal), the players' random stream (1), per-seat
+    sums (int64) and the plain deal's bytes (``deal_bytes``)."""
+    return (np.empty(PLAYERS, np.uint64), np.empty(36, np.int64), np.empty(1, np.uint64), np.empty(W_SIZE, np.int64),
+            np.empty(DEAL_BYTES, np.uint8))
 
 
 @jit(inline="always")
-def deal_into(seed, index, k, dealer, hands, cards):
+def deal_bytes(seed, index, k, dealer, hands, b):
     """Deal ``k`` of game ``index`` into ``hands``: packets of three from the
     seat after the dealer; returns the trump card (the dealer's last card).
-    ``cards`` is a work array of 36 int64, used as bytes: the deck in bytes
-    0..35 and the shuffle's draws in bytes 64..99.
+    ``b`` is a work array of ``DEAL_BYTES`` uint8: the deck in bytes 0..35
+    and the shuffle's draws in bytes 64..99.
 
     The shuffle is ``rng.shuffle_from``'s Fisher-Yates with its draws taken
     first, in one loop of independent multiplies (the compiler vectorises
     it), then the swaps, where the card each position ends with goes
     straight into its packet."""
     z = rng.key(seed, index, k, rng.DEAL)
-    b = cards.view(np.uint8)
     for i in range(36):
         b[i] = DECK8[i]
     b[64] = 0
@@ -278,6 +280,12 @@ def deal_into(seed, index, k, dealer, hands, cards):
     return trump_card
 
 
+@jit(inline="always")
+def deal_into(seed, index, k, dealer, hands, cards):
+    """``deal_bytes`` with a work array of 36 int64 (``cards``) as its bytes."""
+    return deal_bytes(seed, index, k, dealer, hands, cards.view(np.uint8))
+
+
 @jit
 def deal_hands(seed, index, k, dealer, hands):
     """``deal_into`` with a deck of its own."""
@@ -287,63 +295,23 @@ def deal_hands(seed, index, k, dealer, hands):
 @jit(inline="always")
 def declare(policy, rel, hand, trump, z, table):
     """(new play stream state, declaration) of a hand under ``policy``."""
+    calibrated = table[calibration_cell(rel, hand, trump)] if policy == DECLARE_CALIBRATED else -1
+    return declare_as(policy, rel, hand, trump, z, calibrated)
+
+
+@jit(inline="always")
+def declare_as(policy, rel, hand, trump, z, calibrated):
+    """``declare`` given the calibration table's declaration for the hand
+    (-1: none, or another policy): a scalar, so that the table is not
+    reference-counted per declaration."""
     if policy == DECLARE_RANDOM:
         return rng.below_from(z, DEAL_POINTS + 1)
-    if policy == DECLARE_CALIBRATED:
-        d = table[calibration_cell(rel, hand, trump)]
-        if d >= 0:
-            return z, d
+    if calibrated >= 0:
+        return z, calibrated
     return z, heuristic_declaration(rel, hand, trump)
 
 
-@jit
-def play_deal(seed, index, k, dealer, policies, table, rows, r0, events, ne, hands, cards, play_st, work, cond=None):
-    """Play deal ``k``: writes four rows from ``rows[r0]``; returns the new
-    event count. ``hands``, ``cards``, ``play_st`` and ``work`` are from ``new_scratch``;
-    ``cond`` a condition on the deal (``cardmc.kernels.condition``) or None."""
-    if cond is None:
-        trump_card = deal_into(seed, index, k, dealer, hands, cards)
-    else:
-        dz = condition.deal_condition(cond, condition.DECK36, PLAYERS, 0, dealer, rng.key(seed, index, k, rng.DEAL), cards, hands)
-        _, trump_card = condition.face_up_from(dz, hands[dealer], cond[condition.CT_TRUMP])
-    trump = trump_card >> 4
-    leader = (dealer + 1) % PLAYERS
-    rec = events.shape[0] > 0
-    if rec:
-        events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_DEAL, k, dealer, leader
-        ne += 1
-        for s in range(PLAYERS):
-            events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_HAND, s, np.int64(hands[s]), 0
-            ne += 1
-    z = play_st[0]  # the players' stream, in a register until the deal ends
-    for j in range(PLAYERS):  # declaration order: from the seat after the dealer
-        s = (dealer + 1 + j) % PLAYERS
-        z, work[W_DECLARED + s] = declare(policies[s, 1], (s - dealer) % PLAYERS, hands[s], trump, z, table)
-        if rec:
-            events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_DECLARE, s, work[W_DECLARED + s], 0
-            ne += 1
-    for s in range(PLAYERS):
-        tr, jack, nine, aces, tens, kings, side = hand_features(hands[s], trump)
-        rows[r0 + s, C_DEAL], rows[r0 + s, C_SEAT], rows[r0 + s, C_DEALER] = k, s, dealer
-        rows[r0 + s, C_REL], rows[r0 + s, C_EXTRA] = (s - dealer) % PLAYERS, 1 if k >= 4 else 0
-        rows[r0 + s, C_TRUMP_CARD], rows[r0 + s, C_TRUMP], rows[r0 + s, C_DECLARED] = trump_card, trump, work[W_DECLARED + s]
-        rows[r0 + s, C_TRUMPS], rows[r0 + s, C_TRUMP_JACK], rows[r0 + s, C_TRUMP_NINE] = tr, jack, nine
-        rows[r0 + s, C_ACES], rows[r0 + s, C_TENS], rows[r0 + s, C_KINGS], rows[r0 + s, C_SIDE] = aces, tens, kings, side
-        rows[r0 + s, C_LEN_C] = popcount(suit_cards(hands[s], 0))
-        rows[r0 + s, C_LEN_D] = popcount(suit_cards(hands[s], 1))
-        rows[r0 + s, C_LEN_H] = popcount(suit_cards(hands[s], 2))
-        rows[r0 + s, C_LEN_S] = popcount(suit_cards(hands[s], 3))
-        rows[r0 + s, C_PLAY_POLICY], rows[r0 + s, C_DECLARE_POLICY] = policies[s, 0], policies[s, 1]
-    z, ne = play_tricks(hands, leader, trump, policies, work, z, events, ne)
-    play_st[0] = z
-    for s in range(PLAYERS):
-        rows[r0 + s, C_MADE] = work[W_MADE + s]
-        rows[r0 + s, C_PENALTY] = abs(work[W_DECLARED + s] - work[W_MADE + s])
-        rows[r0 + s, C_TRICKS] = work[W_TRICKS + s]
-    return ne
-
-
-@jit
+@jit(inline="always")
 def play_tricks(hands, leader, trump, policies, work, z, events, ne):
     """The nine tricks of a deal whose declarations are in ``work``: each
     seat's points and tricks into ``work``, plays recorded in ``events``
@@ -395,16 +363,16 @@ def play_game(seed, index, players, params, policies, table, rows, events, scrat
     """Play game ``index`` of ``seed``: 4 deals, then tie-break deals while the
     lowest total penalty is shared (at most ``max_extra_deals``). ``scratch``
     is from ``new_scratch``. Returns (rows written, events written)."""
-    hands, cards, play_st, work = scratch
+    hands, cards, play_st, work, deck_bytes = scratch
     return play_games(seed, index, 1, players, params, policies, table, rows, 0, events, hands, cards, play_st, work,
-                      cond)
+                      deck_bytes, cond)
 
 
 @jit
 def play_games(seed, start, count, players, params, policies, table, rows, r0, events, hands, cards, play_st, work,
-               cond=None):
+               deck_bytes, cond=None):
     """Games start..start+count-1 as ``play_game`` plays them, their rows one
-    after another from ``rows[r0]``; the work arrays are ``new_scratch``'s,
+    after another from ``rows[r0]`` (four rows per deal); the work arrays are ``new_scratch``'s,
     passed one by one (one call per batch chunk: reference counts are taken
     once, not per game). Returns (rows written, events written; tracing is
     for one game)."""
@@ -419,9 +387,51 @@ def play_games(seed, start, count, players, params, policies, table, rows, r0, e
             work[W_TOTAL + s] = 0
         k = 0
         while True:
+            # deal k: written here, not in a function of its own, so that the arrays are not
+            # reference-counted once per deal
             r = base + k * PLAYERS
-            ne = play_deal(seed, index, k, (first + k) % PLAYERS, policies, table, rows, r, events, ne,
-                           hands, cards, play_st, work, cond)
+            dealer = (first + k) % PLAYERS
+            if cond is None:
+                trump_card = deal_bytes(seed, index, k, dealer, hands, deck_bytes)
+            else:
+                dz = condition.deal_condition(cond, condition.DECK36, PLAYERS, 0, dealer, rng.key(seed, index, k, rng.DEAL), cards, hands)
+                _, trump_card = condition.face_up_from(dz, hands[dealer], cond[condition.CT_TRUMP])
+            trump = trump_card >> 4
+            leader = (dealer + 1) % PLAYERS
+            rec = events.shape[0] > 0
+            if rec:
+                events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_DEAL, k, dealer, leader
+                ne += 1
+                for s in range(PLAYERS):
+                    events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_HAND, s, np.int64(hands[s]), 0
+                    ne += 1
+            z = play_st[0]  # the players' stream, in a register until the deal ends
+            for j in range(PLAYERS):  # declaration order: from the seat after the dealer
+                s = (dealer + 1 + j) % PLAYERS
+                rel, pol = (s - dealer) % PLAYERS, policies[s, 1]
+                calibrated = table[calibration_cell(rel, hands[s], trump)] if pol == DECLARE_CALIBRATED else -1
+                z, work[W_DECLARED + s] = declare_as(pol, rel, hands[s], trump, z, calibrated)
+                if rec:
+                    events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_DECLARE, s, work[W_DECLARED + s], 0
+                    ne += 1
+            for s in range(PLAYERS):
+                tr, jack, nine, aces, tens, kings, side = hand_features(hands[s], trump)
+                rows[r + s, C_DEAL], rows[r + s, C_SEAT], rows[r + s, C_DEALER] = k, s, dealer
+                rows[r + s, C_REL], rows[r + s, C_EXTRA] = (s - dealer) % PLAYERS, 1 if k >= 4 else 0
+                rows[r + s, C_TRUMP_CARD], rows[r + s, C_TRUMP], rows[r + s, C_DECLARED] = trump_card, trump, work[W_DECLARED + s]
+                rows[r + s, C_TRUMPS], rows[r + s, C_TRUMP_JACK], rows[r + s, C_TRUMP_NINE] = tr, jack, nine
+                rows[r + s, C_ACES], rows[r + s, C_TENS], rows[r + s, C_KINGS], rows[r + s, C_SIDE] = aces, tens, kings, side
+                rows[r + s, C_LEN_C] = popcount(suit_cards(hands[s], 0))
+                rows[r + s, C_LEN_D] = popcount(suit_cards(hands[s], 1))
+                rows[r + s, C_LEN_H] = popcount(suit_cards(hands[s], 2))
+                rows[r + s, C_LEN_S] = popcount(suit_cards(hands[s], 3))
+                rows[r + s, C_PLAY_POLICY], rows[r + s, C_DECLARE_POLICY] = policies[s, 0], policies[s, 1]
+            z, ne = play_tricks(hands, leader, trump, policies, work, z, events, ne)
+            play_st[0] = z
+            for s in range(PLAYERS):
+                rows[r + s, C_MADE] = work[W_MADE + s]
+                rows[r + s, C_PENALTY] = abs(work[W_DECLARED + s] - work[W_MADE + s])
+                rows[r + s, C_TRICKS] = work[W_TRICKS + s]
             low = 1 << 30
             for s in range(PLAYERS):
                 rows[r + s, C_GAME] = index
@@ -453,10 +463,10 @@ def simulate(seed, start, count, players, params, policies, table, cond=None):
     chunks = min(count, 64)
     spans = np.zeros((chunks, 2), np.int64)
     for c in prange(chunks):
-        hands, cards, play_st, work = new_scratch()  # each chunk owns its work arrays and a fixed range of games
+        hands, cards, play_st, work, deck_bytes = new_scratch()  # each chunk owns its work arrays and a fixed range of games
         events = np.zeros((0, 4), np.int64)
         first = c * count // chunks
         n, _ = play_games(seed, start + first, (c + 1) * count // chunks - first, players, params, policies, table,
-                          rows, first * m, events, hands, cards, play_st, work, cond)
+                          rows, first * m, events, hands, cards, play_st, work, deck_bytes, cond)
         spans[c, 0], spans[c, 1] = first * m, n
     return rows, spans
