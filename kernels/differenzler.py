@@ -184,11 +184,11 @@ def heuristic_declaration(rel, hand, trump):
 
 
 @jit(inline="always")
-def heuristic_card(hand, legal, n, led, beat, pot, trump, need, gone):
+def heuristic_card(hand, legal, n, led, beat, pot, trump, need, unseen):
     """Play towards the declaration: win cheap tricks while short of it,
     shed points and duck once it is reached (``need`` <= 0). ``beat`` holds
     the cards that would beat the trick's winning card so far, ``pot`` the
-    trick's points. Each card's key is written with selects and loads
+    trick's points, ``unseen`` the cards not in ``hand`` nor played. Each card's key is written with selects and loads
     indexed by the card, not branches: the cards are random, so branches on
     them are unpredictable."""
     if legal & (legal - ONE) == ZERO:
@@ -197,8 +197,7 @@ def heuristic_card(hand, legal, n, led, beat, pot, trump, need, gone):
     best_key = -100000
     m = legal
     want = need > 0
-    unseen = ~(hand | gone)
-    tb = trump * 64
+    tb = (trump & 3) * 64  # & 3: a suit; the compiler then drops the negative-index checks
     while m != ZERO:
         c = lowest(m)
         m &= m - ONE
@@ -324,13 +323,13 @@ def play_tricks(hands, leader, trump, policies, work, z, events, ne):
         work[W_TRICKS + s] = 0
         randoms |= (1 << s) if policies[s, 0] == PLAY_RANDOM else 0
     gone = ZERO
-    tb = trump * 64
+    tb = (trump & 3) * 64  # & 3: a suit; the compiler then drops the negative-index checks
     for t in range(9):
         led = -1
         beat = ~ZERO  # the cards that would beat the trick's winning card: any card beats none
         winner = leader
         pot = LAST_TRICK if t == 8 else 0
-        s = leader
+        s = leader & 3
         for i in range(PLAYERS):
             hand = hands[s]
             legal = legal_cards(hand, led, trump, beat)
@@ -338,7 +337,8 @@ def play_tricks(hands, leader, trump, policies, work, z, events, ne):
                 z, pick = rng.below_from(z, popcount(legal))
                 c = nth(legal, pick)
             else:
-                c = heuristic_card(hand, legal, i, led, beat, pot, trump, work[W_DECLARED + s] - work[W_MADE + s], gone)
+                c = heuristic_card(hand, legal, i, led, beat, pot, trump, work[W_DECLARED + s] - work[W_MADE + s],
+                                   ~(hand | gone))
             if rec:
                 events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_PLAY, s, c, np.int64(legal)
                 ne += 1
