@@ -188,9 +188,11 @@ def heuristic_card(hand, legal, n, led, beat, pot, trump, need, unseen):
     """Play towards the declaration: win cheap tricks while short of it,
     shed points and duck once it is reached (``need`` <= 0). ``beat`` holds
     the cards that would beat the trick's winning card so far, ``pot`` the
-    trick's points, ``unseen`` the cards not in ``hand`` nor played. Each card's key is written with selects and loads
-    indexed by the card, not branches: the cards are random, so branches on
-    them are unpredictable."""
+    trick's points, ``unseen`` the cards not in ``hand`` nor played. Each
+    card's key is written with selects and loads indexed by the card, not
+    branches on the card: the cards are random, so such branches are
+    unpredictable; the branches are on the situation (lead or follow, need),
+    the same for every card, and only what that situation uses is worked out."""
     if legal & (legal - ONE) == ZERO:
         return lowest(legal)  # one legal card (the loop below would pick it too)
     best = -1
@@ -205,21 +207,30 @@ def heuristic_card(hand, legal, n, led, beat, pot, trump, need, unseen):
         is_trump = cs == trump
         pts = POINTS[tb + c]
         strength = LEAD_STRENGTH[tb + c]
-        boss = HIGHER[tb + c] & unseen == ZERO  # a sure winner: no unseen card of its suit beats it
+        # (the branches below are on the call's situation, the same for every card)
         if n == 0:
-            # lead a sure winner with the most points, else a cheap low card
-            short = 100 + pts if boss else -pts * 4 - strength
-            key = short if want else -strength - pts * 4 - (50 if is_trump else 0)
+            if want:
+                # lead a sure winner (no unseen card of its suit beats it) with the most points,
+                # else a cheap low card
+                boss = HIGHER[tb + c] & unseen == ZERO
+                key = 100 + pts if boss else -pts * 4 - strength
+            else:
+                key = -strength - pts * 4 - (50 if is_trump else 0)
         else:
             st = strength | (0 if is_trump or cs == led else -1)  # -1: neither trump nor the led suit
             wins = beat & bit(c) != ZERO
             cheap = -pts * 4 - st
-            # want the trick: the cheapest winner that holds; else throw the least
-            holds = n == 3 or is_trump or boss
-            short = (1000 if holds else 500) + cheap if wins else cheap
             # enough: duck with the most points, or win as cheaply as possible
             enough = cheap if wins else 1000 + pts * 4 + st
-            key = short if want and pot + pts + 4 * (3 - n) < 2 * need else enough
+            if want:
+                # want the trick: the cheapest winner that holds (the last card, a trump or a sure
+                # winner); else throw the least
+                boss = HIGHER[tb + c] & unseen == ZERO
+                holds = n == 3 or is_trump or boss
+                short = (1000 if holds else 500) + cheap if wins else cheap
+                key = short if pot + pts + 4 * (3 - n) < 2 * need else enough
+            else:
+                key = enough
         better = key > best_key
         best = c if better else best
         best_key = key if better else best_key
