@@ -245,8 +245,8 @@ def new_scratch():
     """Work arrays reused by the games of a batch: the hands (4), the deck
     (36, for a conditioned deal), the players' random stream (1), per-seat
     sums (int64) and the plain deal's bytes (``deal_bytes``)."""
-    return (np.empty(PLAYERS, np.uint64), np.empty(36, np.int64), np.empty(1, np.uint64), np.empty(W_SIZE, np.int64),
-            np.empty(DEAL_BYTES, np.uint8))
+    return (np.empty(PLAYERS, np.uint64), np.empty(36, np.int64), np.empty(1, np.uint64),
+            np.empty(W_SIZE, np.int64), np.empty(DEAL_BYTES, np.uint8))
 
 
 @jit(inline="always")
@@ -348,8 +348,8 @@ def play_tricks(hands, leader, trump, policies, work, z, events, ne):
                 z, pick = rng.below_from(z, popcount(legal))
                 c = nth(legal, pick)
             else:
-                c = heuristic_card(hand, legal, i, led, beat, pot, trump, work[W_DECLARED + s] - work[W_MADE + s],
-                                   ~(hand | gone))
+                need = work[W_DECLARED + s] - work[W_MADE + s]
+                c = heuristic_card(hand, legal, i, led, beat, pot, trump, need, ~(hand | gone))
             if rec:
                 events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_PLAY, s, c, np.int64(legal)
                 ne += 1
@@ -405,7 +405,8 @@ def play_games(seed, start, count, players, params, policies, table, rows, r0, e
             if cond is None:
                 trump_card = deal_bytes(seed, index, k, dealer, hands, deck_bytes)
             else:
-                dz = condition.deal_condition(cond, condition.DECK36, PLAYERS, 0, dealer, rng.key(seed, index, k, rng.DEAL), cards, hands)
+                dz = condition.deal_condition(cond, condition.DECK36, PLAYERS, 0, dealer,
+                                              rng.key(seed, index, k, rng.DEAL), cards, hands)
                 _, trump_card = condition.face_up_from(dz, hands[dealer], cond[condition.CT_TRUMP])
             trump = trump_card >> 4
             leader = (dealer + 1) % PLAYERS
@@ -414,24 +415,30 @@ def play_games(seed, start, count, players, params, policies, table, rows, r0, e
                 events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_DEAL, k, dealer, leader
                 ne += 1
                 for s in range(PLAYERS):
-                    events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_HAND, s, np.int64(hands[s]), 0
+                    h = np.int64(hands[s])
+                    events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_HAND, s, h, 0
                     ne += 1
             z = play_st[0]  # the players' stream, in a register until the deal ends
             for j in range(PLAYERS):  # declaration order: from the seat after the dealer
                 s = (dealer + 1 + j) % PLAYERS
                 rel, pol = (s - dealer) % PLAYERS, policies[s, 1]
-                calibrated = table[calibration_cell(rel, hands[s], trump)] if pol == DECLARE_CALIBRATED else -1
+                calibrated = -1  # the calibration table's declaration, for that policy
+                if pol == DECLARE_CALIBRATED:
+                    calibrated = table[calibration_cell(rel, hands[s], trump)]
                 z, work[W_DECLARED + s] = declare_as(pol, rel, hands[s], trump, z, calibrated)
                 if rec:
-                    events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_DECLARE, s, work[W_DECLARED + s], 0
+                    d = work[W_DECLARED + s]
+                    events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_DECLARE, s, d, 0
                     ne += 1
             for s in range(PLAYERS):
                 tr, jack, nine, aces, tens, kings, side = hand_features(hands[s], trump)
                 rows[r + s, C_DEAL], rows[r + s, C_SEAT], rows[r + s, C_DEALER] = k, s, dealer
                 rows[r + s, C_REL], rows[r + s, C_EXTRA] = (s - dealer) % PLAYERS, 1 if k >= 4 else 0
-                rows[r + s, C_TRUMP_CARD], rows[r + s, C_TRUMP], rows[r + s, C_DECLARED] = trump_card, trump, work[W_DECLARED + s]
+                rows[r + s, C_TRUMP_CARD], rows[r + s, C_TRUMP] = trump_card, trump
+                rows[r + s, C_DECLARED] = work[W_DECLARED + s]
                 rows[r + s, C_TRUMPS], rows[r + s, C_TRUMP_JACK], rows[r + s, C_TRUMP_NINE] = tr, jack, nine
-                rows[r + s, C_ACES], rows[r + s, C_TENS], rows[r + s, C_KINGS], rows[r + s, C_SIDE] = aces, tens, kings, side
+                rows[r + s, C_ACES], rows[r + s, C_TENS], rows[r + s, C_KINGS] = aces, tens, kings
+                rows[r + s, C_SIDE] = side
                 rows[r + s, C_LEN_C] = popcount(suit_cards(hands[s], 0))
                 rows[r + s, C_LEN_D] = popcount(suit_cards(hands[s], 1))
                 rows[r + s, C_LEN_H] = popcount(suit_cards(hands[s], 2))
@@ -474,7 +481,8 @@ def simulate(seed, start, count, players, params, policies, table, cond=None):
     chunks = min(count, 64)
     spans = np.zeros((chunks, 2), np.int64)
     for c in prange(chunks):
-        hands, cards, play_st, work, deck_bytes = new_scratch()  # each chunk owns its work arrays and a fixed range of games
+        # each chunk owns its work arrays and a fixed range of games
+        hands, cards, play_st, work, deck_bytes = new_scratch()
         events = np.zeros((0, 4), np.int64)
         first = c * count // chunks
         n, _ = play_games(seed, start + first, (c + 1) * count // chunks - first, players, params, policies, table,
