@@ -54,7 +54,6 @@ DEAL_BYTES = 128  # the plain deal's work bytes: the deck, then the shuffle's dr
 ACES, TENS, KINGS, QUEENS = (np.uint64(sum(1 << (16 * s + r) for s in range(4))) for r in (ACE, TEN, KING, QUEEN))
 
 
-
 def _card_tables():
     """Per trump suit and card (index ``trump * 64 + card``): the cards that
     beat it when it wins a trick (the trumps above a trump; the higher cards
@@ -93,9 +92,10 @@ def max_events(params: np.ndarray) -> int:
 @jit(inline="always")
 def legal_cards(hand, led, trump, beat):
     """The cards ``hand`` may play onto a trick led in suit ``led`` (-1: to
-    lead), where ``beat`` holds the trumps that would overtrump it (the whole
-    trump suit while it holds no trump) (RULES.md 2). Written with selects,
-    not branches: random play cannot predict them."""
+    lead), where the trumps in ``beat`` are those that would overtrump it (the
+    whole trump suit while it holds no trump; other cards in ``beat`` do not
+    count) (RULES.md 2). Written with selects, not branches: random play
+    cannot predict them."""
     trumps = suit_cards(hand, trump)
     lone_jack = (trumps & ~bit(trump * 16 + JACK)) == ZERO  # no trump, or a lone trump J held back
     on_trump = hand if lone_jack else trumps
@@ -322,6 +322,67 @@ def declare_as(policy, rel, hand, trump, z, calibrated):
 
 
 @jit(inline="always")
+def play_deal(seed, index, k, dealer, policies, table, rows, r0, events, ne, hands, cards, play_st, work,
+              deck_bytes, cond):
+    """Play deal ``k``: writes four rows from ``rows[r0]``; returns the new
+    event count. ``hands``, ``cards``, ``play_st``, ``work`` and ``deck_bytes`` are
+    from ``new_scratch``; ``cond`` a condition on the deal
+    (``cardmc.kernels.condition``) or None. The deck's bytes and the
+    calibrated declaration reach the deal as a work array and a scalar: no
+    view and no table passed per declaration, which would be reference-counted
+    in every deal."""
+    if cond is None:
+        trump_card = deal_bytes(seed, index, k, dealer, hands, deck_bytes)
+    else:
+        dz = condition.deal_condition(cond, condition.DECK36, PLAYERS, 0, dealer,
+                                      rng.key(seed, index, k, rng.DEAL), cards, hands)
+        _, trump_card = condition.face_up_from(dz, hands[dealer], cond[condition.CT_TRUMP])
+    trump = trump_card >> 4
+    leader = (dealer + 1) % PLAYERS
+    rec = events.shape[0] > 0
+    if rec:
+        events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_DEAL, k, dealer, leader
+        ne += 1
+        for s in range(PLAYERS):
+            h = np.int64(hands[s])
+            events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_HAND, s, h, 0
+            ne += 1
+    z = play_st[0]  # the players' stream, in a register until the deal ends
+    for j in range(PLAYERS):  # declaration order: from the seat after the dealer
+        s = (dealer + 1 + j) % PLAYERS
+        rel, pol = (s - dealer) % PLAYERS, policies[s, 1]
+        calibrated = -1  # the calibration table's declaration, for that policy
+        if pol == DECLARE_CALIBRATED:
+            calibrated = table[calibration_cell(rel, hands[s], trump)]
+        z, work[W_DECLARED + s] = declare_as(pol, rel, hands[s], trump, z, calibrated)
+        if rec:
+            d = work[W_DECLARED + s]
+            events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_DECLARE, s, d, 0
+            ne += 1
+    for s in range(PLAYERS):
+        tr, jack, nine, aces, tens, kings, side = hand_features(hands[s], trump)
+        rows[r0 + s, C_DEAL], rows[r0 + s, C_SEAT], rows[r0 + s, C_DEALER] = k, s, dealer
+        rows[r0 + s, C_REL], rows[r0 + s, C_EXTRA] = (s - dealer) % PLAYERS, 1 if k >= 4 else 0
+        rows[r0 + s, C_TRUMP_CARD], rows[r0 + s, C_TRUMP] = trump_card, trump
+        rows[r0 + s, C_DECLARED] = work[W_DECLARED + s]
+        rows[r0 + s, C_TRUMPS], rows[r0 + s, C_TRUMP_JACK], rows[r0 + s, C_TRUMP_NINE] = tr, jack, nine
+        rows[r0 + s, C_ACES], rows[r0 + s, C_TENS], rows[r0 + s, C_KINGS] = aces, tens, kings
+        rows[r0 + s, C_SIDE] = side
+        rows[r0 + s, C_LEN_C] = popcount(suit_cards(hands[s], 0))
+        rows[r0 + s, C_LEN_D] = popcount(suit_cards(hands[s], 1))
+        rows[r0 + s, C_LEN_H] = popcount(suit_cards(hands[s], 2))
+        rows[r0 + s, C_LEN_S] = popcount(suit_cards(hands[s], 3))
+        rows[r0 + s, C_PLAY_POLICY], rows[r0 + s, C_DECLARE_POLICY] = policies[s, 0], policies[s, 1]
+    z, ne = play_tricks(hands, leader, trump, policies, work, z, events, ne)
+    play_st[0] = z
+    for s in range(PLAYERS):
+        rows[r0 + s, C_MADE] = work[W_MADE + s]
+        rows[r0 + s, C_PENALTY] = abs(work[W_DECLARED + s] - work[W_MADE + s])
+        rows[r0 + s, C_TRICKS] = work[W_TRICKS + s]
+    return ne
+
+
+@jit(inline="always")
 def play_tricks(hands, leader, trump, policies, work, z, events, ne):
     """The nine tricks of a deal whose declarations are in ``work``: each
     seat's points and tricks into ``work``, plays recorded in ``events``
@@ -337,7 +398,7 @@ def play_tricks(hands, leader, trump, policies, work, z, events, ne):
     tb = (trump & 3) * 64  # & 3: a suit; the compiler then drops the negative-index checks
     for t in range(9):
         led = -1
-        beat = ~ZERO  # the cards that would beat the trick's winning card: any card beats none
+        beat = ~ZERO  # the cards that would beat the trick's winning card (before the lead: any card)
         winner = leader
         pot = LAST_TRICK if t == 8 else 0
         s = leader & 3
@@ -383,7 +444,7 @@ def play_game(seed, index, players, params, policies, table, rows, events, scrat
 def play_games(seed, start, count, players, params, policies, table, rows, r0, events, hands, cards, play_st, work,
                deck_bytes, cond=None):
     """Games start..start+count-1 as ``play_game`` plays them, their rows one
-    after another from ``rows[r0]`` (four rows per deal); the work arrays are ``new_scratch``'s,
+    after another from ``rows[r0]``; the work arrays are ``new_scratch``'s,
     passed one by one (one call per batch chunk: reference counts are taken
     once, not per game). Returns (rows written, events written; tracing is
     for one game)."""
@@ -398,58 +459,9 @@ def play_games(seed, start, count, players, params, policies, table, rows, r0, e
             work[W_TOTAL + s] = 0
         k = 0
         while True:
-            # deal k: written here, not in a function of its own, so that the arrays are not
-            # reference-counted once per deal
             r = base + k * PLAYERS
-            dealer = (first + k) % PLAYERS
-            if cond is None:
-                trump_card = deal_bytes(seed, index, k, dealer, hands, deck_bytes)
-            else:
-                dz = condition.deal_condition(cond, condition.DECK36, PLAYERS, 0, dealer,
-                                              rng.key(seed, index, k, rng.DEAL), cards, hands)
-                _, trump_card = condition.face_up_from(dz, hands[dealer], cond[condition.CT_TRUMP])
-            trump = trump_card >> 4
-            leader = (dealer + 1) % PLAYERS
-            rec = events.shape[0] > 0
-            if rec:
-                events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_DEAL, k, dealer, leader
-                ne += 1
-                for s in range(PLAYERS):
-                    h = np.int64(hands[s])
-                    events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_HAND, s, h, 0
-                    ne += 1
-            z = play_st[0]  # the players' stream, in a register until the deal ends
-            for j in range(PLAYERS):  # declaration order: from the seat after the dealer
-                s = (dealer + 1 + j) % PLAYERS
-                rel, pol = (s - dealer) % PLAYERS, policies[s, 1]
-                calibrated = -1  # the calibration table's declaration, for that policy
-                if pol == DECLARE_CALIBRATED:
-                    calibrated = table[calibration_cell(rel, hands[s], trump)]
-                z, work[W_DECLARED + s] = declare_as(pol, rel, hands[s], trump, z, calibrated)
-                if rec:
-                    d = work[W_DECLARED + s]
-                    events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_DECLARE, s, d, 0
-                    ne += 1
-            for s in range(PLAYERS):
-                tr, jack, nine, aces, tens, kings, side = hand_features(hands[s], trump)
-                rows[r + s, C_DEAL], rows[r + s, C_SEAT], rows[r + s, C_DEALER] = k, s, dealer
-                rows[r + s, C_REL], rows[r + s, C_EXTRA] = (s - dealer) % PLAYERS, 1 if k >= 4 else 0
-                rows[r + s, C_TRUMP_CARD], rows[r + s, C_TRUMP] = trump_card, trump
-                rows[r + s, C_DECLARED] = work[W_DECLARED + s]
-                rows[r + s, C_TRUMPS], rows[r + s, C_TRUMP_JACK], rows[r + s, C_TRUMP_NINE] = tr, jack, nine
-                rows[r + s, C_ACES], rows[r + s, C_TENS], rows[r + s, C_KINGS] = aces, tens, kings
-                rows[r + s, C_SIDE] = side
-                rows[r + s, C_LEN_C] = popcount(suit_cards(hands[s], 0))
-                rows[r + s, C_LEN_D] = popcount(suit_cards(hands[s], 1))
-                rows[r + s, C_LEN_H] = popcount(suit_cards(hands[s], 2))
-                rows[r + s, C_LEN_S] = popcount(suit_cards(hands[s], 3))
-                rows[r + s, C_PLAY_POLICY], rows[r + s, C_DECLARE_POLICY] = policies[s, 0], policies[s, 1]
-            z, ne = play_tricks(hands, leader, trump, policies, work, z, events, ne)
-            play_st[0] = z
-            for s in range(PLAYERS):
-                rows[r + s, C_MADE] = work[W_MADE + s]
-                rows[r + s, C_PENALTY] = abs(work[W_DECLARED + s] - work[W_MADE + s])
-                rows[r + s, C_TRICKS] = work[W_TRICKS + s]
+            ne = play_deal(seed, index, k, (first + k) % PLAYERS, policies, table, rows, r, events, ne,
+                           hands, cards, play_st, work, deck_bytes, cond)
             low = 1 << 30
             for s in range(PLAYERS):
                 rows[r + s, C_GAME] = index
