@@ -11,11 +11,11 @@ from numba import prange
 
 from cardmc.kernels import condition, rng
 from cardmc.kernels.bits import ONE, ZERO, bit, lowest, nth, popcount
-from cardmc.kernels.cards import ACE, JACK, KING, NINE, QUEEN, TEN, deal_packets, deck
+from cardmc.kernels.cards import ACE, JACK, KING, NINE, QUEEN, TEN, deck
 from cardmc.kernels.events import EV_DEAL, EV_DECLARE, EV_HAND, EV_PLAY
 from cardmc.kernels.jit import jit, parallel_jit
-from cardmc.kernels.tricks import (JASS_PLAIN, JASS_TRUMP, PLAIN, SUIT16, TRUMP_BASE, TRUMP_STRENGTH, jass_points,
-                            strength, suit_cards, trumps_above)
+from cardmc.kernels.tricks import (JASS_PLAIN, JASS_TRUMP, PLAIN, SUIT16, TRUMP_BASE, TRUMP_STRENGTH, TRUMPS_ABOVE,
+                                  strength, suit_cards, trumps_above)
 
 PLAYERS = 4
 DEAL_POINTS = 157
@@ -49,7 +49,33 @@ CAL_REL, CAL_TRUMPS, CAL_SIDE = 4, 6, 10
 CAL_CELLS = CAL_REL * CAL_TRUMPS * 2 * 2 * CAL_SIDE
 
 DECK = deck(36)
+DECK8 = DECK.astype(np.uint8)
+DEAL_BYTES = 128  # the plain deal's work bytes: the deck, then the shuffle's draws from byte 64
 ACES, TENS, KINGS, QUEENS = (np.uint64(sum(1 << (16 * s + r) for s in range(4))) for r in (ACE, TEN, KING, QUEEN))
+
+
+def _card_tables():
+    """Per trump suit and card (index ``trump * 64 + card``): the cards that
+    beat it when it wins a trick (the trumps above a trump; the higher cards
+    of its suit and every trump above a plain card), the cards of its own suit
+    that beat it, its points, and its strength as the lead (tricks.strength)."""
+    beaters, higher = np.zeros(256, np.uint64), np.zeros(256, np.uint64)
+    points, strength = np.zeros(256, np.int64), np.zeros(256, np.int64)
+    for t in range(4):
+        for c in DECK:
+            s, r, i = c >> 4, c & 15, t * 64 + c
+            if s == t:
+                higher[i] = int(TRUMPS_ABOVE[r]) << (16 * t)
+                beaters[i] = higher[i]
+                points[i], strength[i] = JASS_TRUMP[r], TRUMP_BASE + TRUMP_STRENGTH[r]
+            else:
+                higher[i] = ((1 << 16) - (2 << r)) << (16 * s)  # plain order is rank order
+                beaters[i] = higher[i] | (0xFFFF << (16 * t))
+                points[i], strength[i] = JASS_PLAIN[r], r
+    return beaters, higher, points, strength
+
+
+BEATERS, HIGHER, POINTS, LEAD_STRENGTH = _card_tables()
 
 
 def max_rows(players: int, params: np.ndarray) -> int:
@@ -66,9 +92,10 @@ def max_events(params: np.ndarray) -> int:
 @jit(inline="always")
 def legal_cards(hand, led, trump, beat):
     """The cards ``hand`` may play onto a trick led in suit ``led`` (-1: to
-    lead), where ``beat`` holds the trumps that would overtrump it (the whole
-    trump suit while it holds no trump) (RULES.md 2). Written with selects,
-    not branches: random play cannot predict them."""
+    lead), where the trumps in ``beat`` are those that would overtrump it (the
+    whole trump suit while it holds no trump; other cards in ``beat`` do not
+    count) (RULES.md 2). Written with selects, not branches: random play
+    cannot predict them."""
     trumps = suit_cards(hand, trump)
     lone_jack = (trumps & ~bit(trump * 16 + JACK)) == ZERO  # no trump, or a lone trump J held back
     on_trump = hand if lone_jack else trumps
@@ -157,50 +184,53 @@ def heuristic_declaration(rel, hand, trump):
 
 
 @jit(inline="always")
-def _boss(card, hand, gone, trump):
-    """True when no unplayed card outside ``hand`` beats ``card`` in its suit."""
-    s = card >> 4
-    # plain order is rank order: the higher cards are the higher bits of the suit
-    plain = suit_cards(~((ONE << np.uint64(card + 1)) - ONE), s)
-    higher = trumps_above(trump, card & 15) if s == trump else plain
-    return (higher & ~(hand | gone)) == ZERO
-
-
-@jit
-def heuristic_card(hand, legal, n, led, top, pot, trump, need, gone):
+def heuristic_card(hand, legal, n, led, beat, pot, trump, need, unseen):
     """Play towards the declaration: win cheap tricks while short of it,
-    shed points and duck once it is reached (``need`` <= 0). ``top`` is the
-    strength of the card winning the trick so far, ``pot`` its points.
-    Each card's key is written with selects, not branches: the cards are
-    random, so branches on them are unpredictable."""
+    shed points and duck once it is reached (``need`` <= 0). ``beat`` holds
+    the cards that would beat the trick's winning card so far, ``pot`` the
+    trick's points, ``unseen`` the cards not in ``hand`` nor played. Each
+    card's key is written with selects and loads indexed by the card, not
+    branches on the card: the cards are random, so such branches are
+    unpredictable; the branches are on the situation (lead or follow, need),
+    the same for every card, and only what that situation uses is worked out."""
     if legal & (legal - ONE) == ZERO:
         return lowest(legal)  # one legal card (the loop below would pick it too)
     best = -1
     best_key = -100000
     m = legal
     want = need > 0
+    tb = (trump & 3) * 64  # & 3: a suit; the compiler then drops the negative-index checks
     while m != ZERO:
         c = lowest(m)
         m &= m - ONE
-        cs, cr = c >> 4, c & 15
+        cs = c >> 4
         is_trump = cs == trump
-        pts = JASS_TRUMP[cr] if is_trump else JASS_PLAIN[cr]
-        boss = _boss(c, hand, gone, trump)
+        pts = POINTS[tb + c]
+        strength = LEAD_STRENGTH[tb + c]
+        # (the branches below are on the call's situation, the same for every card)
         if n == 0:
-            own = TRUMP_BASE + TRUMP_STRENGTH[cr] if is_trump else cr
-            # lead a sure winner with the most points, else a cheap low card
-            short = 100 + pts if boss else -pts * 4 - own
-            key = short if want else -own - pts * 4 - (50 if is_trump else 0)
+            if want:
+                # lead a sure winner (no unseen card of its suit beats it) with the most points,
+                # else a cheap low card
+                boss = HIGHER[tb + c] & unseen == ZERO
+                key = 100 + pts if boss else -pts * 4 - strength
+            else:
+                key = -strength - pts * 4 - (50 if is_trump else 0)
         else:
-            st = TRUMP_BASE + TRUMP_STRENGTH[cr] if is_trump else (cr if cs == led else -1)
-            wins = st > top
+            st = strength | (0 if is_trump or cs == led else -1)  # -1: neither trump nor the led suit
+            wins = beat & bit(c) != ZERO
             cheap = -pts * 4 - st
-            # want the trick: the cheapest winner that holds; else throw the least
-            holds = n == 3 or st >= TRUMP_BASE or boss
-            short = (1000 if holds else 500) + cheap if wins else cheap
             # enough: duck with the most points, or win as cheaply as possible
             enough = cheap if wins else 1000 + pts * 4 + st
-            key = short if want and pot + pts + 4 * (3 - n) < 2 * need else enough
+            if want:
+                # want the trick: the cheapest winner that holds (the last card, a trump or a sure
+                # winner); else throw the least
+                boss = HIGHER[tb + c] & unseen == ZERO
+                holds = n == 3 or is_trump or boss
+                short = (1000 if holds else 500) + cheap if wins else cheap
+                key = short if pot + pts + 4 * (3 - n) < 2 * need else enough
+            else:
+                key = enough
         better = key > best_key
         best = c if better else best
         best_key = key if better else best_key
@@ -213,19 +243,57 @@ def heuristic_card(hand, legal, n, led, top, pot, trump, need, gone):
 @jit
 def new_scratch():
     """Work arrays reused by the games of a batch: the hands (4), the deck
-    (36), the players' random stream (1) and per-seat sums (int64)."""
-    return np.empty(PLAYERS, np.uint64), np.empty(36, np.int64), np.empty(1, np.uint64), np.empty(W_SIZE, np.int64)
+    (36, for a conditioned deal), the players' random stream (1), per-seat
+    sums (int64) and the plain deal's bytes (``deal_bytes``)."""
+    return (np.empty(PLAYERS, np.uint64), np.empty(36, np.int64), np.empty(1, np.uint64),
+            np.empty(W_SIZE, np.int64), np.empty(DEAL_BYTES, np.uint8))
+
+
+@jit(inline="always")
+def deal_bytes(seed, index, k, dealer, hands, b):
+    """Deal ``k`` of game ``index`` into ``hands``: packets of three from the
+    seat after the dealer; returns the trump card (the dealer's last card).
+    ``b`` is a work array of ``DEAL_BYTES`` uint8: the deck in bytes 0..35
+    and the shuffle's draws in bytes 64..99.
+
+    The shuffle is ``rng.shuffle_from``'s Fisher-Yates with its draws taken
+    first, in one loop of independent multiplies (the compiler vectorises
+    it), then the swaps, where the card each position ends with goes
+    straight into its packet."""
+    z = rng.key(seed, index, k, rng.DEAL)
+    for i in range(36):
+        b[i] = DECK8[i]
+    b[64] = 0
+    for i in range(1, 36):  # the draw of step i is the stream's (36 - i)-th
+        zi = z + rng._GAMMA * np.uint64(36 - i)
+        b[64 + i] = np.uint8(((rng.mix(zi) >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
+    h0 = h1 = h2 = h3 = ZERO  # the packets of the 1st, 2nd, 3rd and 4th seat after the dealer
+    trump_card = 0
+    for p in range(11, -1, -1):  # packet p: positions 3p..3p+2, from the last as the shuffle fixes them
+        m = ZERO
+        for q in range(2, -1, -1):
+            i = 3 * p + q
+            j = b[64 + i]
+            c = b[j]
+            b[j] = b[i]
+            m |= bit(c)
+            trump_card = np.int64(c) if i == 35 else trump_card
+        r = p & 3
+        h0 |= m if r == 0 else ZERO
+        h1 |= m if r == 1 else ZERO
+        h2 |= m if r == 2 else ZERO
+        h3 |= m if r == 3 else ZERO
+    hands[(dealer + 1) % PLAYERS] = h0
+    hands[(dealer + 2) % PLAYERS] = h1
+    hands[(dealer + 3) % PLAYERS] = h2
+    hands[dealer % PLAYERS] = h3
+    return trump_card
 
 
 @jit(inline="always")
 def deal_into(seed, index, k, dealer, hands, cards):
-    """Deal ``k`` of game ``index`` into ``hands``: packets of three from the
-    seat after the dealer; returns the trump card (the dealer's last card)."""
-    for i in range(36):
-        cards[i] = DECK[i]
-    rng.shuffle_from(rng.key(seed, index, k, rng.DEAL), cards)
-    deal_packets(cards, dealer + 1, PLAYERS, hands)
-    return cards[35]
+    """``deal_bytes`` with a work array of 36 int64 (``cards``) as its bytes."""
+    return deal_bytes(seed, index, k, dealer, hands, cards.view(np.uint8))
 
 
 @jit
@@ -237,24 +305,37 @@ def deal_hands(seed, index, k, dealer, hands):
 @jit(inline="always")
 def declare(policy, rel, hand, trump, z, table):
     """(new play stream state, declaration) of a hand under ``policy``."""
+    calibrated = table[calibration_cell(rel, hand, trump)] if policy == DECLARE_CALIBRATED else -1
+    return declare_as(policy, rel, hand, trump, z, calibrated)
+
+
+@jit(inline="always")
+def declare_as(policy, rel, hand, trump, z, calibrated):
+    """``declare`` given the calibration table's declaration for the hand
+    (-1: none, or another policy): a scalar, so that the table is not
+    reference-counted per declaration."""
     if policy == DECLARE_RANDOM:
         return rng.below_from(z, DEAL_POINTS + 1)
-    if policy == DECLARE_CALIBRATED:
-        d = table[calibration_cell(rel, hand, trump)]
-        if d >= 0:
-            return z, d
+    if calibrated >= 0:
+        return z, calibrated
     return z, heuristic_declaration(rel, hand, trump)
 
 
-@jit
-def play_deal(seed, index, k, dealer, policies, table, rows, r0, events, ne, hands, cards, play_st, work, cond=None):
+@jit(inline="always")
+def play_deal(seed, index, k, dealer, policies, table, rows, r0, events, ne, hands, cards, play_st, work,
+              deck_bytes, cond):
     """Play deal ``k``: writes four rows from ``rows[r0]``; returns the new
-    event count. ``hands``, ``cards``, ``play_st`` and ``work`` are from ``new_scratch``;
-    ``cond`` a condition on the deal (``cardmc.kernels.condition``) or None."""
+    event count. ``hands``, ``cards``, ``play_st``, ``work`` and ``deck_bytes`` are
+    from ``new_scratch``; ``cond`` a condition on the deal
+    (``cardmc.kernels.condition``) or None. The deck's bytes and the
+    calibrated declaration reach the deal as a work array and a scalar: no
+    view and no table passed per declaration, which would be reference-counted
+    in every deal."""
     if cond is None:
-        trump_card = deal_into(seed, index, k, dealer, hands, cards)
+        trump_card = deal_bytes(seed, index, k, dealer, hands, deck_bytes)
     else:
-        dz = condition.deal_condition(cond, condition.DECK36, PLAYERS, 0, dealer, rng.key(seed, index, k, rng.DEAL), cards, hands)
+        dz = condition.deal_condition(cond, condition.DECK36, PLAYERS, 0, dealer,
+                                      rng.key(seed, index, k, rng.DEAL), cards, hands)
         _, trump_card = condition.face_up_from(dz, hands[dealer], cond[condition.CT_TRUMP])
     trump = trump_card >> 4
     leader = (dealer + 1) % PLAYERS
@@ -263,22 +344,30 @@ def play_deal(seed, index, k, dealer, policies, table, rows, r0, events, ne, han
         events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_DEAL, k, dealer, leader
         ne += 1
         for s in range(PLAYERS):
-            events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_HAND, s, np.int64(hands[s]), 0
+            h = np.int64(hands[s])
+            events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_HAND, s, h, 0
             ne += 1
     z = play_st[0]  # the players' stream, in a register until the deal ends
     for j in range(PLAYERS):  # declaration order: from the seat after the dealer
         s = (dealer + 1 + j) % PLAYERS
-        z, work[W_DECLARED + s] = declare(policies[s, 1], (s - dealer) % PLAYERS, hands[s], trump, z, table)
+        rel, pol = (s - dealer) % PLAYERS, policies[s, 1]
+        calibrated = -1  # the calibration table's declaration, for that policy
+        if pol == DECLARE_CALIBRATED:
+            calibrated = table[calibration_cell(rel, hands[s], trump)]
+        z, work[W_DECLARED + s] = declare_as(pol, rel, hands[s], trump, z, calibrated)
         if rec:
-            events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_DECLARE, s, work[W_DECLARED + s], 0
+            d = work[W_DECLARED + s]
+            events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_DECLARE, s, d, 0
             ne += 1
     for s in range(PLAYERS):
         tr, jack, nine, aces, tens, kings, side = hand_features(hands[s], trump)
         rows[r0 + s, C_DEAL], rows[r0 + s, C_SEAT], rows[r0 + s, C_DEALER] = k, s, dealer
         rows[r0 + s, C_REL], rows[r0 + s, C_EXTRA] = (s - dealer) % PLAYERS, 1 if k >= 4 else 0
-        rows[r0 + s, C_TRUMP_CARD], rows[r0 + s, C_TRUMP], rows[r0 + s, C_DECLARED] = trump_card, trump, work[W_DECLARED + s]
+        rows[r0 + s, C_TRUMP_CARD], rows[r0 + s, C_TRUMP] = trump_card, trump
+        rows[r0 + s, C_DECLARED] = work[W_DECLARED + s]
         rows[r0 + s, C_TRUMPS], rows[r0 + s, C_TRUMP_JACK], rows[r0 + s, C_TRUMP_NINE] = tr, jack, nine
-        rows[r0 + s, C_ACES], rows[r0 + s, C_TENS], rows[r0 + s, C_KINGS], rows[r0 + s, C_SIDE] = aces, tens, kings, side
+        rows[r0 + s, C_ACES], rows[r0 + s, C_TENS], rows[r0 + s, C_KINGS] = aces, tens, kings
+        rows[r0 + s, C_SIDE] = side
         rows[r0 + s, C_LEN_C] = popcount(suit_cards(hands[s], 0))
         rows[r0 + s, C_LEN_D] = popcount(suit_cards(hands[s], 1))
         rows[r0 + s, C_LEN_H] = popcount(suit_cards(hands[s], 2))
@@ -293,45 +382,45 @@ def play_deal(seed, index, k, dealer, policies, table, rows, r0, events, ne, han
     return ne
 
 
-@jit
+@jit(inline="always")
 def play_tricks(hands, leader, trump, policies, work, z, events, ne):
     """The nine tricks of a deal whose declarations are in ``work``: each
     seat's points and tricks into ``work``, plays recorded in ``events``
     from ``ne`` when it has rows. ``z`` is the players' stream state.
     Returns (new stream state, new event count)."""
     rec = events.shape[0] > 0
+    randoms = 0  # bit s: seat s plays random cards
     for s in range(PLAYERS):
         work[W_MADE + s] = 0
         work[W_TRICKS + s] = 0
+        randoms |= (1 << s) if policies[s, 0] == PLAY_RANDOM else 0
     gone = ZERO
-    all_trumps = SUIT16 << np.uint64(16 * trump)
+    tb = (trump & 3) * 64  # & 3: a suit; the compiler then drops the negative-index checks
     for t in range(9):
         led = -1
-        top = -1  # strength of the card winning so far
-        beat = all_trumps  # the trumps that overtrump it
+        beat = ~ZERO  # the cards that would beat the trick's winning card (before the lead: any card)
         winner = leader
         pot = LAST_TRICK if t == 8 else 0
-        s = leader
+        s = leader & 3
         for i in range(PLAYERS):
             hand = hands[s]
             legal = legal_cards(hand, led, trump, beat)
-            if policies[s, 0] == PLAY_RANDOM:
+            if (randoms >> s) & 1:
                 z, pick = rng.below_from(z, popcount(legal))
                 c = nth(legal, pick)
             else:
-                c = heuristic_card(hand, legal, i, led, top, pot, trump, work[W_DECLARED + s] - work[W_MADE + s], gone)
+                need = work[W_DECLARED + s] - work[W_MADE + s]
+                c = heuristic_card(hand, legal, i, led, beat, pot, trump, need, ~(hand | gone))
             if rec:
                 events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_PLAY, s, c, np.int64(legal)
                 ne += 1
-            # the trick's bookkeeping with selects, not branches
-            cs, cr = c >> 4, c & 15
-            led = cs if i == 0 else led
-            st = TRUMP_BASE + TRUMP_STRENGTH[cr] if cs == trump else (cr if cs == led else -1)
-            wins = st > top
+            # the trick's bookkeeping with selects and loads indexed by the card, not branches
+            led = c >> 4 if i == 0 else led
+            wins = beat & bit(c) != ZERO
             winner = s if wins else winner
-            beat = trumps_above(trump, cr) if wins and cs == trump else beat
-            top = max(st, top)
-            pot += JASS_TRUMP[cr] if cs == trump else JASS_PLAIN[cr]
+            nb = BEATERS[tb + c]
+            beat = nb if wins else beat
+            pot += POINTS[tb + c]
             hands[s] = hand & ~bit(c)
             gone |= bit(c)
             s = s + 1 if s < PLAYERS - 1 else 0
@@ -346,14 +435,14 @@ def play_game(seed, index, players, params, policies, table, rows, events, scrat
     """Play game ``index`` of ``seed``: 4 deals, then tie-break deals while the
     lowest total penalty is shared (at most ``max_extra_deals``). ``scratch``
     is from ``new_scratch``. Returns (rows written, events written)."""
-    hands, cards, play_st, work = scratch
+    hands, cards, play_st, work, deck_bytes = scratch
     return play_games(seed, index, 1, players, params, policies, table, rows, 0, events, hands, cards, play_st, work,
-                      cond)
+                      deck_bytes, cond)
 
 
 @jit
 def play_games(seed, start, count, players, params, policies, table, rows, r0, events, hands, cards, play_st, work,
-               cond=None):
+               deck_bytes, cond=None):
     """Games start..start+count-1 as ``play_game`` plays them, their rows one
     after another from ``rows[r0]``; the work arrays are ``new_scratch``'s,
     passed one by one (one call per batch chunk: reference counts are taken
@@ -372,7 +461,7 @@ def play_games(seed, start, count, players, params, policies, table, rows, r0, e
         while True:
             r = base + k * PLAYERS
             ne = play_deal(seed, index, k, (first + k) % PLAYERS, policies, table, rows, r, events, ne,
-                           hands, cards, play_st, work, cond)
+                           hands, cards, play_st, work, deck_bytes, cond)
             low = 1 << 30
             for s in range(PLAYERS):
                 rows[r + s, C_GAME] = index
@@ -404,10 +493,11 @@ def simulate(seed, start, count, players, params, policies, table, cond=None):
     chunks = min(count, 64)
     spans = np.zeros((chunks, 2), np.int64)
     for c in prange(chunks):
-        hands, cards, play_st, work = new_scratch()  # each chunk owns its work arrays and a fixed range of games
+        # each chunk owns its work arrays and a fixed range of games
+        hands, cards, play_st, work, deck_bytes = new_scratch()
         events = np.zeros((0, 4), np.int64)
         first = c * count // chunks
         n, _ = play_games(seed, start + first, (c + 1) * count // chunks - first, players, params, policies, table,
-                          rows, first * m, events, hands, cards, play_st, work, cond)
+                          rows, first * m, events, hands, cards, play_st, work, deck_bytes, cond)
         spans[c, 0], spans[c, 1] = first * m, n
     return rows, spans
