@@ -10,6 +10,7 @@ import pandas as pd
 from cardmc import stats, trace_lines
 from cardmc.frames import Columns
 from cardmc.registry import GameSpec, Option, UsageError, join_spans
+from cardmc.kernels import condition as kc
 from cardmc.kernels import differenzler as k
 from cardmc.kernels.cards import RANKS, SUITS, code
 from cardmc.kernels.events import EV_DECLARE
@@ -89,7 +90,7 @@ def simulate_block(seed, start, count, players, params, policies, calibration=No
     calibrated declarations (default: the shipped one), ``condition`` the
     array of a ``cardmc.condition.Condition`` (None: unconditioned)."""
     table = calibration_table() if calibration is None else calibration
-    rows, spans = k.simulate(seed, start, count, players, params, policies, table, condition)
+    rows, spans = k.simulate(seed, start, count, players, params, policies, table, kc.of(condition))
     return join_spans(rows, spans)
 
 
@@ -120,7 +121,7 @@ def trace_game(seed: int, index: int, players: int, settings: dict, policy: str,
     table = calibration_table() if calibration is None else calibration
     rows = np.zeros((k.max_rows(players, params), len(k.COLUMNS)), np.int32)
     events = np.zeros((k.max_events(params), 4), np.int64)
-    nrows, nev = k.play_game(seed, index, players, params, policies, table, rows, events, k.new_scratch(), condition)
+    nrows, nev = k.play_game(seed, index, players, params, policies, table, rows, events, k.new_scratch(), kc.of(condition))
     rows = rows[:nrows]
 
     def layout(number: int, dealer: int, leader: int, hands: list, plays: list) -> dict:

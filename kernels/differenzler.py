@@ -7,13 +7,12 @@ last card fixes trump; everyone declares 0..157 and scores the penalty
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from cardmc.kernels import condition, rng
 from cardmc.kernels.bits import ONE, ZERO, bit, lowest, nth, popcount
 from cardmc.kernels.cards import ACE, JACK, KING, NINE, QUEEN, TEN, deck
 from cardmc.kernels.events import EV_DEAL, EV_DECLARE, EV_HAND, EV_PLAY
-from cardmc.kernels.jit import jit, parallel_jit
+from cardmc.kernels.jit import in_parts, jit
 from cardmc.kernels.tricks import (JASS_PLAIN, JASS_TRUMP, PLAIN, SUIT16, TRUMP_BASE, TRUMP_STRENGTH, TRUMPS_ABOVE,
                                   strength, suit_cards, trumps_above)
 
@@ -331,7 +330,7 @@ def play_deal(seed, index, k, dealer, policies, table, rows, r0, events, ne, han
     calibrated declaration reach the deal as a work array and a scalar: no
     view and no table passed per declaration, which would be reference-counted
     in every deal."""
-    if cond is None:
+    if cond is None or cond[condition.CT_DEAL] < 0:  # plain (condition.PLAIN)
         trump_card = deal_bytes(seed, index, k, dealer, hands, deck_bytes)
     else:
         dz = condition.deal_condition(cond, condition.DECK36, PLAYERS, 0, dealer,
@@ -483,21 +482,28 @@ def play_games(seed, start, count, players, params, policies, table, rows, r0, e
     return base - r0, ne
 
 
-@parallel_jit
 def simulate(seed, start, count, players, params, policies, table, cond=None):
-    """Play games start..start+count-1 in chunks of consecutive games; chunk c
-    writes its games' rows one after another from row ``spans[c, 0]``, in all
-    ``spans[c, 1]`` rows (``cardmc.registry.join_spans`` packs them)."""
+    """Play games start..start+count-1 in chunks of consecutive games, side by
+    side; chunk c writes its games' rows one after another from row
+    ``spans[c, 0]``, in all ``spans[c, 1]`` rows (``cardmc.registry.join_spans``
+    packs them)."""
     m = PLAYERS * (4 + params[P_MAX_EXTRA_DEALS])
     rows = np.empty((count * m, len(COLUMNS)), np.int32)  # only written rows are read
-    chunks = min(count, 64)
-    spans = np.zeros((chunks, 2), np.int64)
-    for c in prange(chunks):
-        # each chunk owns its work arrays and a fixed range of games
-        hands, cards, play_st, work, deck_bytes = new_scratch()
-        events = np.zeros((0, 4), np.int64)
+    spans = np.zeros((min(count, 64), 2), np.int64)
+    in_parts(lambda lo, hi: play_chunks(seed, start, count, players, params, policies, table, cond, rows, spans, lo, hi),
+             len(spans))  # fmt: skip
+    return rows, spans
+
+
+@jit
+def play_chunks(seed, start, count, players, params, policies, table, cond, rows, spans, lo, hi):
+    """Chunks lo..hi-1 of ``simulate``."""
+    m = PLAYERS * (4 + params[P_MAX_EXTRA_DEALS])
+    chunks = len(spans)
+    hands, cards, play_st, work, deck_bytes = new_scratch()
+    events = np.zeros((0, 4), np.int64)
+    for c in range(lo, hi):
         first = c * count // chunks
         n, _ = play_games(seed, start + first, (c + 1) * count // chunks - first, players, params, policies, table,
                           rows, first * m, events, hands, cards, play_st, work, deck_bytes, cond)
         spans[c, 0], spans[c, 1] = first * m, n
-    return rows, spans

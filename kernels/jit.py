@@ -1,7 +1,9 @@
-"""Every jit option in one place.
+"""Every jit option in one place, and the threads kernels run on.
 
 All kernels are compiled with ``cache=True`` so that the first compile is paid
-once per machine; ``nogil`` lets Dask or thread pools run kernels side by side.
+once per machine; ``nogil`` lets Python threads (``in_threads``, Dask) run
+kernels side by side. The run's thread count is Numba's
+(``numba.set_num_threads``), set per calling thread.
 """
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import threading
 
 import numba
 from numba.core import types
+
 
 def _one_version(dispatcher):
     """Calls from other kernels compile one version of ``dispatcher`` per
@@ -36,8 +39,6 @@ def _jit(*args, **options):
 jit = functools.partial(_jit, cache=True, nogil=True)
 """Serial kernel: ``@jit`` or ``@jit(inline="always")``-style keyword use."""
 
-parallel_jit = functools.partial(_jit, cache=True, nogil=True, parallel=True)
-"""Batch driver with ``numba.prange`` over games."""
 
 def in_threads(work, parts: int) -> list:
     """``[work(0), ..., work(parts - 1)]``, run side by side on Python threads
@@ -72,5 +73,6 @@ def _pool(workers: int):
 _POOL_LOCK = threading.Lock()
 
 KERNEL_LOCK = threading.Lock()
-"""Held around every parallel kernel call: Numba's thread pool is one per
-process, so parallel kernels run one at a time (never nested)."""
+"""Held around every batch driver call: one driver at a time per process
+uses the run's threads, so threads of the calling program (or of a Dask
+worker) never oversubscribe the cores."""

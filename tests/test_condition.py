@@ -314,7 +314,8 @@ def test_bench_times_a_conditioned_deal_against_a_plain_one(capsys):
     assert "ns plain" in out and "under hand 0: AS; deal 6" in out
 
 
-@pytest.mark.parametrize("game,players", [("english_jazz", 3), ("schieber", 4), ("norwegian_jazz", 5)])
+@pytest.mark.parametrize("game,players", [("differenzler", 4), ("english_jazz", 3), ("schieber", 4),
+                                          ("norwegian_jazz", 5)])  # fmt: skip
 def test_the_plain_condition_array_deals_as_no_condition(game, players):
     """Plain runs hand the kernels ``PLAIN`` (one compiled version for plain and
     conditioned runs): the rows are those of no condition at all."""
