@@ -51,7 +51,7 @@ def new_table(entries: int):
 def new_buffers():
     """Per-depth move lists, their ordering scores, the search frames and keys."""
     return (np.zeros((MAX_DEPTH, MAX_MOVES), np.int64), np.zeros((MAX_DEPTH, MAX_MOVES), np.int64),
-            np.zeros((MAX_DEPTH, 11), np.int64), np.zeros(MAX_DEPTH, np.uint64))
+            np.zeros((MAX_DEPTH, 12), np.int64), np.zeros(MAX_DEPTH, np.uint64))
 
 
 @jit(inline="always")
@@ -266,14 +266,26 @@ def order_moves(R, hands, trick, k, leader, trump, lg, present, moves, scores, d
 
 
 # frame fields: one row of ``fr`` per depth of the search
-F_K, F_LEADER, F_TRUMP, F_FLAGS, F_LO, F_HI, F_SLOT, F_IDX, F_COUNT, F_MAX, F_SEAT = range(11)
-EXPAND = 2
+F_K, F_LEADER, F_TRUMP, F_FLAGS, F_LO, F_HI, F_SLOT, F_IDX, F_COUNT, F_MAX, F_SEAT, F_BEST = range(12)
+EXPAND = 1 << 40  # enter's answer for a node to search (never a value)
+NONE = 1 << 30  # the best value of a node before its first move
+
+
+@jit(inline="always")
+def reported(R, v, lo, hi):
+    """What the search returns for a position of value ``v``: ``v`` itself
+    (THRESHOLD), or ``lo`` when ``v`` lies in [lo, hi] and ``lo - 1`` when
+    not (INTERVAL)."""
+    if R[MODE] == THRESHOLD:
+        return v
+    return lo if lo <= v and v <= hi else lo - 1
 
 
 @jit(inline="always")
 def enter(R, keys, lows, highs, bests, hands, line, k0, fr, fk, moves, scores, d):
-    """Looks at the node of depth ``d``: 0 or 1 when it is decided at once
-    (no cards left, bounds, table), else EXPAND with its moves generated."""
+    """Looks at the node of depth ``d``: what the search returns for it when
+    it is decided at once (no cards left, bounds, table), else EXPAND with its
+    moves generated."""
     n = R[PLAYERS]
     R[NODES] += 1
     k, leader, trump, flags = fr[d, F_K], fr[d, F_LEADER], fr[d, F_TRUMP], fr[d, F_FLAGS]
@@ -282,7 +294,7 @@ def enter(R, keys, lows, highs, bests, hands, line, k0, fr, fk, moves, scores, d
     for s in range(n):
         rest |= hands[s]
     if rest == ZERO:
-        return 1 if lo <= 0 and 0 <= hi else 0
+        return reported(R, 0, lo, hi)
     pos = k0 + d
     trick = line[pos - k:pos + n]
     present = rest
@@ -292,10 +304,16 @@ def enter(R, keys, lows, highs, bests, hands, line, k0, fr, fk, moves, scores, d
     if k == 0:
         left = popcount(hands[leader])
         bottom, top = bounds(R, hands, rest, left, trump, flags, True)
-        if lo > top or hi < bottom:
-            return 0
-        if lo <= bottom and hi >= top:
-            return 1
+        if R[MODE] == THRESHOLD:
+            if lo > top:
+                return top
+            if lo <= bottom:
+                return bottom
+        else:
+            if lo > top or hi < bottom:
+                return lo - 1
+            if lo <= bottom and hi >= top:
+                return lo
         if left == 1:  # the last trick plays itself
             for i in range(n):
                 line[pos + i] = lowest(hands[(leader + i) % n])
@@ -307,17 +325,17 @@ def enter(R, keys, lows, highs, bests, hands, line, k0, fr, fk, moves, scores, d
                 gain += R[BONUS]
             if nf & COUNTED_WON == 0:
                 gain -= R[BONUS]
-            return 1 if lo <= gain and gain <= hi else 0
+            return reported(R, gain, lo, hi)
         key = position_key(R, hands, leader, trump, flags, lo, hi)
         slot = np.int64(key & np.uint64(R[TT_MASK]))
         if keys[slot] == key:
             if R[MODE] == THRESHOLD:
                 if lows[slot] >= lo:
-                    return 1
+                    return lows[slot]
                 if highs[slot] < lo:
-                    return 0
+                    return highs[slot]
             else:
-                return 1 if lows[slot] == 1 else 0
+                return lo if lows[slot] == 1 else lo - 1
             hint = bests[slot]
         fk[d] = key
         fr[d, F_SLOT] = slot
@@ -333,12 +351,15 @@ def enter(R, keys, lows, highs, bests, hands, line, k0, fr, fk, moves, scores, d
     fr[d, F_IDX] = 0
     fr[d, F_MAX] = (R[MAX_SIDE] >> p) & 1
     fr[d, F_SEAT] = p
+    fr[d, F_BEST] = -NONE if fr[d, F_MAX] else NONE
     return EXPAND
 
 
 @jit(inline="always")
 def store(R, keys, lows, highs, bests, fr, fk, moves, d, result):
-    """Records the result of a node searched at a trick boundary."""
+    """Records the result of a node searched at a trick boundary: a lower
+    bound of its value when ``result >= lo``, else an upper bound (THRESHOLD),
+    or whether the value lies in the window (INTERVAL)."""
     if fr[d, F_K] != 0:
         return
     slot, key, lo = fr[d, F_SLOT], fk[d], fr[d, F_LO]
@@ -347,23 +368,27 @@ def store(R, keys, lows, highs, bests, fr, fk, moves, d, result):
         lows[slot] = -32000
         highs[slot] = 32000
         bests[slot] = -1
-    if result == fr[d, F_MAX]:
+    made = result >= lo
+    if made == (fr[d, F_MAX] == 1):
         bests[slot] = moves[d, fr[d, F_IDX]]
     if R[MODE] == THRESHOLD:
-        if result == 1:
-            lows[slot] = max(lows[slot], lo)
+        if made:
+            lows[slot] = max(lows[slot], result)
         else:
-            highs[slot] = min(highs[slot], lo - 1)
+            highs[slot] = min(highs[slot], result)
     else:
-        lows[slot] = result
+        lows[slot] = 1 if made else 0
 
 
 @jit
 def search(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, lo, hi, moves, scores, fr, fk):
     """Can the maximising side make the value of this position at least ``lo``
-    (THRESHOLD) or keep it within [lo, hi] (INTERVAL)? ``line`` holds the
-    ``k`` cards of the trick in progress; the search writes the cards it plays
-    after them. Depth-first with an explicit stack of frames ``fr``."""
+    (THRESHOLD) or keep it within [lo, hi] (INTERVAL)? The answer is yes when
+    the returned ``g >= lo``; in THRESHOLD mode ``g`` is also a bound of the
+    value (fail-soft): the value is at least ``g`` when ``g >= lo``, at most
+    ``g`` when not. ``line`` holds the ``k`` cards of the trick in progress;
+    the search writes the cards it plays after them. Depth-first with an
+    explicit stack of frames ``fr``."""
     k0 = k
     fr[0, F_K], fr[0, F_LEADER], fr[0, F_TRUMP], fr[0, F_FLAGS] = k, leader, trump, flags
     fr[0, F_LO], fr[0, F_HI] = lo, hi
@@ -383,15 +408,22 @@ def search(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, lo
             fresh = True
             continue
         if d == 0:
-            return res == 1
+            return res
         d -= 1
         hands[fr[d, F_SEAT]] ^= bit(moves[d, fr[d, F_IDX]])
-        if res != fr[d, F_MAX]:  # no cut: the next move, or the node fails for its side
+        g = res + fr[d, F_LO] - fr[d + 1, F_LO]  # the child's answer plus what the card gained
+        if fr[d, F_MAX]:
+            fr[d, F_BEST] = max(fr[d, F_BEST], g)
+            cut = g >= fr[d, F_LO]
+        else:
+            fr[d, F_BEST] = min(fr[d, F_BEST], g)
+            cut = g < fr[d, F_LO]
+        if not cut:  # the next move, or the node fails for its side
             fr[d, F_IDX] += 1
             if fr[d, F_IDX] < fr[d, F_COUNT]:
                 res = EXPAND
                 continue
-            res = 1 - fr[d, F_MAX]
+        res = fr[d, F_BEST]
         store(R, keys, lows, highs, bests, fr, fk, moves, d, res)
 
 
@@ -412,10 +444,11 @@ def value(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, mov
     a, b = root_bounds(R, hands, line, k, leader, trump, flags)
     while a < b:
         mid = (a + b + 1) // 2
-        if search(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, mid, BIG, moves, scores, fr, fk):
-            a = mid
+        g = search(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, mid, BIG, moves, scores, fr, fk)
+        if g >= mid:
+            a = min(g, b)
         else:
-            b = mid - 1
+            b = max(g, a)
     return a
 
 
@@ -429,7 +462,7 @@ def least_distance(R, keys, lows, highs, bests, hands, line, k, leader, trump, f
     while a < b:
         mid = (a + b) // 2
         if search(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, target - mid, target + mid,
-                  moves, scores, fr, fk):
+                  moves, scores, fr, fk) >= target - mid:
             b = mid
         else:
             a = mid + 1
