@@ -24,10 +24,11 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
-from cardmc.kernels.bits import FAST_PDEP, ONE, ZERO, bit, lowest, nth, popcount
+from cardmc.kernels.bits import FAST_PDEP, ONE, ZERO, bit, highest, lowest, nth, popcount
 from cardmc.kernels.jit import jit
 from cardmc.kernels.solve_rules import (
-    BONUS, COUNTED, ENGLISH_JAZZ, GAME, INTERVAL, MAX_SIDE, MODE, NODES, PLAYERS, SALT, THRESHOLD, TRUMP_RANKS, TT_MASK,
+    BONUS, COUNTED, DIFFERENZLER, ENGLISH_JAZZ, GAME, INTERVAL, MAX_SIDE, MODE, NODES, PARAM, PLAYERS, SALT, SCHIEBER, THRESHOLD,
+    TRUMP_RANKS, TT_MASK,
     card_strength, card_token, card_value, ordered_trump, legal, order_between, remaining_value, trick_end,
 )
 
@@ -133,13 +134,52 @@ def position_key(R, hands, leader, trump, flags, lo, hi):
 
 
 @jit(inline="always")
-def bounds(R, hands, rest, tricks_left, trump, flags, sure):
+def cashed(R, hands, rest, tricks_left, leader, tsuit):
+    """Schieber and Differenzler at a trick boundary, when no seat but the
+    leader holds a trump (``tsuit``: the trump suit, -1 for none): the leader
+    can lead its cards that head their plain suit one after the other, and
+    each wins its trick (nobody can trump it; a card that heads its suit
+    still heads it after the ones above it fall). Returns (their value,
+    how many, whether they and the leader's trumps are its whole hand, in
+    which case the leader's side takes everything left: then the value is all
+    ``remaining_value``). The trumps' value is left to the trump run."""
+    lh = hands[leader]
+    if tsuit >= 0 and (rest & ~lh) & (np.uint64(0xFFFF) << np.uint64(16 * tsuit)) != ZERO:
+        return 0, 0, False
+    reverse = R[GAME] == SCHIEBER and R[PARAM] == 5  # Undenufe: the 6 heads its suit
+    v, winners, held = 0, 0, 0
+    for suit in range(4):
+        shift = np.uint64(16 * suit)
+        hs = (lh >> shift) & np.uint64(0xFFFF)
+        if suit == tsuit:
+            held += popcount(hs)
+            continue
+        rs = (rest >> shift) & np.uint64(0xFFFF)
+        while rs != ZERO:
+            r = lowest(rs) if reverse else highest(rs)
+            if (hs >> np.uint64(r)) & ONE == ZERO:
+                break
+            rs ^= ONE << np.uint64(r)
+            v += card_value(R, 16 * suit + r, -1)
+            winners += 1
+    if winners + held == tricks_left:
+        return remaining_value(R, rest, tricks_left, -1), winners, True
+    return v, winners, False
+
+
+@jit(inline="always")
+def bounds(R, hands, rest, tricks_left, leader, trump, flags, sure):
     """(lowest, highest) value the counted seats can still end with, ``rest``
-    the cards not in a complete trick. With ``sure`` (no trick in progress),
-    the highest trumps still out that one side holds go to that side: a trick
-    holding one of them is won by a card of the run (English Jazz, where a
-    trick counts 1: each of the counted seat's run wins a trick of its own,
-    the others' run at least one)."""
+    the cards not in a complete trick. With ``sure`` (no trick in progress,
+    ``leader`` to lead), the highest trumps still out that one side holds go
+    to that side: a trick holding one of them is won by a card of the run
+    (English Jazz, where a trick counts 1: each of the counted seat's run wins
+    a trick of its own, the others' run at least one). In the point games,
+    when no other seat holds a trump, the leader's side can also take the
+    leader's cards that head their suit (``cashed``): a bound of the value
+    when the leader's side wants them (it maximises the counted seats'
+    points if it is the counted side, minimises them if not; not in INTERVAL
+    mode, where more is not always better)."""
     total = remaining_value(R, rest, tricks_left, trump)
     counted_won = flags & COUNTED_WON != 0
     other_won = flags & OTHER_WON != 0
@@ -172,6 +212,20 @@ def bounds(R, hands, rest, tricks_left, trump, flags, sure):
                 loss += card_value(R, c, trump)
         counted_won = counted_won or side == 1
         other_won = other_won or side == 0
+    wants = (R[COUNTED] >> leader) & 1 == (R[MAX_SIDE] >> leader) & 1
+    if sure and tricks_left > 0 and R[GAME] <= DIFFERENZLER and R[MODE] == THRESHOLD and wants:
+        v, winners, everything = cashed(R, hands, rest, tricks_left, leader, tsuit)
+        if everything:  # the leader's side takes every trick left
+            if (R[COUNTED] >> leader) & 1:
+                return v + (R[BONUS] if not other_won else 0), v + (R[BONUS] if not other_won else 0)
+            return -(R[BONUS] if not counted_won else 0), -(R[BONUS] if not counted_won else 0)
+        if winners > 0:
+            if (R[COUNTED] >> leader) & 1:
+                gain += v
+                counted_won = True
+            else:
+                loss += v
+                other_won = True
     bonus = R[BONUS]
     top = total - loss + (bonus if not other_won else 0)
     bottom = gain - (bonus if not counted_won else 0)
@@ -303,7 +357,7 @@ def enter(R, keys, lows, highs, bests, hands, line, k0, fr, fk, moves, scores, d
     hint = -1
     if k == 0:
         left = popcount(hands[leader])
-        bottom, top = bounds(R, hands, rest, left, trump, flags, True)
+        bottom, top = bounds(R, hands, rest, left, leader, trump, flags, True)
         if R[MODE] == THRESHOLD:
             if lo > top:
                 return top
@@ -434,7 +488,7 @@ def root_bounds(R, hands, line, k, leader, trump, flags):
         rest |= hands[s]
     for i in range(k):
         rest |= bit(line[i])
-    return bounds(R, hands, rest, popcount(hands[(leader + k) % R[PLAYERS]]), trump, flags, k == 0)
+    return bounds(R, hands, rest, popcount(hands[(leader + k) % R[PLAYERS]]), leader, trump, flags, k == 0)
 
 
 @jit
