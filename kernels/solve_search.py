@@ -43,16 +43,24 @@ FNV = np.uint64(0x100000001B3)
 
 
 def new_table(entries: int):
-    """A transposition table of ``entries`` slots (a power of two): keys, lower
-    and upper bounds, and the card that decided the last search of the entry."""
+    """A transposition table of ``entries`` slots (a power of two) in buckets
+    of two: keys, lower and upper bounds, the card that decided the last
+    search of the entry, and its age (``generation`` * 16 + tricks left)."""
     return (np.zeros(entries, np.uint64), np.zeros(entries, np.int16), np.zeros(entries, np.int16),
-            np.zeros(entries, np.int8))
+            np.zeros(entries, np.int8), np.zeros(entries, np.int16))
+
+
+@jit(inline="always")
+def generation(R):
+    """A tag of the search's key space (its salt): entries of other searches
+    are free to overwrite."""
+    return (R[SALT] >> 8) & 0x7FF
 
 
 def new_buffers():
     """Per-depth move lists, their ordering scores, the search frames and keys."""
     return (np.zeros((MAX_DEPTH, MAX_MOVES), np.int64), np.zeros((MAX_DEPTH, MAX_MOVES), np.int64),
-            np.zeros((MAX_DEPTH, 12), np.int64), np.zeros(MAX_DEPTH, np.uint64))
+            np.zeros((MAX_DEPTH, 13), np.int64), np.zeros(MAX_DEPTH, np.uint64))
 
 
 @jit(inline="always")
@@ -320,7 +328,7 @@ def order_moves(R, hands, trick, k, leader, trump, lg, present, moves, scores, d
 
 
 # frame fields: one row of ``fr`` per depth of the search
-F_K, F_LEADER, F_TRUMP, F_FLAGS, F_LO, F_HI, F_SLOT, F_IDX, F_COUNT, F_MAX, F_SEAT, F_BEST = range(12)
+F_K, F_LEADER, F_TRUMP, F_FLAGS, F_LO, F_HI, F_SLOT, F_IDX, F_COUNT, F_MAX, F_SEAT, F_BEST, F_LEFT = range(13)
 EXPAND = 1 << 40  # enter's answer for a node to search (never a value)
 NONE = 1 << 30  # the best value of a node before its first move
 
@@ -336,7 +344,7 @@ def reported(R, v, lo, hi):
 
 
 @jit(inline="always")
-def enter(R, keys, lows, highs, bests, hands, line, k0, fr, fk, moves, scores, d):
+def enter(R, keys, lows, highs, bests, ages, hands, line, k0, fr, fk, moves, scores, d):
     """Looks at the node of depth ``d``: what the search returns for it when
     it is decided at once (no cards left, bounds, table), else EXPAND with its
     moves generated."""
@@ -381,7 +389,11 @@ def enter(R, keys, lows, highs, bests, hands, line, k0, fr, fk, moves, scores, d
                 gain -= R[BONUS]
             return reported(R, gain, lo, hi)
         key = position_key(R, hands, leader, trump, flags, lo, hi)
-        slot = np.int64(key & np.uint64(R[TT_MASK]))
+        slot = np.int64(key & np.uint64(R[TT_MASK] - 1))  # a bucket of two slots
+        if keys[slot + 1] == key:
+            slot += 1
+        elif keys[slot] != key and ages[slot] >> 4 == generation(R) and ages[slot] & 15 > left:
+            slot += 1  # the first slot keeps the deepest position of this search, the second takes the others
         if keys[slot] == key:
             if R[MODE] == THRESHOLD:
                 if lows[slot] >= lo:
@@ -393,6 +405,7 @@ def enter(R, keys, lows, highs, bests, hands, line, k0, fr, fk, moves, scores, d
             hint = bests[slot]
         fk[d] = key
         fr[d, F_SLOT] = slot
+        fr[d, F_LEFT] = left
     p = (leader + k) % n
     lg = legal(R, hands[p], trick, k)
     m = order_moves(R, hands, trick, k, leader, trump, lg, present, moves, scores, d)
@@ -410,7 +423,7 @@ def enter(R, keys, lows, highs, bests, hands, line, k0, fr, fk, moves, scores, d
 
 
 @jit(inline="always")
-def store(R, keys, lows, highs, bests, fr, fk, moves, d, result):
+def store(R, keys, lows, highs, bests, ages, fr, fk, moves, d, result):
     """Records the result of a node searched at a trick boundary: a lower
     bound of its value when ``result >= lo``, else an upper bound (THRESHOLD),
     or whether the value lies in the window (INTERVAL)."""
@@ -419,6 +432,7 @@ def store(R, keys, lows, highs, bests, fr, fk, moves, d, result):
     slot, key, lo = fr[d, F_SLOT], fk[d], fr[d, F_LO]
     if keys[slot] != key:
         keys[slot] = key
+        ages[slot] = generation(R) * 16 + fr[d, F_LEFT]
         lows[slot] = -32000
         highs[slot] = 32000
         bests[slot] = -1
@@ -435,7 +449,7 @@ def store(R, keys, lows, highs, bests, fr, fk, moves, d, result):
 
 
 @jit
-def search(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, lo, hi, moves, scores, fr, fk):
+def search(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, lo, hi, moves, scores, fr, fk):
     """Can the maximising side make the value of this position at least ``lo``
     (THRESHOLD) or keep it within [lo, hi] (INTERVAL)? The answer is yes when
     the returned ``g >= lo``; in THRESHOLD mode ``g`` is also a bound of the
@@ -450,7 +464,7 @@ def search(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, lo
     fresh = True  # node d is still to be looked at (one call site each of enter and store: less code to compile)
     while True:
         if fresh:
-            res = enter(R, keys, lows, highs, bests, hands, line, k0, fr, fk, moves, scores, d)
+            res = enter(R, keys, lows, highs, bests, ages, hands, line, k0, fr, fk, moves, scores, d)
             fresh = False
         if res == EXPAND:
             c = moves[d, fr[d, F_IDX]]
@@ -478,7 +492,7 @@ def search(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, lo
                 res = EXPAND
                 continue
         res = fr[d, F_BEST]
-        store(R, keys, lows, highs, bests, fr, fk, moves, d, res)
+        store(R, keys, lows, highs, bests, ages, fr, fk, moves, d, res)
 
 
 @jit
@@ -492,13 +506,13 @@ def root_bounds(R, hands, line, k, leader, trump, flags):
 
 
 @jit
-def value(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, moves, scores, fr, fk):
+def value(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, moves, scores, fr, fk):
     """The value of the position: the most the maximising side can ensure."""
     R[MODE] = THRESHOLD
     a, b = root_bounds(R, hands, line, k, leader, trump, flags)
     while a < b:
         mid = (a + b + 1) // 2
-        g = search(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, mid, BIG, moves, scores, fr, fk)
+        g = search(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, mid, BIG, moves, scores, fr, fk)
         if g >= mid:
             a = min(g, b)
         else:
@@ -507,7 +521,7 @@ def value(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, mov
 
 
 @jit
-def least_distance(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, target, moves, scores, fr, fk):
+def least_distance(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, target, moves, scores, fr, fk):
     """The least ``e`` such that the maximising side can keep the value within
     [target - e, target + e] whatever the others do."""
     R[MODE] = INTERVAL
@@ -515,7 +529,7 @@ def least_distance(R, keys, lows, highs, bests, hands, line, k, leader, trump, f
     a, b = 0, max(abs(target - bottom), abs(top - target))
     while a < b:
         mid = (a + b) // 2
-        if search(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, target - mid, target + mid,
+        if search(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, target - mid, target + mid,
                   moves, scores, fr, fk) >= target - mid:
             b = mid
         else:
@@ -525,7 +539,7 @@ def least_distance(R, keys, lows, highs, bests, hands, line, k, leader, trump, f
 
 
 @jit
-def card_values(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, target, cards, out, moves, scores,
+def card_values(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, target, cards, out, moves, scores,
                 fr, fk):
     """For every legal card (written to ``cards``): the position's value after
     it (``target`` < -BIG: ``value``; else ``least_distance`` to ``target``,
@@ -546,9 +560,9 @@ def card_values(R, keys, lows, highs, bests, hands, line, k, leader, trump, flag
         # the child's trick in progress (if any) is l2[0:kk], as the search expects
         cards[m] = c
         if target < -BIG:
-            out[m] = gain + value(R, keys, lows, highs, bests, h2, l2, kk, ll, tt, ff, moves, scores, fr, fk)
+            out[m] = gain + value(R, keys, lows, highs, bests, ages, h2, l2, kk, ll, tt, ff, moves, scores, fr, fk)
         else:
-            out[m] = least_distance(R, keys, lows, highs, bests, h2, l2, kk, ll, tt, ff, target - gain, moves, scores,
+            out[m] = least_distance(R, keys, lows, highs, bests, ages, h2, l2, kk, ll, tt, ff, target - gain, moves, scores,
                                     fr, fk)
         m += 1
     return m
