@@ -141,7 +141,7 @@ def position_key(R, hands, leader, trump, flags, lo, hi):
     return h
 
 
-@jit(inline="always")
+@jit
 def cashed(R, hands, rest, tricks_left, leader, tsuit):
     """Schieber and Differenzler at a trick boundary, when no seat but the
     leader holds a trump (``tsuit``: the trump suit, -1 for none): the leader
@@ -175,7 +175,7 @@ def cashed(R, hands, rest, tricks_left, leader, tsuit):
     return v, winners, False
 
 
-@jit(inline="always")
+@jit
 def bounds(R, hands, rest, tricks_left, leader, trump, flags, sure):
     """(lowest, highest) value the counted seats can still end with, ``rest``
     the cards not in a complete trick. With ``sure`` (no trick in progress,
