@@ -9,13 +9,16 @@ One alpha-beta search serves every trick game; the game's rules come from
 The value of a position is what the counted seats (``R[COUNTED]``) take from
 here on, the seats in ``R[MAX_SIDE]`` maximising it and the others
 minimising it. The search is boolean: ``search`` answers "can the maximising
-side make the value at least ``lo``" (``R[MODE] = THRESHOLD``) or "... lie
-in [lo, hi]" (``INTERVAL``), and ``value`` / ``least_distance`` find the
-number by bisection on those null-window probes. A transposition table at
-trick boundaries, keyed by the hands, leader, trump and flags (and the
-window in INTERVAL mode), holds lower and upper bounds of the value. Cards
-of one hand that nothing still out separates and that are worth the same
-play alike: only one of them is searched.
+side make the value at least ``lo``" (``R[MODE] = THRESHOLD``; fail-soft, so
+the answer is also a bound of the value) or "... lie in [lo, hi]"
+(``INTERVAL``), and ``value`` / ``least_distance`` find the number by
+bisection on those null-window probes. At trick boundaries, sure points cut
+the window first (``bounds``: the top trumps one side holds, the winners the
+leader can cash), then a transposition table, keyed by the hands, leader,
+trump and flags (and the window in INTERVAL mode), holds lower and upper
+bounds of the value from here on, in buckets of two (one keeps the deepest
+position). Cards of one hand that nothing still out separates and that are
+worth the same play alike: only one of them is searched.
 """
 from __future__ import annotations
 
