@@ -267,6 +267,49 @@ def play(R, hands, line, pos, k, leader, trump, flags, p, c):
     return 0, ws, after, nf, gain
 
 
+ILLEGAL = -(1 << 40)
+
+
+@jit
+def two_tricks(R, hands, line, pos, leader, trump, flags, vals):
+    """The exact value of a trick boundary with two tricks left and at most
+    four seats, without a search: every way the next trick can be played
+    (each seat one of its two cards: ``vals[m]``, bit i of ``m`` choosing the
+    card of the trick's i-th seat) is played out with the last trick, then
+    the seats' choices are folded from the last to the first, each keeping
+    the best of its legal cards for its side. ``vals`` (2**n entries) is
+    scratch; ``hands`` and ``line`` come back as they were. The minimax value
+    (THRESHOLD mode), not the INTERVAL objective."""
+    n = R[PLAYERS]
+    h0, h1, h2, h3 = hands[0], hands[1], hands[2], hands[min(3, n - 1)]
+    for m in range(1 << n):
+        k, ld, tr, fl, total = 0, leader, trump, flags, 0
+        ok = True
+        for i in range(n):
+            p = (leader + i) % n
+            c = highest(hands[p]) if (m >> i) & 1 else lowest(hands[p])
+            if (legal(R, hands[p], line[pos:pos + n], i) >> np.uint64(c)) & ONE == ZERO:
+                ok = False
+                break
+            k, ld, tr, fl, g = play(R, hands, line, pos + i, k, ld, tr, fl, p, c)
+            total += g
+        if ok:
+            for i in range(n):
+                p = (ld + i) % n
+                k, ld, tr, fl, g = play(R, hands, line, pos + n + i, k, ld, tr, fl, p, lowest(hands[p]))
+                total += g
+        vals[m] = total if ok else ILLEGAL
+        hands[0], hands[1], hands[2] = h0, h1, h2
+        hands[n - 1] = h3 if n == 4 else hands[n - 1]
+    for i in range(n - 1, -1, -1):
+        up = (R[MAX_SIDE] >> ((leader + i) % n)) & 1
+        for m in range(1 << i):
+            a, b = vals[m], vals[m | (1 << i)]
+            if a == ILLEGAL or (b != ILLEGAL and (b > a if up else b < a)):
+                vals[m] = b
+    return vals[0]
+
+
 @jit
 def legal_mask(R, hand, trick, k):
     """The game's legal cards for the Python edge (checking a trick in progress)."""
@@ -406,6 +449,14 @@ def enter(R, keys, lows, highs, bests, ages, hands, line, k0, fr, fk, moves, sco
             else:
                 return lo if lows[slot] == 1 else lo - 1
             hint = bests[slot]
+        if left == 2 and n <= 4 and R[MODE] == THRESHOLD:  # the last two tricks: no search
+            v = two_tricks(R, hands, line, pos, leader, trump, flags, scores[d + 1])
+            if keys[slot] != key:
+                keys[slot] = key
+                ages[slot] = generation(R) * 16 + left
+                bests[slot] = -1
+            lows[slot], highs[slot] = v, v
+            return v
         fk[d] = key
         fr[d, F_SLOT] = slot
         fr[d, F_LEFT] = left
