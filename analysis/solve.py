@@ -364,7 +364,8 @@ def bench_solver(game: str, positions: int = 100, seed: int = 1, tricks_left: in
         k, leader, trump, flags = S.random_playout(R, hands, line, 0, leader, trump, 0, n * (full - left),
                                                    rng.random(n * full))
         t0 = time.perf_counter()
-        v = S.value(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, moves, scores, fr, fk)
+        v = S.value(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, moves, scores, fr,
+                    fk)
         rows.append((time.perf_counter() - t0, int(R[SR.NODES]), int(v), str(con)))
     return pd.DataFrame(rows, columns=["seconds", "nodes", "value", "contract"])
 

@@ -30,8 +30,8 @@ from numba.extending import intrinsic
 from cardmc.kernels.bits import FAST_PDEP, ONE, ZERO, bit, highest, lowest, nth, popcount
 from cardmc.kernels.jit import jit
 from cardmc.kernels.solve_rules import (
-    BONUS, COUNTED, DIFFERENZLER, ENGLISH_JAZZ, GAME, INTERVAL, MAX_SIDE, MODE, NODES, PARAM, PLAYERS, SALT, SCHIEBER, THRESHOLD,
-    TRUMP_RANKS, TT_MASK,
+    BONUS, COUNTED, DIFFERENZLER, ENGLISH_JAZZ, GAME, INTERVAL, MAX_SIDE, MODE, NODES, PARAM, PLAYERS, SALT, SCHIEBER,
+    THRESHOLD, TRUMP_RANKS, TT_MASK,
     card_strength, card_token, card_value, ordered_trump, legal, order_between, remaining_value, trick_end,
 )
 
@@ -503,7 +503,8 @@ def store(R, keys, lows, highs, bests, ages, fr, fk, moves, d, result):
 
 
 @jit
-def search(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, lo, hi, moves, scores, fr, fk):
+def search(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, lo, hi, moves, scores, fr,
+           fk):
     """Can the maximising side make the value of this position at least ``lo``
     (THRESHOLD) or keep it within [lo, hi] (INTERVAL)? The answer is yes when
     the returned ``g >= lo``; in THRESHOLD mode ``g`` is also a bound of the
@@ -566,7 +567,8 @@ def value(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flag
     a, b = root_bounds(R, hands, line, k, leader, trump, flags)
     while a < b:
         mid = (a + b + 1) // 2
-        g = search(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, mid, BIG, moves, scores, fr, fk)
+        g = search(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, mid, BIG, moves, scores,
+                   fr, fk)
         if g >= mid:
             a = min(g, b)
         else:
@@ -575,7 +577,8 @@ def value(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flag
 
 
 @jit
-def least_distance(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, target, moves, scores, fr, fk):
+def least_distance(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, target, moves, scores,
+                   fr, fk):
     """The least ``e`` such that the maximising side can keep the value within
     [target - e, target + e] whatever the others do."""
     R[MODE] = INTERVAL
@@ -593,8 +596,8 @@ def least_distance(R, keys, lows, highs, bests, ages, hands, line, k, leader, tr
 
 
 @jit
-def card_values(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, target, cards, out, moves, scores,
-                fr, fk):
+def card_values(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, target, cards, out, moves,
+                scores, fr, fk):
     """For every legal card (written to ``cards``): the position's value after
     it (``target`` < -BIG: ``value``; else ``least_distance`` to ``target``,
     measured from the value gained with the card). Returns how many."""
@@ -616,8 +619,8 @@ def card_values(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump
         if target < -BIG:
             out[m] = gain + value(R, keys, lows, highs, bests, ages, h2, l2, kk, ll, tt, ff, moves, scores, fr, fk)
         else:
-            out[m] = least_distance(R, keys, lows, highs, bests, ages, h2, l2, kk, ll, tt, ff, target - gain, moves, scores,
-                                    fr, fk)
+            out[m] = least_distance(R, keys, lows, highs, bests, ages, h2, l2, kk, ll, tt, ff, target - gain, moves,
+                                    scores, fr, fk)
         m += 1
     return m
 
