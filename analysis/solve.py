@@ -49,7 +49,7 @@ LAST_TRICK = 5
 MATCH = 100
 DEFAULT_TT_MIB = 64
 MAX_TT_MIB = 512
-ENTRY_BYTES = 13
+ENTRY_BYTES = 15
 _tables: dict[int, tuple] = {}
 _salt = [0]
 
@@ -218,14 +218,14 @@ def table(tt_mib: float = DEFAULT_TT_MIB, max_mib: float = MAX_TT_MIB):
 
 def _run(pos: Position, R: np.ndarray, tt, target: int | None = None) -> tuple[int, dict[int, int]]:
     """(value, value after each legal card) of one objective."""
-    keys, lows, highs, bests, moves, scores, fr, fk = tt
+    keys, lows, highs, bests, ages, moves, scores, fr, fk = tt
     _salt[0] += 1
     R[SR.TT_MASK] = keys.size - 1
     R[SR.SALT] = (_salt[0] * 0x9E3779B97F4A7C15) % (1 << 63)  # a fresh key space: old entries never match
     flags = pos.flags(int(R[SR.COUNTED]))
     line = np.zeros(S.LINE, np.int64)
     line[:pos.k] = pos.trick[:pos.k]
-    args = (R, keys, lows, highs, bests, pos.hands.copy(), line, pos.k, pos.leader, pos.trump, flags)
+    args = (R, keys, lows, highs, bests, ages, pos.hands.copy(), line, pos.k, pos.leader, pos.trump, flags)
     if target is None:
         v = S.value(*args, moves, scores, fr, fk)
     else:
@@ -345,7 +345,7 @@ def bench_solver(game: str, positions: int = 100, seed: int = 1, tricks_left: in
     if game == "norwegian_jazz":
         removed = {3: ["2D"], 4: [], 5: ["2D", "2H"], 6: ["2C", "2D", "2H", "2S"], 7: ["2D", "2H", "2S"]}[n]
         deck = np.array([c for c in deck if C.code(c) not in removed], np.int64)
-    keys, lows, highs, bests, moves, scores, fr, fk = table(tt_mib)
+    keys, lows, highs, bests, ages, moves, scores, fr, fk = table(tt_mib)
     rows = []
     for i in range(positions):
         order = rng.permutation(deck)
@@ -364,7 +364,8 @@ def bench_solver(game: str, positions: int = 100, seed: int = 1, tricks_left: in
         k, leader, trump, flags = S.random_playout(R, hands, line, 0, leader, trump, 0, n * (full - left),
                                                    rng.random(n * full))
         t0 = time.perf_counter()
-        v = S.value(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, moves, scores, fr, fk)
+        v = S.value(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, moves, scores, fr,
+                    fk)
         rows.append((time.perf_counter() - t0, int(R[SR.NODES]), int(v), str(con)))
     return pd.DataFrame(rows, columns=["seconds", "nodes", "value", "contract"])
 

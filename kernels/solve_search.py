@@ -9,13 +9,16 @@ One alpha-beta search serves every trick game; the game's rules come from
 The value of a position is what the counted seats (``R[COUNTED]``) take from
 here on, the seats in ``R[MAX_SIDE]`` maximising it and the others
 minimising it. The search is boolean: ``search`` answers "can the maximising
-side make the value at least ``lo``" (``R[MODE] = THRESHOLD``) or "... lie
-in [lo, hi]" (``INTERVAL``), and ``value`` / ``least_distance`` find the
-number by bisection on those null-window probes. A transposition table at
-trick boundaries, keyed by the hands, leader, trump and flags (and the
-window in INTERVAL mode), holds lower and upper bounds of the value. Cards
-of one hand that nothing still out separates and that are worth the same
-play alike: only one of them is searched.
+side make the value at least ``lo``" (``R[MODE] = THRESHOLD``; fail-soft, so
+the answer is also a bound of the value) or "... lie in [lo, hi]"
+(``INTERVAL``), and ``value`` / ``least_distance`` find the number by
+bisection on those null-window probes. At trick boundaries, sure points cut
+the window first (``bounds``: the top trumps one side holds, the winners the
+leader can cash), then a transposition table, keyed by the hands, leader,
+trump and flags (and the window in INTERVAL mode), holds lower and upper
+bounds of the value from here on, in buckets of two (one keeps the deepest
+position). Cards of one hand that nothing still out separates and that are
+worth the same play alike: only one of them is searched.
 """
 from __future__ import annotations
 
@@ -24,10 +27,11 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
-from cardmc.kernels.bits import FAST_PDEP, ONE, ZERO, bit, lowest, nth, popcount
+from cardmc.kernels.bits import FAST_PDEP, ONE, ZERO, bit, highest, lowest, nth, popcount
 from cardmc.kernels.jit import jit
 from cardmc.kernels.solve_rules import (
-    BONUS, COUNTED, ENGLISH_JAZZ, GAME, INTERVAL, MAX_SIDE, MODE, NODES, PLAYERS, SALT, THRESHOLD, TRUMP_RANKS, TT_MASK,
+    BONUS, COUNTED, DIFFERENZLER, ENGLISH_JAZZ, GAME, INTERVAL, MAX_SIDE, MODE, NODES, PARAM, PLAYERS, SALT, SCHIEBER,
+    THRESHOLD, TRUMP_RANKS, TT_MASK,
     card_strength, card_token, card_value, ordered_trump, legal, order_between, remaining_value, trick_end,
 )
 
@@ -42,16 +46,24 @@ FNV = np.uint64(0x100000001B3)
 
 
 def new_table(entries: int):
-    """A transposition table of ``entries`` slots (a power of two): keys, lower
-    and upper bounds, and the card that decided the last search of the entry."""
+    """A transposition table of ``entries`` slots (a power of two) in buckets
+    of two: keys, lower and upper bounds, the card that decided the last
+    search of the entry, and its age (``generation`` * 16 + tricks left)."""
     return (np.zeros(entries, np.uint64), np.zeros(entries, np.int16), np.zeros(entries, np.int16),
-            np.zeros(entries, np.int8))
+            np.zeros(entries, np.int8), np.zeros(entries, np.int16))
+
+
+@jit(inline="always")
+def generation(R):
+    """A tag of the search's key space (its salt): entries of other searches
+    are free to overwrite."""
+    return (R[SALT] >> 8) & 0x7FF
 
 
 def new_buffers():
     """Per-depth move lists, their ordering scores, the search frames and keys."""
     return (np.zeros((MAX_DEPTH, MAX_MOVES), np.int64), np.zeros((MAX_DEPTH, MAX_MOVES), np.int64),
-            np.zeros((MAX_DEPTH, 11), np.int64), np.zeros(MAX_DEPTH, np.uint64))
+            np.zeros((MAX_DEPTH, 13), np.int64), np.zeros(MAX_DEPTH, np.uint64))
 
 
 @jit(inline="always")
@@ -132,14 +144,53 @@ def position_key(R, hands, leader, trump, flags, lo, hi):
     return h
 
 
-@jit(inline="always")
-def bounds(R, hands, rest, tricks_left, trump, flags, sure):
+@jit
+def cashed(R, hands, rest, tricks_left, leader, tsuit):
+    """Schieber and Differenzler at a trick boundary, when no seat but the
+    leader holds a trump (``tsuit``: the trump suit, -1 for none): the leader
+    can lead its cards that head their plain suit one after the other, and
+    each wins its trick (nobody can trump it; a card that heads its suit
+    still heads it after the ones above it fall). Returns (their value,
+    how many, whether they and the leader's trumps are its whole hand, in
+    which case the leader's side takes everything left: then the value is all
+    ``remaining_value``). The trumps' value is left to the trump run."""
+    lh = hands[leader]
+    if tsuit >= 0 and (rest & ~lh) & (np.uint64(0xFFFF) << np.uint64(16 * tsuit)) != ZERO:
+        return 0, 0, False
+    reverse = R[GAME] == SCHIEBER and R[PARAM] == 5  # Undenufe: the 6 heads its suit
+    v, winners, held = 0, 0, 0
+    for suit in range(4):
+        shift = np.uint64(16 * suit)
+        hs = (lh >> shift) & np.uint64(0xFFFF)
+        if suit == tsuit:
+            held += popcount(hs)
+            continue
+        rs = (rest >> shift) & np.uint64(0xFFFF)
+        while rs != ZERO:
+            r = lowest(rs) if reverse else highest(rs)
+            if (hs >> np.uint64(r)) & ONE == ZERO:
+                break
+            rs ^= ONE << np.uint64(r)
+            v += card_value(R, 16 * suit + r, -1)
+            winners += 1
+    if winners + held == tricks_left:
+        return remaining_value(R, rest, tricks_left, -1), winners, True
+    return v, winners, False
+
+
+@jit
+def bounds(R, hands, rest, tricks_left, leader, trump, flags, sure):
     """(lowest, highest) value the counted seats can still end with, ``rest``
-    the cards not in a complete trick. With ``sure`` (no trick in progress),
-    the highest trumps still out that one side holds go to that side: a trick
-    holding one of them is won by a card of the run (English Jazz, where a
-    trick counts 1: each of the counted seat's run wins a trick of its own,
-    the others' run at least one)."""
+    the cards not in a complete trick. With ``sure`` (no trick in progress,
+    ``leader`` to lead), the highest trumps still out that one side holds go
+    to that side: a trick holding one of them is won by a card of the run
+    (English Jazz, where a trick counts 1: each of the counted seat's run wins
+    a trick of its own, the others' run at least one). In the point games,
+    when no other seat holds a trump, the leader's side can also take the
+    leader's cards that head their suit (``cashed``): a bound of the value
+    when the leader's side wants them (it maximises the counted seats'
+    points if it is the counted side, minimises them if not; not in INTERVAL
+    mode, where more is not always better)."""
     total = remaining_value(R, rest, tricks_left, trump)
     counted_won = flags & COUNTED_WON != 0
     other_won = flags & OTHER_WON != 0
@@ -172,6 +223,20 @@ def bounds(R, hands, rest, tricks_left, trump, flags, sure):
                 loss += card_value(R, c, trump)
         counted_won = counted_won or side == 1
         other_won = other_won or side == 0
+    wants = (R[COUNTED] >> leader) & 1 == (R[MAX_SIDE] >> leader) & 1
+    if sure and tricks_left > 0 and R[GAME] <= DIFFERENZLER and R[MODE] == THRESHOLD and wants:
+        v, winners, everything = cashed(R, hands, rest, tricks_left, leader, tsuit)
+        if everything:  # the leader's side takes every trick left
+            if (R[COUNTED] >> leader) & 1:
+                return v + (R[BONUS] if not other_won else 0), v + (R[BONUS] if not other_won else 0)
+            return -(R[BONUS] if not counted_won else 0), -(R[BONUS] if not counted_won else 0)
+        if winners > 0:
+            if (R[COUNTED] >> leader) & 1:
+                gain += v
+                counted_won = True
+            else:
+                loss += v
+                other_won = True
     bonus = R[BONUS]
     top = total - loss + (bonus if not other_won else 0)
     bottom = gain - (bonus if not counted_won else 0)
@@ -200,6 +265,49 @@ def play(R, hands, line, pos, k, leader, trump, flags, p, c):
         if nf & COUNTED_WON == 0:
             gain -= R[BONUS]
     return 0, ws, after, nf, gain
+
+
+ILLEGAL = -(1 << 40)
+
+
+@jit
+def two_tricks(R, hands, line, pos, leader, trump, flags, vals):
+    """The exact value of a trick boundary with two tricks left and at most
+    four seats, without a search: every way the next trick can be played
+    (each seat one of its two cards: ``vals[m]``, bit i of ``m`` choosing the
+    card of the trick's i-th seat) is played out with the last trick, then
+    the seats' choices are folded from the last to the first, each keeping
+    the best of its legal cards for its side. ``vals`` (2**n entries) is
+    scratch; ``hands`` and ``line`` come back as they were. The minimax value
+    (THRESHOLD mode), not the INTERVAL objective."""
+    n = R[PLAYERS]
+    h0, h1, h2, h3 = hands[0], hands[1], hands[2], hands[min(3, n - 1)]
+    for m in range(1 << n):
+        k, ld, tr, fl, total = 0, leader, trump, flags, 0
+        ok = True
+        for i in range(n):
+            p = (leader + i) % n
+            c = highest(hands[p]) if (m >> i) & 1 else lowest(hands[p])
+            if (legal(R, hands[p], line[pos:pos + n], i) >> np.uint64(c)) & ONE == ZERO:
+                ok = False
+                break
+            k, ld, tr, fl, g = play(R, hands, line, pos + i, k, ld, tr, fl, p, c)
+            total += g
+        if ok:
+            for i in range(n):
+                p = (ld + i) % n
+                k, ld, tr, fl, g = play(R, hands, line, pos + n + i, k, ld, tr, fl, p, lowest(hands[p]))
+                total += g
+        vals[m] = total if ok else ILLEGAL
+        hands[0], hands[1], hands[2] = h0, h1, h2
+        hands[n - 1] = h3 if n == 4 else hands[n - 1]
+    for i in range(n - 1, -1, -1):
+        up = (R[MAX_SIDE] >> ((leader + i) % n)) & 1
+        for m in range(1 << i):
+            a, b = vals[m], vals[m | (1 << i)]
+            if a == ILLEGAL or (b != ILLEGAL and (b > a if up else b < a)):
+                vals[m] = b
+    return vals[0]
 
 
 @jit
@@ -266,14 +374,26 @@ def order_moves(R, hands, trick, k, leader, trump, lg, present, moves, scores, d
 
 
 # frame fields: one row of ``fr`` per depth of the search
-F_K, F_LEADER, F_TRUMP, F_FLAGS, F_LO, F_HI, F_SLOT, F_IDX, F_COUNT, F_MAX, F_SEAT = range(11)
-EXPAND = 2
+F_K, F_LEADER, F_TRUMP, F_FLAGS, F_LO, F_HI, F_SLOT, F_IDX, F_COUNT, F_MAX, F_SEAT, F_BEST, F_LEFT = range(13)
+EXPAND = 1 << 40  # enter's answer for a node to search (never a value)
+NONE = 1 << 30  # the best value of a node before its first move
 
 
 @jit(inline="always")
-def enter(R, keys, lows, highs, bests, hands, line, k0, fr, fk, moves, scores, d):
-    """Looks at the node of depth ``d``: 0 or 1 when it is decided at once
-    (no cards left, bounds, table), else EXPAND with its moves generated."""
+def reported(R, v, lo, hi):
+    """What the search returns for a position of value ``v``: ``v`` itself
+    (THRESHOLD), or ``lo`` when ``v`` lies in [lo, hi] and ``lo - 1`` when
+    not (INTERVAL)."""
+    if R[MODE] == THRESHOLD:
+        return v
+    return lo if lo <= v and v <= hi else lo - 1
+
+
+@jit(inline="always")
+def enter(R, keys, lows, highs, bests, ages, hands, line, k0, fr, fk, moves, scores, d):
+    """Looks at the node of depth ``d``: what the search returns for it when
+    it is decided at once (no cards left, bounds, table), else EXPAND with its
+    moves generated."""
     n = R[PLAYERS]
     R[NODES] += 1
     k, leader, trump, flags = fr[d, F_K], fr[d, F_LEADER], fr[d, F_TRUMP], fr[d, F_FLAGS]
@@ -282,7 +402,7 @@ def enter(R, keys, lows, highs, bests, hands, line, k0, fr, fk, moves, scores, d
     for s in range(n):
         rest |= hands[s]
     if rest == ZERO:
-        return 1 if lo <= 0 and 0 <= hi else 0
+        return reported(R, 0, lo, hi)
     pos = k0 + d
     trick = line[pos - k:pos + n]
     present = rest
@@ -291,11 +411,17 @@ def enter(R, keys, lows, highs, bests, hands, line, k0, fr, fk, moves, scores, d
     hint = -1
     if k == 0:
         left = popcount(hands[leader])
-        bottom, top = bounds(R, hands, rest, left, trump, flags, True)
-        if lo > top or hi < bottom:
-            return 0
-        if lo <= bottom and hi >= top:
-            return 1
+        bottom, top = bounds(R, hands, rest, left, leader, trump, flags, True)
+        if R[MODE] == THRESHOLD:
+            if lo > top:
+                return top
+            if lo <= bottom:
+                return bottom
+        else:
+            if lo > top or hi < bottom:
+                return lo - 1
+            if lo <= bottom and hi >= top:
+                return lo
         if left == 1:  # the last trick plays itself
             for i in range(n):
                 line[pos + i] = lowest(hands[(leader + i) % n])
@@ -307,20 +433,33 @@ def enter(R, keys, lows, highs, bests, hands, line, k0, fr, fk, moves, scores, d
                 gain += R[BONUS]
             if nf & COUNTED_WON == 0:
                 gain -= R[BONUS]
-            return 1 if lo <= gain and gain <= hi else 0
+            return reported(R, gain, lo, hi)
         key = position_key(R, hands, leader, trump, flags, lo, hi)
-        slot = np.int64(key & np.uint64(R[TT_MASK]))
+        slot = np.int64(key & np.uint64(R[TT_MASK] - 1))  # a bucket of two slots
+        if keys[slot + 1] == key:
+            slot += 1
+        elif keys[slot] != key and ages[slot] >> 4 == generation(R) and ages[slot] & 15 > left:
+            slot += 1  # the first slot keeps the deepest position of this search, the second takes the others
         if keys[slot] == key:
             if R[MODE] == THRESHOLD:
                 if lows[slot] >= lo:
-                    return 1
+                    return lows[slot]
                 if highs[slot] < lo:
-                    return 0
+                    return highs[slot]
             else:
-                return 1 if lows[slot] == 1 else 0
+                return lo if lows[slot] == 1 else lo - 1
             hint = bests[slot]
+        if left == 2 and n <= 4 and R[MODE] == THRESHOLD:  # the last two tricks: no search
+            v = two_tricks(R, hands, line, pos, leader, trump, flags, scores[d + 1])
+            if keys[slot] != key:
+                keys[slot] = key
+                ages[slot] = generation(R) * 16 + left
+                bests[slot] = -1
+            lows[slot], highs[slot] = v, v
+            return v
         fk[d] = key
         fr[d, F_SLOT] = slot
+        fr[d, F_LEFT] = left
     p = (leader + k) % n
     lg = legal(R, hands[p], trick, k)
     m = order_moves(R, hands, trick, k, leader, trump, lg, present, moves, scores, d)
@@ -333,37 +472,46 @@ def enter(R, keys, lows, highs, bests, hands, line, k0, fr, fk, moves, scores, d
     fr[d, F_IDX] = 0
     fr[d, F_MAX] = (R[MAX_SIDE] >> p) & 1
     fr[d, F_SEAT] = p
+    fr[d, F_BEST] = -NONE if fr[d, F_MAX] else NONE
     return EXPAND
 
 
 @jit(inline="always")
-def store(R, keys, lows, highs, bests, fr, fk, moves, d, result):
-    """Records the result of a node searched at a trick boundary."""
+def store(R, keys, lows, highs, bests, ages, fr, fk, moves, d, result):
+    """Records the result of a node searched at a trick boundary: a lower
+    bound of its value when ``result >= lo``, else an upper bound (THRESHOLD),
+    or whether the value lies in the window (INTERVAL)."""
     if fr[d, F_K] != 0:
         return
     slot, key, lo = fr[d, F_SLOT], fk[d], fr[d, F_LO]
     if keys[slot] != key:
         keys[slot] = key
+        ages[slot] = generation(R) * 16 + fr[d, F_LEFT]
         lows[slot] = -32000
         highs[slot] = 32000
         bests[slot] = -1
-    if result == fr[d, F_MAX]:
+    made = result >= lo
+    if made == (fr[d, F_MAX] == 1):
         bests[slot] = moves[d, fr[d, F_IDX]]
     if R[MODE] == THRESHOLD:
-        if result == 1:
-            lows[slot] = max(lows[slot], lo)
+        if made:
+            lows[slot] = max(lows[slot], result)
         else:
-            highs[slot] = min(highs[slot], lo - 1)
+            highs[slot] = min(highs[slot], result)
     else:
-        lows[slot] = result
+        lows[slot] = 1 if made else 0
 
 
 @jit
-def search(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, lo, hi, moves, scores, fr, fk):
+def search(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, lo, hi, moves, scores, fr,
+           fk):
     """Can the maximising side make the value of this position at least ``lo``
-    (THRESHOLD) or keep it within [lo, hi] (INTERVAL)? ``line`` holds the
-    ``k`` cards of the trick in progress; the search writes the cards it plays
-    after them. Depth-first with an explicit stack of frames ``fr``."""
+    (THRESHOLD) or keep it within [lo, hi] (INTERVAL)? The answer is yes when
+    the returned ``g >= lo``; in THRESHOLD mode ``g`` is also a bound of the
+    value (fail-soft): the value is at least ``g`` when ``g >= lo``, at most
+    ``g`` when not. ``line`` holds the ``k`` cards of the trick in progress;
+    the search writes the cards it plays after them. Depth-first with an
+    explicit stack of frames ``fr``."""
     k0 = k
     fr[0, F_K], fr[0, F_LEADER], fr[0, F_TRUMP], fr[0, F_FLAGS] = k, leader, trump, flags
     fr[0, F_LO], fr[0, F_HI] = lo, hi
@@ -371,7 +519,7 @@ def search(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, lo
     fresh = True  # node d is still to be looked at (one call site each of enter and store: less code to compile)
     while True:
         if fresh:
-            res = enter(R, keys, lows, highs, bests, hands, line, k0, fr, fk, moves, scores, d)
+            res = enter(R, keys, lows, highs, bests, ages, hands, line, k0, fr, fk, moves, scores, d)
             fresh = False
         if res == EXPAND:
             c = moves[d, fr[d, F_IDX]]
@@ -383,16 +531,23 @@ def search(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, lo
             fresh = True
             continue
         if d == 0:
-            return res == 1
+            return res
         d -= 1
         hands[fr[d, F_SEAT]] ^= bit(moves[d, fr[d, F_IDX]])
-        if res != fr[d, F_MAX]:  # no cut: the next move, or the node fails for its side
+        g = res + fr[d, F_LO] - fr[d + 1, F_LO]  # the child's answer plus what the card gained
+        if fr[d, F_MAX]:
+            fr[d, F_BEST] = max(fr[d, F_BEST], g)
+            cut = g >= fr[d, F_LO]
+        else:
+            fr[d, F_BEST] = min(fr[d, F_BEST], g)
+            cut = g < fr[d, F_LO]
+        if not cut:  # the next move, or the node fails for its side
             fr[d, F_IDX] += 1
             if fr[d, F_IDX] < fr[d, F_COUNT]:
                 res = EXPAND
                 continue
-            res = 1 - fr[d, F_MAX]
-        store(R, keys, lows, highs, bests, fr, fk, moves, d, res)
+        res = fr[d, F_BEST]
+        store(R, keys, lows, highs, bests, ages, fr, fk, moves, d, res)
 
 
 @jit
@@ -402,25 +557,28 @@ def root_bounds(R, hands, line, k, leader, trump, flags):
         rest |= hands[s]
     for i in range(k):
         rest |= bit(line[i])
-    return bounds(R, hands, rest, popcount(hands[(leader + k) % R[PLAYERS]]), trump, flags, k == 0)
+    return bounds(R, hands, rest, popcount(hands[(leader + k) % R[PLAYERS]]), leader, trump, flags, k == 0)
 
 
 @jit
-def value(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, moves, scores, fr, fk):
+def value(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, moves, scores, fr, fk):
     """The value of the position: the most the maximising side can ensure."""
     R[MODE] = THRESHOLD
     a, b = root_bounds(R, hands, line, k, leader, trump, flags)
     while a < b:
         mid = (a + b + 1) // 2
-        if search(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, mid, BIG, moves, scores, fr, fk):
-            a = mid
+        g = search(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, mid, BIG, moves, scores,
+                   fr, fk)
+        if g >= mid:
+            a = min(g, b)
         else:
-            b = mid - 1
+            b = max(g, a)
     return a
 
 
 @jit
-def least_distance(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, target, moves, scores, fr, fk):
+def least_distance(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, target, moves, scores,
+                   fr, fk):
     """The least ``e`` such that the maximising side can keep the value within
     [target - e, target + e] whatever the others do."""
     R[MODE] = INTERVAL
@@ -428,8 +586,8 @@ def least_distance(R, keys, lows, highs, bests, hands, line, k, leader, trump, f
     a, b = 0, max(abs(target - bottom), abs(top - target))
     while a < b:
         mid = (a + b) // 2
-        if search(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, target - mid, target + mid,
-                  moves, scores, fr, fk):
+        if search(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, target - mid, target + mid,
+                  moves, scores, fr, fk) >= target - mid:
             b = mid
         else:
             a = mid + 1
@@ -438,8 +596,8 @@ def least_distance(R, keys, lows, highs, bests, hands, line, k, leader, trump, f
 
 
 @jit
-def card_values(R, keys, lows, highs, bests, hands, line, k, leader, trump, flags, target, cards, out, moves, scores,
-                fr, fk):
+def card_values(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, target, cards, out, moves,
+                scores, fr, fk):
     """For every legal card (written to ``cards``): the position's value after
     it (``target`` < -BIG: ``value``; else ``least_distance`` to ``target``,
     measured from the value gained with the card). Returns how many."""
@@ -459,10 +617,10 @@ def card_values(R, keys, lows, highs, bests, hands, line, k, leader, trump, flag
         # the child's trick in progress (if any) is l2[0:kk], as the search expects
         cards[m] = c
         if target < -BIG:
-            out[m] = gain + value(R, keys, lows, highs, bests, h2, l2, kk, ll, tt, ff, moves, scores, fr, fk)
+            out[m] = gain + value(R, keys, lows, highs, bests, ages, h2, l2, kk, ll, tt, ff, moves, scores, fr, fk)
         else:
-            out[m] = least_distance(R, keys, lows, highs, bests, h2, l2, kk, ll, tt, ff, target - gain, moves, scores,
-                                    fr, fk)
+            out[m] = least_distance(R, keys, lows, highs, bests, ages, h2, l2, kk, ll, tt, ff, target - gain, moves,
+                                    scores, fr, fk)
         m += 1
     return m
 
