@@ -37,7 +37,7 @@ from cardmc.kernels.solve_rules import (
 
 COUNTED_WON, OTHER_WON = 1, 2  # flags
 BIG = 1 << 20  # "no upper limit" for THRESHOLD probes
-MAX_MOVES = 16
+MAX_MOVES = 18  # legal cards of a hand at most: a 3-player Norwegian Jazz hand holds 17
 MAX_DEPTH = 64  # cards played from the root (a 52-card deal at most)
 LINE = 72  # cards of the root's trick and of every card after it
 M1 = np.uint64(0xBF58476D1CE4E5B9)

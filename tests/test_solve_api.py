@@ -103,3 +103,12 @@ def test_bench_command_prints_median_p99_and_rate(capsys):
     assert bench_main(["english_jazz", "--positions", "3", "--tricks-left", "2"]) == 0
     out = capsys.readouterr().out
     assert "3 positions" in out and "median" in out and "p99" in out and "positions/s" in out
+
+
+def test_the_move_list_holds_every_card_of_the_largest_hand():
+    """A hand's legal cards all fit the solver's move list (17 cards in a
+    3-player Norwegian Jazz deal, no two of them alike)."""
+    from cardmc.kernels import solve_search as S
+    from cardmc.solve import HAND_SIZE, NJ_HAND_SIZE
+
+    assert S.MAX_MOVES >= max(*HAND_SIZE.values(), *NJ_HAND_SIZE.values())
