@@ -264,8 +264,7 @@ def deal_bytes(seed, index, k, dealer, hands, b):
         b[i] = DECK8[i]
     b[64] = 0
     for i in range(1, 36):  # the draw of step i is the stream's (36 - i)-th
-        zi = z + rng._GAMMA * np.uint64(36 - i)
-        b[64 + i] = np.uint8(((rng.mix(zi) >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
+        b[64 + i] = np.uint8(rng.below_at(z, 36 - i, i + 1))
     h0 = h1 = h2 = h3 = ZERO  # the packets of the 1st, 2nd, 3rd and 4th seat after the dealer
     trump_card = 0
     for p in range(11, -1, -1):  # packet p: positions 3p..3p+2, from the last as the shuffle fixes them

@@ -57,10 +57,16 @@ def next_u64(st):
 
 
 @jit(inline="always")
+def below_at(z, k, n):
+    """The ``k``-th draw (k >= 1) of ``below(., n)`` from the stream state
+    ``z``, without walking the draws before it: a uniform int in 0..n-1."""
+    return np.int64(((mix(z + _GAMMA * np.uint64(k)) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@jit(inline="always")
 def below_from(z, n):
     """``below`` on a stream state ``z`` held in a register: (new state, draw)."""
-    z += _GAMMA
-    return z, np.int64(((mix(z) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+    return z + _GAMMA, below_at(z, 1, n)
 
 
 @jit(inline="always")
@@ -74,13 +80,13 @@ def below(st, n):
 def shuffle_from(z, cards):
     """Fisher-Yates shuffle of ``cards`` in place with the draws of ``below``
     from the stream state ``z`` (kept in a register); returns the new state."""
-    for i in range(cards.size - 1, 0, -1):
-        z += _GAMMA
-        j = np.int64(((mix(z) >> np.uint64(32)) * np.uint64(i + 1)) >> np.uint64(32))
+    n = cards.size
+    for i in range(n - 1, 0, -1):
+        j = below_at(z, n - i, i + 1)
         t = cards[i]
         cards[i] = cards[j]
         cards[j] = t
-    return z
+    return z + _GAMMA * np.uint64(max(n - 1, 0))
 
 
 @jit
