@@ -88,18 +88,25 @@ def _fast_pdep() -> bool:
 FAST_PDEP = _fast_pdep()
 
 
-@intrinsic
-def _pdep(typingctx, x, m):
-    sig = types.uint64(types.uint64, types.uint64)
+def _bmi2(op: str):
+    """The BMI2 instruction ``op`` (pdep or pext) on two uint64, as an intrinsic."""
 
-    def codegen(context, builder, signature, args):
-        from llvmlite import ir
+    @intrinsic
+    def call(typingctx, x, m):
+        sig = types.uint64(types.uint64, types.uint64)
 
-        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
-        fn = builder.module.declare_intrinsic("llvm.x86.bmi.pdep.64", fnty=fnty)
-        return builder.call(fn, args)
+        def codegen(context, builder, signature, args):
+            from llvmlite import ir
 
-    return sig, codegen
+            fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
+            return builder.call(builder.module.declare_intrinsic(f"llvm.x86.bmi.{op}.64", fnty=fnty), args)
+
+        return sig, codegen
+
+    return call
+
+
+_pdep, _pext_bmi2 = _bmi2("pdep"), _bmi2("pext")
 
 
 @jit(inline="always")
@@ -143,3 +150,20 @@ def nth_bit_portable(mask, k):
 nth_bit = nth_bit_pdep if FAST_PDEP else nth_bit_portable
 """The mask of the k-th lowest card of a mask (0 for an empty mask): the
 fastest version this host runs. Saves turning a card back into its bit."""
+
+
+@jit(inline="always")
+def _pext_portable(x, m):
+    out = ZERO
+    b = ONE
+    while m != ZERO:
+        low = m & (ZERO - m)
+        if x & low:
+            out |= b
+        b <<= ONE
+        m ^= low
+    return out
+
+
+pext = _pext_bmi2 if FAST_PDEP else _pext_portable
+"""The bits of ``x`` at the places of ``m``, packed (one PEXT with BMI2)."""

@@ -24,10 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from numba import types
-from numba.extending import intrinsic
-
-from cardmc.kernels.bits import FAST_PDEP, ONE, ZERO, bit, highest, lowest, nth, popcount
+from cardmc.kernels.bits import ONE, ZERO, bit, highest, lowest, nth, pext, popcount
 from cardmc.kernels.jit import jit
 from cardmc.kernels.solve_rules import (
     BONUS, COUNTED, DIFFERENZLER, ENGLISH_JAZZ, GAME, INTERVAL, MAX_SIDE, MODE, NODES, PARAM, PLAYERS, SALT, SCHIEBER,
@@ -72,37 +69,6 @@ def mix(z):
     z = (z ^ (z >> np.uint64(30))) * M1
     z = (z ^ (z >> np.uint64(27))) * M2
     return z ^ (z >> np.uint64(31))
-
-
-@intrinsic
-def _pext_bmi2(typingctx, x, m):
-    sig = types.uint64(types.uint64, types.uint64)
-
-    def codegen(context, builder, signature, args):
-        from llvmlite import ir
-
-        fnty = ir.FunctionType(ir.IntType(64), [ir.IntType(64), ir.IntType(64)])
-        fn = builder.module.declare_intrinsic("llvm.x86.bmi.pext.64", fnty=fnty)
-        return builder.call(fn, args)
-
-    return sig, codegen
-
-
-@jit(inline="always")
-def _pext_portable(x, m):
-    out = ZERO
-    b = ONE
-    while m != ZERO:
-        low = m & (ZERO - m)
-        if x & low:
-            out |= b
-        b <<= ONE
-        m ^= low
-    return out
-
-
-pext = _pext_bmi2 if FAST_PDEP else _pext_portable
-"""The bits of ``x`` at the places of ``m``, packed (one PEXT with BMI2)."""
 
 
 @jit(inline="always")
