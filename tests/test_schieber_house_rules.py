@@ -18,8 +18,9 @@ from cardmc.kernels import schieber as K
 from cardmc.kernels import schieber_weis as W
 from cardmc.kernels.cards import parse
 from cardmc.registry import UsageError
-from tests.helpers import codes, mask
+from tests.helpers import mask
 from tests.reference import schieber as ref
+from tests.test_schieber_weis import kernel_declaration, kernel_winner
 
 SPEC = S.SPEC
 CONTRACT = {name: i for i, name in enumerate(K.CONTRACT_NAMES)}
@@ -208,25 +209,14 @@ def test_six_count_moves_eleven_points_per_six_and_ace(seed):
 # --------------------------------------------------------------------- Weis
 
 
-def kernel_declaration(hand, contract, rules):
-    claimed, total, key, kinds = W.declare(mask(hand), CONTRACT[contract], weis_bits(rules))
-    masks, points = np.zeros(4, np.uint64), np.zeros(4, np.int64)
-    n = W.combinations(mask(hand), claimed, masks, points, weis_bits(rules))
-    combos = sorted((tuple(sorted(codes(masks[i]))), int(points[i])) for i in range(n))
-    assert total == sum(p for _, p in combos)
-    return combos
-
-
 def declared(hand, contract, rules):
-    got = kernel_declaration(hand, contract, rules)
+    got = kernel_declaration(hand, contract, rules, weis_bits(rules))
     assert got == sorted((tuple(sorted(c)), p) for c, p in ref.declaration(hand, contract, rules)), hand
     return got
 
 
 def winner(hands, contract, rules, forehand=0):
-    keys = np.array([W.declare(mask(h), CONTRACT[contract], weis_bits(rules))[2] for h in hands], np.int64)
-    seat = W.weis_winner(keys, forehand)
-    got = None if seat < 0 else int(seat)
+    got = kernel_winner(hands, contract, forehand, rules, weis_bits(rules))
     assert got == ref.weis_winner(hands, contract, forehand, rules), (hands, contract, rules)
     return got
 

@@ -24,10 +24,13 @@ def weis_bits(rules) -> int:
         W.SCALED_RUNS if rules.get("long_runs", "flat") == "scaled" else 0)
 
 
-def kernel_declaration(hand, contract, rules=None):
-    claimed, total, key, kinds = W.declare(mask(hand), CONTRACT[contract], weis_bits(rules))
+def kernel_declaration(hand, contract, rules=None, bits=None):
+    """The kernel's claimed Weis of ``hand``; ``bits`` the kernel's Weis rule
+    bits (default: those of ``rules``)."""
+    bits = weis_bits(rules) if bits is None else bits
+    claimed, total, key, kinds = W.declare(mask(hand), CONTRACT[contract], bits)
     masks, points = np.zeros(4, np.uint64), np.zeros(4, np.int64)
-    n = W.combinations(mask(hand), claimed, masks, points, weis_bits(rules))
+    n = W.combinations(mask(hand), claimed, masks, points, bits)
     combos = sorted((tuple(sorted(codes(masks[i]))), int(points[i])) for i in range(n))
     assert total == sum(p for _, p in combos)
     return combos
@@ -37,8 +40,9 @@ def reference_declaration(hand, contract, rules=None):
     return sorted((tuple(sorted(c)), p) for c, p in ref.declaration(hand, contract, rules))
 
 
-def kernel_winner(hands, contract, forehand, rules=None):
-    keys = np.array([W.declare(mask(h), CONTRACT[contract], weis_bits(rules))[2] for h in hands], np.int64)
+def kernel_winner(hands, contract, forehand, rules=None, bits=None):
+    bits = weis_bits(rules) if bits is None else bits
+    keys = np.array([W.declare(mask(h), CONTRACT[contract], bits)[2] for h in hands], np.int64)
     seat = W.weis_winner(keys, forehand)
     return None if seat < 0 else int(seat)
 
