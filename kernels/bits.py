@@ -11,7 +11,7 @@ ONE = np.uint64(1)
 ZERO = np.uint64(0)
 
 
-@jit(inline="always")
+@jit
 def bit(card):
     """The mask of one card."""
     return ONE << np.uint64(card)
@@ -51,7 +51,7 @@ def _ctlz(typingctx, x):
     return sig, codegen
 
 
-@jit(inline="always")
+@jit
 def popcount(mask):
     """Number of cards in ``mask``."""
     return np.int64(_ctpop(mask))
@@ -109,14 +109,14 @@ def _bmi2(op: str):
 _pdep, _pext_bmi2 = _bmi2("pdep"), _bmi2("pext")
 
 
-@jit(inline="always")
+@jit
 def nth_pdep(mask, k):
     """Index of the k-th lowest card of ``mask`` (0-based, k < popcount): one
     PDEP instruction. Only for hosts with BMI2 (see ``FAST_PDEP``)."""
     return np.int64(_cttz(_pdep(ONE << np.uint64(k), np.uint64(mask))))
 
 
-@jit(inline="always")
+@jit
 def nth_portable(mask, k):
     """Index of the k-th lowest card of ``mask`` (0-based, k < popcount), by
     halving without a data-dependent loop."""
@@ -134,14 +134,14 @@ nth = nth_pdep if FAST_PDEP else nth_portable
 """The k-th lowest card of a mask: the fastest version this host runs."""
 
 
-@jit(inline="always")
+@jit
 def nth_bit_pdep(mask, k):
     """The mask of the k-th lowest card of ``mask`` (k < popcount), or 0 when
     ``mask`` is empty: one PDEP instruction (hosts with ``FAST_PDEP``)."""
     return _pdep(ONE << np.uint64(k), np.uint64(mask))
 
 
-@jit(inline="always")
+@jit
 def nth_bit_portable(mask, k):
     """``nth_bit_pdep`` without PDEP."""
     return (ONE << np.uint64(nth_portable(mask, k))) & np.uint64(mask)
@@ -152,7 +152,7 @@ nth_bit = nth_bit_pdep if FAST_PDEP else nth_bit_portable
 fastest version this host runs. Saves turning a card back into its bit."""
 
 
-@jit(inline="always")
+@jit
 def _pext_portable(x, m):
     out = ZERO
     b = ONE

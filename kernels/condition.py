@@ -20,7 +20,7 @@ from cardmc.kernels.bits import ONE, ZERO, bit, lowest, nth, popcount
 from cardmc.kernels.jit import jit
 
 
-@jit(inline="always")
+@jit
 def deal_given(deck, fixed, sizes, players, st, buf, hands):
     """Deal the cards of mask ``deck``: seat ``s`` gets its fixed cards
     ``fixed[s]`` and ``sizes[s]`` cards in all, the rest drawn from the
@@ -45,7 +45,7 @@ def deal_given(deck, fixed, sizes, players, st, buf, hands):
         hands[s] = h
 
 
-@jit(inline="always")
+@jit
 def face_up_card(dealer_hand, given, st):
     """The face-up trump card: ``given`` when it is a card (>= 0), else a
     uniformly chosen card of the dealer's hand."""
@@ -86,7 +86,7 @@ def of(array):
     return PLAIN if array is None else array
 
 
-@jit(inline="always")
+@jit
 def deal_condition(cond, deck, players, first, dealer, z, buf, hands):
     """Deal the cards of mask ``deck`` under the condition ``cond``, as
     ``deal_given`` does, from the deal's stream state ``z``; returns the new
@@ -125,7 +125,7 @@ def deal_condition(cond, deck, players, first, dealer, z, buf, hands):
     return z
 
 
-@jit(inline="always")
+@jit
 def face_up_from(z, dealer_hand, given):
     """``face_up_card`` on a stream state held in a register: (new state, card)."""
     if given >= 0:

@@ -380,7 +380,7 @@ def play_deal(seed, index, k, dealer, policies, table, rows, r0, events, ne, han
     return ne
 
 
-@jit(inline="always")
+@jit
 def play_tricks(hands, leader, trump, policies, work, z, events, ne):
     """The nine tricks of a deal whose declarations are in ``work``: each
     seat's points and tricks into ``work``, plays recorded in ``events``

@@ -346,7 +346,7 @@ def _contract_value(c, p0, p1, p2, p3, side, extra, rules):
     return int(multiplier_of(rules, c) * (e + extra))
 
 
-@jit(inline="always")
+@jit
 def best_contract(hand, weis_total, rules):
     """(best contract, its worth) for the hand under the rules word ``rules`` (the first of equal worth)."""
     p0, p1, p2, p3 = _suit_patterns(hand)
@@ -576,7 +576,7 @@ def _heuristic_seats(policies):
     return bits
 
 
-@jit(inline="always")
+@jit
 def _play_deal(state, events, forehand, chooser, contract, target, heuristic, z, nev, rules):
     """``play_deal`` on a match ``state`` (``S_*``), with the players' stream state ``z`` in a register,
     the heuristic seats as bits (``_heuristic_seats``) and the rules word ``rules``. Returns (z, nev)."""

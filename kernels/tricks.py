@@ -46,29 +46,29 @@ for _r in range(16):
 SUIT16 = np.uint64(0xFFFF)
 
 
-@jit(inline="always")
+@jit
 def suit_of(card):
     return card >> 4
 
 
-@jit(inline="always")
+@jit
 def rank_of(card):
     return card & 15
 
 
-@jit(inline="always")
+@jit
 def suit_cards(hand, suit):
     """The cards of ``suit`` in ``hand``."""
     return hand & (SUIT16 << np.uint64(16 * suit))
 
 
-@jit(inline="always")
+@jit
 def trumps_above(trump, rank):
     """Mask of the trumps stronger than the trump of rank ``rank``."""
     return TRUMPS_ABOVE[rank] << np.uint64(16 * trump)
 
 
-@jit(inline="always")
+@jit
 def strength(card, led, trump, order):
     """How strongly ``card`` bids for a trick led in suit ``led``.
 
@@ -100,7 +100,7 @@ def trick_winner(trick, n, trump, order):
     return best
 
 
-@jit(inline="always")
+@jit
 def jass_points(card, trump):
     """Jass card points of ``card`` with ``trump`` the trump suit (or NO_TRUMP)."""
     if card >> 4 == trump:
