@@ -6,11 +6,14 @@ Each case is timed on three paths, so one run shows what the pipeline costs:
 * ``frame`` — ``cardmc.simulate(game, games=..., seed=...)``, the rows as a DataFrame;
 * ``aggregate`` — ``cardmc.simulate(..., aggregate=True)``, the game's aggregates.
 
-The first call (compile, or loading the Numba cache) is timed separately,
-then the best of ``repeat`` timed runs is reported per path for one thread
-and for all threads, with the speed-up over one thread and the rate as a
-share of the kernel's at the same thread count. The best, not the mean: on
-a shared machine the other runs measure the neighbours as well.
+The first call (compile, or loading the Numba cache) is timed separately.
+Then ``repeat`` rounds each time every path once on one thread and once on
+all threads, in turn, and the best of each is reported, with the speed-up
+over one thread and the rate as a share of the kernel's at the same thread
+count. The best, not the mean: on a shared machine the other runs measure
+the neighbours as well. In turn, not one cell after another: the machine's
+speed drifts over minutes, and the speed-ups should compare runs taken
+under the same drift.
 """
 from __future__ import annotations
 
@@ -76,22 +79,26 @@ def bench(game: str, games: int | None = None, repeat: int = 5, players: int | N
         first = {path: run(path, 1, 64) for path in paths}  # compile or load the cache
         set_threads(1)
         deals = _kernel(spec, players, params, policies, games)[1] / players
-        rate = {}
-        for threads in sorted({1, top}):
+        counts = sorted({1, top})
+        # taken in turn (every path and thread count once per round), so that the machine's drift
+        # over the minutes of a bench weighs on every cell alike and the speed-ups compare like with like
+        best = {(path, threads): float("inf") for threads in counts for path in paths}
+        for _ in range(repeat):
+            for threads in counts:
+                for path in paths:
+                    best[path, threads] = min(best[path, threads], run(path, threads))
+        for threads in counts:
             for path in paths:
-                best = min(run(path, threads) for _ in range(repeat))
-                one = next((r["seconds"] for r in results
-                            if (r["case"], r["path"], r["threads"]) == (label, path, 1)), best)  # fmt: skip
-                rate[path, threads] = deals / best
-                of_kernel = deals / best / rate.get(("kernel", threads), float("nan"))
+                seconds, one = best[path, threads], best[path, 1]
+                of_kernel = best["kernel", threads] / seconds if "kernel" in paths else float("nan")
                 results.append({"case": label, "policy": policy, "path": path, "threads": threads, "games": games,
-                                "games_per_s": games / best, "deals_per_s": deals / best, "seconds": best,
-                                "speedup": one / best, "of_kernel": of_kernel,
+                                "games_per_s": games / seconds, "deals_per_s": deals / seconds, "seconds": seconds,
+                                "speedup": one / seconds, "of_kernel": of_kernel,
                                 "first_call_s": first[path]})  # fmt: skip
                 if echo:
-                    print(f"{game:15s} {label:22s} {path:9s} threads={threads}  {deals / best:12,.0f} deals/s  "
-                          f"{games / best:11,.0f} games/s  {one / best:4.2f}x  {of_kernel:4.2f} of kernel  "
-                          f"(best of {repeat} x {games:,} games; first call {first[path]:.2f} s)",
+                    print(f"{game:15s} {label:22s} {path:9s} threads={threads}  {deals / seconds:12,.0f} deals/s  "
+                          f"{games / seconds:11,.0f} games/s  {one / seconds:4.2f}x  {of_kernel:4.2f} of kernel  "
+                          f"(best of {repeat} x {games:,} games, taken in turn; first call {first[path]:.2f} s)",
                           flush=True)  # fmt: skip
     set_threads(None)
     return pd.DataFrame(results)
