@@ -335,6 +335,8 @@ def bench_solver(game: str, positions: int = 100, seed: int = 1, tricks_left: in
     seconds, nodes, value."""
     if game not in GAME_CODES:
         raise UsageError(f"unknown game {game!r}: one of {', '.join(GAME_CODES)}")
+    if game == "norwegian_jazz" and players not in NJ_HAND_SIZE:
+        raise UsageError(f"Norwegian Jazz has 3 to 7 players, not {players!r}")
     rng = np.random.default_rng(seed)
     n = players if game == "norwegian_jazz" else {"english_jazz": 3}.get(game, 4)
     full = HAND_SIZE.get(game) or NJ_HAND_SIZE[n]
@@ -397,9 +399,15 @@ def bench_main(argv=None) -> int:
     p.add_argument("--tt-mib", type=float, default=DEFAULT_TT_MIB)
     a = p.parse_args(argv)
     t = time.perf_counter()
-    bench_solver(a.game, 1, a.seed + 1, 1, a.contract, a.players, a.tt_mib)  # compile or load the cache
-    warm = time.perf_counter() - t
-    df = bench_solver(a.game, a.positions, a.seed, a.tricks_left, a.contract, a.players, a.tt_mib)
+    if a.positions < 1:
+        p.error(f"--positions must be at least 1, not {a.positions}")
+    try:
+        bench_solver(a.game, 0, a.seed, a.tricks_left, a.contract, a.players, a.tt_mib)  # the checks alone
+        bench_solver(a.game, 1, a.seed + 1, 1, a.contract, a.players, a.tt_mib)  # compile or load the cache
+        warm = time.perf_counter() - t
+        df = bench_solver(a.game, a.positions, a.seed, a.tricks_left, a.contract, a.players, a.tt_mib)
+    except UsageError as e:
+        p.error(str(e))  # one line, exit 2
     s = bench_summary(df)
     left = "whole deals" if a.tricks_left is None else f"{a.tricks_left} tricks left"
     print(f"{a.game} ({left}, contract {a.contract or 'random'}, seed {a.seed}): {s['positions']} positions, "
