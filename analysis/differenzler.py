@@ -85,12 +85,14 @@ def calibration_table() -> np.ndarray:
     return read_calibration(path)
 
 
-def simulate_block(seed, start, count, players, params, policies, calibration=None, condition=None) -> np.ndarray:
+def simulate_block(seed, start, count, players, params, policies, calibration=None, condition=None,
+                   out=None) -> np.ndarray:
     """Rows of games start..start+count-1; ``calibration`` is the table of
     calibrated declarations (default: the shipped one), ``condition`` the
-    array of a ``cardmc.condition.Condition`` (None: unconditioned)."""
+    array of a ``cardmc.condition.Condition`` (None: unconditioned), ``out``
+    a ``RowBuffer`` to hold the rows (``cardmc.kernels.columns``)."""
     table = calibration_table() if calibration is None else calibration
-    rows, spans = k.simulate(seed, start, count, players, params, policies, table, kc.of(condition))
+    rows, spans = k.simulate(seed, start, count, players, params, policies, table, kc.of(condition), out)
     return join_spans(rows, spans)
 
 

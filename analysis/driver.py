@@ -19,6 +19,7 @@ from cardmc import files
 from cardmc.checks import check_count, check_range, check_seed, check_threads  # noqa: F401 - imported from here too
 from cardmc.frames import Gather
 from cardmc.job import AGGREGATES, ROWS, Job  # noqa: F401
+from cardmc.kernels.columns import RowBuffer
 from cardmc.kernels.jit import KERNEL_LOCK
 from cardmc.registry import GameSpec, UsageError
 
@@ -176,10 +177,11 @@ def simulated_blocks(job: Job, first: int, count: int, block: int, nthreads: int
     file or aggregates runs on the same threads after it (``threads=1`` is one
     core)."""
     spec, params, codes, tables = job.spec, job.params(), job.codes(), job.kernel_tables()
+    out = RowBuffer()  # each block's rows are used before the next is made
     for at, n in blocks(first, count, block):
         with KERNEL_LOCK:
             numba.set_num_threads(nthreads)
-            rows = spec.simulate_block(job.seed, at, n, job.players, params, codes, **tables)
+            rows = spec.simulate_block(job.seed, at, n, job.players, params, codes, out=out, **tables)
         yield n, rows
 
 

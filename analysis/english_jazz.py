@@ -25,8 +25,8 @@ def parse_policy(text: str, players: int = 3) -> np.ndarray:
     return seat_codes(text, players, "english_jazz", POLICIES)
 
 
-def simulate_block(seed, start, count, players, params, policies, condition=None) -> np.ndarray:
-    rows, nrows = k.simulate(seed, start, count, players, params, policies, kc.of(condition))
+def simulate_block(seed, start, count, players, params, policies, condition=None, out=None) -> np.ndarray:
+    rows, nrows = k.simulate(seed, start, count, players, params, policies, kc.of(condition), out)
     return compact(rows, nrows, k.max_rows(players, params))
 
 

@@ -30,9 +30,10 @@ def parse_policy(text: str, players: int = 4) -> np.ndarray:
 
 
 def simulate_block(seed: int, start: int, count: int, players: int, params: np.ndarray,
-                   policies: np.ndarray, condition=None) -> np.ndarray:
+                   policies: np.ndarray, condition=None, out=None) -> np.ndarray:
     """Rows of games start..start+count-1 (six deals each, compacted); ``condition``
-    is the array of a ``cardmc.condition.Condition`` (None: unconditioned)."""
+    is the array of a ``cardmc.condition.Condition`` (None: unconditioned), ``out``
+    a ``RowBuffer`` to hold the rows (``cardmc.kernels.columns``)."""
     seed, start = check_seed(seed), check_seed(start, "start")
     count = check_count("count", count)
     players = SPEC.check_players(players)
@@ -42,7 +43,7 @@ def simulate_block(seed: int, start: int, count: int, players: int, params: np.n
     policies = np.asarray(policies, np.int64)
     if policies.shape != (players, 1) or not np.isin(policies, list(PLAY.values())).all():
         raise UsageError(f"policies should be a ({players}, 1) array of policy codes, not {policies!r}")
-    rows, nrows = k.simulate(seed, start, count, players, params, policies, kc.of(condition))
+    rows, nrows = k.simulate(seed, start, count, players, params, policies, kc.of(condition), out)
     return compact(rows, nrows, k.max_rows(players, params))
 
 

@@ -71,7 +71,7 @@ class GameSpec:
     default_policy: str
     unit: str  # what one simulated "game" is, e.g. "game of 4 deals"
     parse_policy: Callable[[str, int], np.ndarray]
-    simulate_block: Callable[..., np.ndarray]  # (seed, start, count, players, params, policies) -> rows
+    simulate_block: Callable[..., np.ndarray]  # (seed, start, count, players, params, policies, *, out=None) -> rows
     frame: Callable[[np.ndarray], object]  # rows -> DataFrame
     trace_game: Callable[..., dict]  # (seed, index, players, settings, policy) -> TRACE.md line
     analyze: Callable[..., dict]  # DataFrame -> {table name: DataFrame}

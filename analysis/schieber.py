@@ -34,8 +34,9 @@ def parse_policy(text: str, players: int = 4) -> np.ndarray:
     return seat_codes(text, players, "schieber", POLICIES)
 
 
-def simulate_block(seed, start, count, players, params, policies, condition=None) -> np.ndarray:
-    rows, spans = k.simulate(seed, start, count, players, params, policies, numba.get_num_threads(), kc.of(condition))
+def simulate_block(seed, start, count, players, params, policies, condition=None, out=None) -> np.ndarray:
+    rows, spans = k.simulate(seed, start, count, players, params, policies, numba.get_num_threads(), kc.of(condition),
+                             out)
     return join_spans(rows, spans)
 
 

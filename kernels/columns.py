@@ -10,6 +10,8 @@ parts of ``CHUNK`` rows or more side by side (``cardmc.frames.Gather``).
 """
 from __future__ import annotations
 
+import numpy as np
+
 from cardmc.kernels.jit import jit
 
 CHUNK = 4096  # rows per part at the least
@@ -42,3 +44,24 @@ def split_rows(rows, lo, hi, c8, c16, c32, c64, cards, out8, out16, out32, out64
             for r in range(a, b):
                 v = out8[t, at + r]
                 out8[t, at + r] = (v >> 4) * 9 + (v & 15) - 4
+
+
+class RowBuffer:
+    """The row blocks of one run in one int32 array, reused block after block
+    (``new_rows``): a new array per block is hundreds of MB of fresh pages
+    that the system zeroes at their first touch, again every block, a tenth
+    of a random Schieber block's time on one thread, and threads queue for
+    it. A block's rows must be used up before the next block is made."""
+
+    def __init__(self) -> None:
+        self.flat = np.empty(0, np.int32)
+
+    def take(self, rows: int, columns: int) -> np.ndarray:
+        if self.flat.size < rows * columns:
+            self.flat = np.empty(rows * columns, np.int32)
+        return self.flat[:rows * columns].reshape(rows, columns)
+
+
+def new_rows(out: RowBuffer | None, rows: int, columns: int) -> np.ndarray:
+    """A batch kernel's (rows, columns) int32 row array: a new one, or ``out``'s."""
+    return np.empty((rows, columns), np.int32) if out is None else out.take(rows, columns)

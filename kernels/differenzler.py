@@ -11,6 +11,7 @@ import numpy as np
 from cardmc.kernels import condition, rng
 from cardmc.kernels.bits import ONE, ZERO, bit, lowest, nth, popcount
 from cardmc.kernels.cards import ACE, JACK, KING, NINE, QUEEN, TEN, deck
+from cardmc.kernels.columns import new_rows
 from cardmc.kernels.events import EV_DEAL, EV_DECLARE, EV_HAND, EV_PLAY
 from cardmc.kernels.jit import in_parts, jit
 from cardmc.kernels.tricks import (JASS_PLAIN, JASS_TRUMP, PLAIN, SUIT16, TRUMP_BASE, TRUMP_STRENGTH, TRUMPS_ABOVE,
@@ -481,13 +482,13 @@ def play_games(seed, start, count, players, params, policies, table, rows, r0, e
     return base - r0, ne
 
 
-def simulate(seed, start, count, players, params, policies, table, cond=None):
+def simulate(seed, start, count, players, params, policies, table, cond=None, out=None):
     """Play games start..start+count-1 in chunks of consecutive games, side by
     side; chunk c writes its games' rows one after another from row
     ``spans[c, 0]``, in all ``spans[c, 1]`` rows (``cardmc.registry.join_spans``
     packs them)."""
     m = PLAYERS * (4 + params[P_MAX_EXTRA_DEALS])
-    rows = np.empty((count * m, len(COLUMNS)), np.int32)  # only written rows are read
+    rows = new_rows(out, count * m, len(COLUMNS))  # only written rows are read
     spans = np.zeros((min(count, 64), 2), np.int64)
     in_parts(lambda lo, hi: play_chunks(seed, start, count, players, params, policies, table, cond, rows, spans, lo, hi),
              len(spans))  # fmt: skip

@@ -13,6 +13,7 @@ import numpy as np
 from cardmc.kernels import condition, rng
 from cardmc.kernels.bits import ONE, ZERO, bit, highest, lowest, nth, popcount
 from cardmc.kernels.cards import ACE, FULL36, JACK, KING, NINE, QUEEN, TEN, deal_packets, deck
+from cardmc.kernels.columns import new_rows
 from cardmc.kernels.condition import deal_given
 from cardmc.kernels.events import EV_DEAL, EV_FACE_UP, EV_HAND, EV_PLAY  # EV_FACE_UP: finding the first dealer
 from cardmc.kernels.jit import in_parts, jit
@@ -598,10 +599,10 @@ def play_games(seed, start, count, policies, rows, r0, events,
     return ne
 
 
-def simulate(seed, start, count, players, params, policies, cond=None):
+def simulate(seed, start, count, players, params, policies, cond=None, out=None):
     """Play games start..start+count-1, chunks of ``CHUNK`` games side by side;
     game j writes rows[j*36 : j*36+nrows[j]]."""
-    rows = np.empty((count * ROWS_PER_GAME, len(COLUMNS)), np.int32)
+    rows = new_rows(out, count * ROWS_PER_GAME, len(COLUMNS))
     nrows = np.zeros(count, np.int64)
     in_parts(lambda lo, hi: play_chunks(seed, start, count, policies, cond, rows, nrows, lo, hi),
              (count + CHUNK - 1) // CHUNK)  # fmt: skip

@@ -19,6 +19,7 @@ import numpy as np
 from cardmc.kernels import condition, rng
 from cardmc.kernels.bits import ONE, ZERO, bit, highest, lowest, nth_bit, popcount
 from cardmc.kernels.cards import ACE, KING, QUEEN, SUITS, card_of, deck, parse
+from cardmc.kernels.columns import new_rows
 from cardmc.kernels.events import EV_DEAL, EV_HAND, EV_PLAY
 from cardmc.kernels.jit import in_parts, jit
 from cardmc.kernels.sevens import POLICY_RANDOM, record, sevens_from
@@ -458,10 +459,10 @@ def play_games(seed, start, count, players, params, policies, rows, r0, events,
 CHUNK = 256  # games per parallel task (one set of work arrays each)
 
 
-def simulate(seed, start, count, players, params, policies, cond=None):
+def simulate(seed, start, count, players, params, policies, cond=None, out=None):
     """Play games start..start+count-1, chunks of ``CHUNK`` games side by side;
     game j writes rows[j*m : j*m+nrows[j]]."""
-    rows = np.empty((count * DEALS * players, len(COLUMNS)), np.int32)
+    rows = new_rows(out, count * DEALS * players, len(COLUMNS))
     nrows = np.zeros(count, np.int64)
     in_parts(lambda lo, hi: play_chunks(seed, start, count, players, params, policies, cond, rows, nrows, lo, hi),
              (count + CHUNK - 1) // CHUNK)  # fmt: skip

@@ -24,6 +24,7 @@ from cardmc.kernels import condition, rng
 from cardmc.kernels.bits import ONE, ZERO, lowest, nth, popcount
 from cardmc.kernels.cards import (ACE, EIGHT, FULL36, HEARTS, JACK, KING, NINE, QUEEN, SEVEN, SIX, TEN,
                                   deal_packets, deck)
+from cardmc.kernels.columns import new_rows
 from cardmc.kernels.events import (EV_CARD_POINTS, EV_CONTRACT, EV_DEAL, EV_DEAL_END, EV_HAND, EV_PLAY, EV_STOECK,
                                    EV_WEIS, EV_WEIS_TEAM)
 from cardmc.kernels.jit import in_parts, jit
@@ -815,12 +816,12 @@ def play_game(seed, index, players, params, policies, rows, events, cond=None):
     return play_match(seed, index, params, policies, rows, 0, events, new_scratch(), cond)
 
 
-def simulate(seed, start, count, players, params, policies, chunks=64, cond=None):
+def simulate(seed, start, count, players, params, policies, chunks=64, cond=None, out=None):
     """Matches start..start+count-1 in ``chunks`` chunks of consecutive matches (one per thread moves the
     fewest rows afterwards), side by side; chunk c writes its matches' rows one after another from row
     ``spans[c, 0]``, in all ``spans[c, 1]`` rows (``cardmc.registry.join_spans`` packs them)."""
     per = 4 * max_deals(params[P_TARGET])
-    rows = np.empty((count * per, NCOL), np.int32)  # only written rows are read
+    rows = new_rows(out, count * per, NCOL)  # only written rows are read
     chunks = max(1, min(count, chunks))
     spans = np.zeros((chunks, 2), np.int64)
     in_parts(lambda lo, hi: play_chunks(seed, start, count, params, policies, cond, rows, spans, lo, hi), chunks)
