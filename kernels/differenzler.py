@@ -429,7 +429,6 @@ def play_tricks(hands, leader, trump, policies, work, z, events, ne):
     return z, ne
 
 
-@jit
 def play_game(seed, index, players, params, policies, table, rows, events, scratch, cond=None):
     """Play game ``index`` of ``seed``: 4 deals, then tie-break deals while the
     lowest total penalty is shared (at most ``max_extra_deals``). ``scratch``

@@ -505,7 +505,6 @@ def hand_row(rows, r, hand):
     rows[r, C_LONGEST], rows[r, C_VOIDS] = longest, voids
 
 
-@jit
 def play_game(seed, index, players, params, policies, rows, events, cond=None):
     """Play game ``index`` of ``seed`` (12 deals); returns (rows, events) written."""
     order, st, play, hands, dealt, won, tricks, plain, points, score, totals, pol, script = new_scratch()

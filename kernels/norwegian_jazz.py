@@ -311,7 +311,6 @@ def new_scratch(players):
             np.zeros(players, np.int64), np.zeros(players, np.int64), np.zeros(64, np.int64))
 
 
-@jit
 def play_game(seed, index, players, params, policies, rows, events, cond=None):
     """Play game ``index`` of ``seed`` (six deals); writes 6 * players rows.
 
@@ -484,7 +483,6 @@ def play_chunks(seed, start, count, players, params, policies, cond, rows, nrows
             nrows[j] = m
 
 
-@jit
 def trace_game(seed, index, players, params, policies, cond=None):
     """Rows and trace events of one game."""
     rows = np.zeros((DEALS * players, len(COLUMNS)), np.int32)

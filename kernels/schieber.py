@@ -810,7 +810,6 @@ def play_match(seed, index, params, policies, rows, r0, events, scratch, cond=No
     return nrows, nev
 
 
-@jit
 def play_game(seed, index, players, params, policies, rows, events, cond=None):
     """Play match ``index`` of ``seed`` to the target; write its rows (and events)."""
     return play_match(seed, index, params, policies, rows, 0, events, new_scratch(), cond)
