@@ -64,7 +64,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from cardmc import checks, registry, stats, where as where_mod
+from cardmc import CallableModule, checks, registry, stats, where as where_mod
 from cardmc.odds_frame import check_positive, rounds
 from cardmc.registry import UsageError
 
@@ -370,12 +370,4 @@ def _table(arms: list[Arm], sums: dict, diffs: dict) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index(["measure", "arm"])
 
 
-class _CallableModule(types.ModuleType):
-    """``cardmc.compare`` is this module and the function at once: importing the
-    module binds its name in the package, so the module itself calls ``compare``."""
-
-    def __call__(self, *args, **kwargs) -> pd.DataFrame:
-        return compare(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule
+sys.modules[__name__].__class__ = CallableModule  # cardmc.compare(...) calls compare

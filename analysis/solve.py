@@ -28,12 +28,14 @@ what was scored before the position):
 """
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
+from cardmc import CallableModule
 from cardmc.kernels import cards as C
 from cardmc.kernels import norwegian_jazz, schieber
 from cardmc.kernels import solve_rules as SR
@@ -446,6 +448,8 @@ def main(args) -> int:
     print(s.table())
     return 0
 
+
+sys.modules[__name__].__class__ = CallableModule  # cardmc.solve(...) calls solve
 
 if __name__ == "__main__":
     raise SystemExit(bench_main())

@@ -16,6 +16,16 @@ def test_schieber_two_tricks_by_hand():
     assert s.cards.to_dict() == {"team0": {"9S": 97, "JS": 97}, "team1": {"9S": 60, "JS": 60}}
 
 
+def test_cardmc_solve_is_the_function_too():
+    import cardmc
+    import cardmc.solve as module
+
+    assert cardmc.solve is module and "solve" in cardmc.__all__
+    s = cardmc.solve("schieber", hands=FOUR, to_play=0, contract="S", taken=[3, 2, 1, 1], points=[10, 20, 30, 40])
+    assert s.value == solve("schieber", hands=FOUR, to_play=0, contract="S", taken=[3, 2, 1, 1],
+                            points=[10, 20, 30, 40]).value
+
+
 def test_schieber_match_bonus():
     s = solve("schieber", hands=FOUR, to_play=0, contract="S", taken=[7, 0, 0, 0], points=[100, 0, 20, 0])
     assert s.value == {"team0": 120 + 57 + 100, "team1": 0}
