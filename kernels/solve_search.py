@@ -577,8 +577,10 @@ def card_values(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump
     while rest != ZERO:
         c = lowest(rest)
         rest &= rest - ONE
-        h2[:] = hands
-        l2[:] = line
+        for i in range(h2.size):  # element by element: an array assignment compiles its shape error's
+            h2[i] = hands[i]  # message formatting, seconds of cold compile
+        for i in range(l2.size):
+            l2[i] = line[i]
         kk, ll, tt, ff, gain = play_card(R, h2, l2, k, k, leader, trump, flags, p, c)
         # the child's trick in progress (if any) is l2[0:kk], as the search expects
         cards[m] = c
