@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import sys
 import threading
 from pathlib import Path
 from typing import Iterator
@@ -129,6 +130,8 @@ class safe_block:
 
 def _worker_threads() -> int | None:
     """Threads of the Dask worker running this task (None outside Dask)."""
+    if "distributed" not in sys.modules:  # a worker has it loaded; importing it costs 0.7 s
+        return None
     try:
         from distributed import get_worker
 
