@@ -91,3 +91,13 @@ def test_every_game_aggregates_on_the_cluster_as_here(cluster, game, games):
     assert list(got) == list(want)
     for name in want:
         pd.testing.assert_frame_equal(got[name], want[name], check_exact=True)
+
+
+def test_a_local_run_does_not_load_dask():
+    # loading dask.distributed takes most of a second: a run on this machine must not pay it
+    code = ("import sys, cardmc\n"
+            "cardmc.simulate('differenzler', games=20, seed=1)\n"
+            "cardmc.simulate('schieber', games=4, seed=1, aggregate=True)\n"
+            "print('distributed' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "False"
