@@ -58,7 +58,6 @@ from __future__ import annotations
 
 import sys
 import time
-import types
 from dataclasses import dataclass
 
 import numpy as np

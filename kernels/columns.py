@@ -48,10 +48,10 @@ def split_rows(rows, lo, hi, c8, c16, c32, c64, cards, out8, out16, out32, out64
 
 class RowBuffer:
     """The row blocks of one run in one int32 array, reused block after block
-    (``new_rows``): a new array per block is hundreds of MB of fresh pages
-    that the system zeroes at their first touch, again every block, a tenth
-    of a random Schieber block's time on one thread, and threads queue for
-    it. A block's rows must be used up before the next block is made."""
+    (``new_rows``): a new array per block larger than what the allocator
+    keeps lands on fresh pages that the system zeroes at their first touch,
+    again every block (Differenzler random, one thread: 4-5% of the time).
+    A block's rows must be used up before the next block is made."""
 
     def __init__(self) -> None:
         self.flat = np.empty(0, np.int32)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numba
 import pytest
 
+import cardmc.bench as B
+
 from cardmc.bench import PATHS, bench
 from cardmc.registry import UsageError
 
@@ -30,3 +32,18 @@ def test_bench_paths_can_be_chosen():
     assert list(df["path"].unique()) == ["kernel", "aggregate"]
     with pytest.raises(UsageError, match="bench paths"):
         bench("english_jazz", games=64, repeat=1, echo=False, paths=("rows",))
+
+
+def test_bench_takes_every_cell_in_turn(monkeypatch):
+    # round after round, each path at one thread and at all threads, so that drift weighs on every cell alike
+    calls = []
+    monkeypatch.setattr(B, "_kernel", lambda spec, players, params, policies, count, block=None:
+                        (calls.append(("kernel", numba.get_num_threads(), count)) or 1.0, 6 * count * players))
+    monkeypatch.setattr(B, "_api", lambda game, policy, settings, players, count, threads, aggregate:
+                        calls.append(("aggregate" if aggregate else "frame", threads, count)) or 1.0)
+    monkeypatch.setattr(B.numba.config, "NUMBA_NUM_THREADS", 2)
+    B.bench("norwegian_jazz", games=100, repeat=3, players=3, echo=False)
+    timed = [c[:2] for c in calls if c[2] == 100]  # not the first calls (64 games: compile)
+    one_round = [(p, t) for t in (1, 2) for p in PATHS]
+    case = [("kernel", 1)] + one_round * 3  # the deals counted, then three rounds
+    assert timed == case * 2  # two cases, random and heuristic

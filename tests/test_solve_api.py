@@ -122,3 +122,19 @@ def test_the_move_list_holds_every_card_of_the_largest_hand():
     from cardmc.solve import HAND_SIZE, NJ_HAND_SIZE
 
     assert S.MAX_MOVES >= max(*HAND_SIZE.values(), *NJ_HAND_SIZE.values())
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["schieber", "--contract", "0"], "unknown Schieber contract '0'"),
+    (["norwegian_jazz", "--players", "9"], "3 to 7 players, not 9"),
+    (["english_jazz", "--tricks-left", "20"], "tricks_left must be 1..12"),
+    (["schieber", "--positions", "0"], "--positions must be at least 1"),
+])
+def test_solver_benchmark_refuses_bad_input_in_one_line(argv, message, capsys):
+    from cardmc.solve import bench_main
+
+    with pytest.raises(SystemExit) as stop:
+        bench_main(argv)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert message in err[-1] and "Traceback" not in "".join(err)
