@@ -323,13 +323,14 @@ def follow_card(legal, led, trump, top, aim, last, room):
     return led * 16 + r
 
 
-@jit(inline="always")
+@jit
 def heuristic_card(k, hand, legal, led, trump, top, trick_plain, trick_mask, played, taken, mine, hi, t):
     """A cheap player that knows the scoring: take a trick, stay at or under
     100, keep out of the middle, sweep when every card is a master. ``taken``
     is how many tricks the player has taken, ``mine`` its card points so far
-    and ``hi`` the most of the others' (scalars: an array passed into an
-    inlined function costs reference counting on every card)."""
+    and ``hi`` the most of the others' (scalars: an array argument costs
+    reference counting on every card). Compiled once and called, not inlined:
+    inlined, it was a third of the game's cold compile, for no speed."""
     unseen = ~(hand | played) & FULL
     last = k == PLAYERS - 1
     void_setter = k > 0 and trump < 0 and suit_cards(hand, led) == ZERO
