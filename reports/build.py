@@ -57,6 +57,11 @@ def build_report(out="cardmc-report", games: int | None = None, seed: int = 1, q
         raise UsageError(f"cannot write the report into {parent}: not a writable folder")
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
     try:
+        from cardmc.warm import GAMES, warm
+
+        # a cold cache: the games' kernels compile side by side, one process per core
+        warm(GAMES, only_cold=True, log=(lambda note: print(f"cardmc: {note}", file=sys.stderr, flush=True))
+             if progress else None)  # fmt: skip
         sections = []
         studies = available_studies()
         started = time.perf_counter()

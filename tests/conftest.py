@@ -42,3 +42,6 @@ def pytest_sessionstart(session):
     if stale:
         pytest.exit(f"the installed cardmc ({installed}) is not this tree ({', '.join(stale[:3])} differ): "
                     "run pip install -e '.[test]' (or pip install '.[test]') first", returncode=2)
+    from cardmc.warm import warm
+
+    warm(only_cold=True)  # a cold cache: every part compiles side by side first, one process per core
