@@ -257,6 +257,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--aggregate", action="store_true", help="keep only the aggregates the game's analyses need "
                    "(every game), no per-deal rows: flat memory and little disk for runs of any size; chunks "
                    "merge by addition over whole games and analyze gives the tables of the rows")  # fmt: skip
+    p.add_argument("--solve", action="store_true", help="add each deal's exact values with every hand seen "
+                   "(solved_* columns: see cardmc.solve_deals); slow beside play: English Jazz about 0.1 s a "
+                   "deal, the Jass games many seconds; one .parquet or .csv file, this machine's threads")  # fmt: skip
     where = p.add_mutually_exclusive_group()
     where.add_argument("--scheduler", metavar="ADDRESS", default=None,
                        help="run on an existing Dask cluster, e.g. tcp://HOST:8786")
@@ -384,14 +387,17 @@ def cmd_simulate(args) -> int:
     try:
         with driver.interrupts(signal.SIGTERM):
             job = _job(args, aggregate=args.aggregate)
-            path = api.run(job, args.out, threads=args.threads, force=args.force, progress=not args.no_progress,
-                           chunk_games=args.chunk_games, scheduler=args.scheduler, workers=args.workers,
-                           log=lambda note: print(f"cardmc: {note}", file=sys.stderr))  # fmt: skip
+            how = {"threads": args.threads, "force": args.force, "progress": not args.no_progress,
+                   "chunk_games": args.chunk_games, "scheduler": args.scheduler, "workers": args.workers}
+            if args.solve:
+                path = api.run_solved(job, args.out, **how)
+            else:
+                path = api.run(job, args.out, **how, log=lambda note: print(f"cardmc: {note}", file=sys.stderr))
     except checkpoint.Interrupted as stop:
         print(f"cardmc: interrupted with {stop.done} of {stop.total} chunks done in {stop.folder}; "
               "run the same command again to resume", file=sys.stderr)  # fmt: skip
         return 130
-    what = "aggregates of " if args.aggregate else ""
+    what = "aggregates of " if args.aggregate else ("rows and solved values of " if args.solve else "")
     print(f"wrote {path} ({what}{args.games} games, seed {args.seed})")
     return 0
 

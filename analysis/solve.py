@@ -29,6 +29,7 @@ what was scored before the position):
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -52,7 +53,7 @@ MATCH = 100
 DEFAULT_TT_MIB = 64
 MAX_TT_MIB = 512
 ENTRY_BYTES = 15
-_tables: dict[int, tuple] = {}
+_tables = threading.local()  # each thread its own table and search buffers
 _salt = [0]
 
 
@@ -208,18 +209,21 @@ def _rules(game: str, players: int, param: int, max_side: int, counted: int, bon
 
 
 def table(tt_mib: float = DEFAULT_TT_MIB, max_mib: float = MAX_TT_MIB):
-    """The transposition table of at most ``tt_mib`` MiB (kept between calls)."""
+    """This thread's transposition table of at most ``tt_mib`` MiB (kept
+    between calls; one table a thread, so threads solve side by side)."""
     if not 0 < tt_mib <= max_mib:
         raise UsageError(f"tt_mib must be in (0, {max_mib}], not {tt_mib!r}")
     entries = 1 << max(10, int(np.log2(tt_mib * 2**20 / ENTRY_BYTES)))
-    if entries not in _tables:
-        _tables.clear()
-        _tables[entries] = S.new_table(entries) + S.new_buffers()
-    return _tables[entries]
+    held = getattr(_tables, "held", None)
+    if held is None or held[0] != entries:
+        _tables.held = None  # the old table goes before the new one is made
+        _tables.held = (entries, S.new_table(entries) + S.new_buffers())
+    return _tables.held[1]
 
 
-def _run(pos: Position, R: np.ndarray, tt, target: int | None = None) -> tuple[int, dict[int, int]]:
-    """(value, value after each legal card) of one objective."""
+def _run(pos: Position, R: np.ndarray, tt, target: int | None = None,
+         cards: bool = True) -> tuple[int, dict[int, int]]:  # fmt: skip
+    """(value, value after each legal card; ``cards=False``: none) of one objective."""
     keys, lows, highs, bests, ages, moves, scores, fr, fk = tt
     _salt[0] += 1
     R[SR.TT_MASK] = keys.size - 1
@@ -232,6 +236,8 @@ def _run(pos: Position, R: np.ndarray, tt, target: int | None = None) -> tuple[i
         v = S.value(*args, moves, scores, fr, fk)
     else:
         v = S.least_distance(*args, target, moves, scores, fr, fk)
+    if not cards:
+        return int(v), {}
     out_c = np.zeros(S.MAX_MOVES, np.int64)
     out_v = np.zeros(S.MAX_MOVES, np.int64)
     m = S.card_values(*args, -2 * S.BIG if target is None else target, out_c, out_v, moves, scores, fr, fk)
@@ -240,8 +246,9 @@ def _run(pos: Position, R: np.ndarray, tt, target: int | None = None) -> tuple[i
 
 def solve(game: str, hands, trick=(), to_play: int | None = None, contract=None, seat: int | None = None,
           declared: int | None = None, taken=None, points=None, tt_mib: float = DEFAULT_TT_MIB,
-          first_out_bonus: int = 10) -> Solution:
-    """Solve one position (see the module notes for the objectives)."""
+          first_out_bonus: int = 10, cards: bool = True) -> Solution:
+    """Solve one position (see the module notes for the objectives);
+    ``cards=False`` skips the values after each legal card (an empty table)."""
     if game == "norwegian_jazz" and str(contract) == "6":
         from cardmc.solve_sevens import solve_sevens
 
@@ -257,14 +264,14 @@ def solve(game: str, hands, trick=(), to_play: int | None = None, contract=None,
     R_nodes = []
 
     def run(name, R, target=None, shift=0, scale=1):
-        v, per = _run(pos, R, tt, target)
+        v, per = _run(pos, R, tt, target, cards)
         R_nodes.append(int(R[SR.NODES]))
         columns[name] = (shift + scale * v, {c: shift + scale * x for c, x in per.items()})
 
     if game == "schieber":
         team0 = 0b0101 if n == 4 else 0
         R = _rules(game, n, pos.param, team0, team0, MATCH)
-        v, per = _run(pos, R, tt)
+        v, per = _run(pos, R, tt, None, cards)
         R_nodes.append(int(R[SR.NODES]))
         p0 = pos.points[0] + pos.points[2]
         p1 = pos.points[1] + pos.points[3]

@@ -9,6 +9,7 @@ for each pass; ``points`` gives the passes each seat has made so far).
 """
 from __future__ import annotations
 
+import threading
 import time
 
 import numpy as np
@@ -22,7 +23,7 @@ from cardmc.registry import UsageError
 
 PASS = "pass"
 _salt = [0]
-_frames: list = []
+_frames = threading.local()  # each thread its own search frames
 
 
 def check(hands, to_play, seat, points) -> tuple[np.ndarray, int, int, list[int]]:
@@ -68,9 +69,9 @@ def solve_sevens(hands, to_play, seat, points=None, first_out_bonus: int = 10, t
     masks, to_play, seat, points = check(hands, to_play, seat, points)
     n = len(masks)
     keys, lows, highs = tt[0], tt[1], tt[2]
-    if not _frames:
-        _frames.extend(K.new_frames())
-    fr, fk = _frames
+    if getattr(_frames, "held", None) is None:
+        _frames.held = K.new_frames()
+    fr, fk = _frames.held
     t0 = time.perf_counter()
     rest = int(np.bitwise_or.reduce(masks))
     legal = int(masks[to_play]) & int(sevens.playable_of(np.uint64(C.FULL52 ^ rest)))

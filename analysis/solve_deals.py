@@ -1,0 +1,136 @@
+"""The solver's values of every deal of a run, as dealt: ``simulate(..., solve=True)``.
+
+    >>> import cardmc
+    >>> df = cardmc.simulate("english_jazz", games=100, seed=1, solve=True)
+    >>> (df["solved_sweep"].mean(), df["all_tricks"].mean())     # could, and did  # doctest: +SKIP
+
+Each deal is solved from its first lead with every hand seen
+(``cardmc.solve``), one row per seat, keyed like the run's rows by
+``game``, ``deal`` and ``seat``:
+
+* Schieber: ``solved_points``, the card points the seat's team ends the deal
+  with when both teams play best under the contract chosen (last trick 5 and
+  the match's 100 included; times 1, Weis and Stöck not included), and
+  ``solved_C`` ... ``solved_undenufe``, the same under each contract, so a
+  choice can be graded.
+* Differenzler: ``solved_at_least``, the points the seat can be sure to
+  reach whatever the others do, and ``solved_at_most``, the points it can be
+  sure not to exceed.
+* English Jazz: ``solved_tricks``, the most tricks the seat can be sure of
+  against the other two playing together (trump set by the play), and
+  ``solved_sweep``, 1 when that is all 12.
+* Norwegian Jazz, deals 1-5: ``solved_held_to``, the deal score the others
+  together can hold the seat to, and ``solved_escape``, its score when every
+  seat helps it; deal 6 (sevens): ``solved_out_first`` (1: it can go out
+  first whatever the others do) and ``solved_score``. Columns of the other
+  kind of deal are missing (<NA>).
+
+The deals are the run's own (game i of seed s, replayed as its trace), and a
+solver value is exact, so the columns are the same whatever the threads or
+chunks. Games are solved side by side on the run's threads, each thread with
+its own transposition table (``tt_mib`` MiB at most).
+"""
+from __future__ import annotations
+
+import os
+
+import pandas as pd
+
+from cardmc.kernels.jit import in_threads
+from cardmc.solve import DEFAULT_TT_MIB, SCHIEBER_CONTRACTS, solve
+
+COLUMNS = {
+    "schieber": ["solved_points", *(f"solved_{c}" for c in SCHIEBER_CONTRACTS)],
+    "differenzler": ["solved_at_least", "solved_at_most"],
+    "english_jazz": ["solved_tricks", "solved_sweep"],
+    "norwegian_jazz": ["solved_held_to", "solved_escape", "solved_out_first", "solved_score"],
+}
+
+
+def deal_values(game: str, line: dict, tt_mib: float = DEFAULT_TT_MIB) -> list[dict]:
+    """The solved columns of each deal of one trace line (one game), a dict
+    per seat per deal with its ``game``, ``deal`` and ``seat``."""
+    rows = []
+    players = line["players"]
+    for j, d in enumerate(line["deals"]):
+        deal = d.get("number", j)
+        hands, lead = [" ".join(h) for h in d["hands"]], d["leader"]
+        values = [{"game": line["index"], "deal": deal, "seat": s} for s in range(players)]
+        if game == "schieber":
+            for contract in SCHIEBER_CONTRACTS:
+                v = solve(game, hands=hands, to_play=lead, contract=contract, tt_mib=tt_mib, cards=False).value
+                for s in range(players):
+                    values[s][f"solved_{contract}"] = v[f"team{s % 2}"]
+            for s in range(players):
+                values[s]["solved_points"] = values[s][f"solved_{d['contract']}"]
+        else:
+            for s in range(players):
+                values[s].update(_seat_values(game, d, hands, lead, s, players, tt_mib))
+        rows.extend(values)
+    return rows
+
+
+def _seat_values(game: str, d: dict, hands: list[str], lead: int, seat: int, players: int, tt_mib: float) -> dict:
+    if game == "differenzler":
+        v = solve(game, hands=hands, to_play=lead, contract=d["trump"], seat=seat, tt_mib=tt_mib, cards=False).value
+        return {"solved_at_least": v["sure_at_least"], "solved_at_most": v["sure_at_most"]}
+    if game == "english_jazz":
+        v = solve(game, hands=hands, to_play=lead, seat=seat, tt_mib=tt_mib, cards=False).value
+        return {"solved_tricks": v["most_tricks"], "solved_sweep": v["all_tricks"]}
+    if d["number"] == 6:
+        v = solve(game, hands=hands, to_play=lead, contract=6, seat=seat, points=[0] * players,
+                  tt_mib=tt_mib).value  # fmt: skip
+        return {"solved_out_first": v["out_first"], "solved_score": v["score"]}
+    v = solve(game, hands=hands, to_play=lead, contract=d["number"], seat=seat, tt_mib=tt_mib, cards=False).value
+    return {"solved_held_to": v["held_to"], "solved_escape": v["escape"]}
+
+
+def solve_deals(job, threads: int | None = None, progress: bool = False,
+                tt_mib: float = DEFAULT_TT_MIB) -> pd.DataFrame:  # fmt: skip
+    """The solved columns of every deal of the checked ``job``'s games, one
+    row per seat per deal, in game order."""
+    spec, tables = job.spec, job.kernel_tables()
+    parts = max(1, min(threads or os.cpu_count() or 1, job.games))
+    bar = _bar(job.games, progress)
+    out: list[list[dict]] = [[] for _ in range(job.games)]
+
+    def work(p: int) -> None:
+        for i in range(job.games * p // parts, job.games * (p + 1) // parts):
+            line = spec.trace_game(job.seed, job.start + i, job.players, job.options, job.policy, **tables)
+            out[i] = deal_values(job.game, line, tt_mib)
+            bar.update(1)
+
+    try:
+        in_threads(work, parts)
+    finally:
+        bar.close()
+    df = pd.DataFrame([row for game in out for row in game], columns=["game", "deal", "seat", *COLUMNS[job.game]])
+    for name in COLUMNS[job.game]:
+        df[name] = df[name].astype("Int16")
+    return df
+
+
+def with_solved(rows: pd.DataFrame, solved: pd.DataFrame) -> pd.DataFrame:
+    """The run's rows with the solved columns beside them, matched on game, deal and seat."""
+    keys = ["game", "deal", "seat"]
+    solved = solved.astype({k: rows[k].dtype for k in keys})
+    merged = rows.merge(solved, on=keys, how="left", validate="one_to_one", indicator=True)
+    if len(solved) != len(rows) or (merged.pop("_merge") != "both").any():
+        raise RuntimeError("the solved deals do not match the run's rows")
+    return merged
+
+
+def _bar(total: int, progress: bool):
+    if progress:
+        from tqdm import tqdm
+
+        return tqdm(total=total, unit="game", desc="solving", leave=False)
+
+    class _Quiet:
+        def update(self, n):
+            pass
+
+        def close(self):
+            pass
+
+    return _Quiet()

@@ -1,0 +1,115 @@
+"""``simulate(..., solve=True)``: each deal's solver values beside the run's rows."""
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+import cardmc
+from cardmc import cli, solve_deals
+from cardmc.registry import UsageError
+
+RUN = {"games": 2, "seed": 7}
+
+
+@pytest.fixture(scope="module")
+def english_jazz():
+    return cardmc.simulate("english_jazz", **RUN, threads=1, solve=True)
+
+
+def test_the_solved_columns_sit_beside_every_row(english_jazz):
+    plain = cardmc.simulate("english_jazz", **RUN)
+    pd.testing.assert_frame_equal(english_jazz[plain.columns], plain)
+    assert english_jazz["solved_tricks"].between(0, 12).all()
+    assert (english_jazz["solved_sweep"] == (english_jazz["solved_tricks"] == 12)).all()
+
+
+def test_the_columns_are_the_solver_s_values_of_the_deal_as_dealt(english_jazz):
+    line = cardmc.trace("english_jazz", **RUN)[1]
+    deal = line["deals"][5]
+    for seat in range(3):
+        v = cardmc.solve("english_jazz", hands=[" ".join(h) for h in deal["hands"]], to_play=deal["leader"],
+                         seat=seat).value
+        row = english_jazz.query(f"game == 1 and deal == 5 and seat == {seat}").iloc[0]
+        assert (row["solved_tricks"], row["solved_sweep"]) == (v["most_tricks"], v["all_tricks"])
+
+
+def test_the_columns_do_not_depend_on_the_threads(english_jazz):
+    two = cardmc.simulate("english_jazz", **RUN, threads=2, solve=True)
+    pd.testing.assert_frame_equal(two, english_jazz)
+
+
+def test_norwegian_jazz_solves_the_penalty_deals_and_sevens(monkeypatch):
+    calls = []
+
+    def fake_solve(game, hands, to_play, contract, seat, tt_mib, points=None, cards=True):
+        calls.append((contract, seat, points, cards))
+        if contract == 6:
+            return type("S", (), {"value": {"out_first": seat % 2, "score": 10 - seat}})
+        return type("S", (), {"value": {"held_to": -contract - seat, "escape": -seat}})
+
+    monkeypatch.setattr(solve_deals, "solve", fake_solve)
+    hands = [["2C"], ["3C"], ["4C"]]
+    line = {"index": 0, "players": 3, "deals": [{"number": k, "hands": hands, "leader": 1} for k in (1, 5, 6)]}
+    df = pd.DataFrame(solve_deals.deal_values("norwegian_jazz", line))
+    assert df["deal"].tolist() == [1, 1, 1, 5, 5, 5, 6, 6, 6]
+    assert df["solved_held_to"].tolist()[:6] == [-1, -2, -3, -5, -6, -7]
+    assert df["solved_escape"].tolist()[:6] == [0, -1, -2, 0, -1, -2]
+    assert df["solved_out_first"].tolist()[6:] == [0, 1, 0] and df["solved_score"].tolist()[6:] == [10, 9, 8]
+    assert df.loc[df["deal"] == 6, "solved_held_to"].isna().all()
+    assert [c for c in calls if c[0] == 6] == [(6, s, [0, 0, 0], True) for s in range(3)]
+    assert all(not cards for contract, _, _, cards in calls if contract != 6)
+
+
+def test_schieber_gives_each_seat_its_team_s_points_under_every_contract(monkeypatch):
+    calls = []
+
+    def fake_solve(game, hands, to_play, contract, tt_mib, cards):
+        calls.append((contract, to_play, cards))
+        points = 10 * len(calls)
+        return type("S", (), {"value": {"team0": points, "team1": 157 - points}})
+
+    monkeypatch.setattr(solve_deals, "solve", fake_solve)
+    line = {"index": 4, "players": 4, "deals": [{"hands": [["6C"]] * 4, "leader": 2, "contract": "H"}]}
+    rows = solve_deals.deal_values("schieber", line)
+    assert [c for c, _, _ in calls] == ["C", "D", "H", "S", "obenabe", "undenufe"]
+    assert {to_play for _, to_play, _ in calls} == {2} and not any(cards for _, _, cards in calls)
+    assert [(r["game"], r["deal"], r["seat"]) for r in rows] == [(4, 0, s) for s in range(4)]
+    assert [r["solved_H"] for r in rows] == [30, 127, 30, 127]
+    assert [r["solved_points"] for r in rows] == [30, 127, 30, 127]
+    assert [r["solved_undenufe"] for r in rows] == [60, 97, 60, 97]
+
+
+def test_what_solve_cannot_do_yet_is_refused_with_one_line(tmp_path, capsys):
+    with pytest.raises(UsageError, match="not with aggregate=True"):
+        cardmc.simulate("english_jazz", games=1, aggregate=True, solve=True)
+    with pytest.raises(UsageError, match="not the run folder"):
+        cardmc.simulate("english_jazz", games=1, out=tmp_path / "run/", solve=True)
+    with pytest.raises(UsageError, match="not with workers"):
+        cardmc.simulate("english_jazz", games=1, workers=2, solve=True)
+    assert cli.main(["simulate", "english_jazz", "--games", "1", "--solve", "--aggregate", "--out",
+                     str(tmp_path / "a.parquet")]) == 2
+    assert capsys.readouterr().err.strip().splitlines()[-1].startswith("cardmc: error: solve=True adds columns")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_command_line_writes_the_solved_rows(tmp_path):
+    out = tmp_path / "ej.parquet"
+    assert cli.main(["simulate", "english_jazz", "--games", "1", "--seed", "2", "--solve", "--out", str(out),
+                     "--no-progress"]) == 0
+    df = pd.read_parquet(out)
+    assert {"solved_tricks", "solved_sweep"} <= set(df.columns) and len(df) == 36
+
+
+def test_differenzler_gives_each_seat_its_two_values_under_the_deal_s_trump(monkeypatch):
+    calls = []
+
+    def fake_solve(game, hands, to_play, contract, seat, tt_mib, cards):
+        calls.append((contract, to_play, seat, cards))
+        return type("S", (), {"value": {"sure_at_least": seat, "sure_at_most": 100 + seat}})
+
+    monkeypatch.setattr(solve_deals, "solve", fake_solve)
+    line = {"index": 2, "players": 4, "deals": [{"hands": [["6C"]] * 4, "leader": 3, "trump": "D"}] * 2}
+    rows = solve_deals.deal_values("differenzler", line)
+    assert calls == [("D", 3, s, False) for s in range(4)] * 2
+    assert [(r["deal"], r["seat"], r["solved_at_least"], r["solved_at_most"]) for r in rows] == [
+        (d, s, s, 100 + s) for d in range(2) for s in range(4)]
