@@ -34,10 +34,13 @@ from __future__ import annotations
 
 import os
 
+import numpy as np
 import pandas as pd
 
 from cardmc.kernels.jit import in_threads
-from cardmc.solve import DEFAULT_TT_MIB, SCHIEBER_CONTRACTS, solve
+from cardmc.solve import DEFAULT_TT_MIB, SCHIEBER_CONTRACTS, _rules, solve
+
+SWEEP_TT_MIB = 16  # a sweep probe is mostly answered by its bounds: a small table a thread
 
 COLUMNS = {
     "schieber": ["solved_points", *(f"solved_{c}" for c in SCHIEBER_CONTRACTS)],
@@ -58,7 +61,8 @@ def deal_values(game: str, line: dict, tt_mib: float = DEFAULT_TT_MIB) -> list[d
         values = [{"game": line["index"], "deal": deal, "seat": s} for s in range(players)]
         if game == "schieber":
             for contract in SCHIEBER_CONTRACTS:
-                v = solve(game, hands=hands, to_play=lead, contract=contract, tt_mib=tt_mib, cards=False).value
+                v = solve(game, hands=hands, to_play=lead, contract=contract, tt_mib=tt_mib,
+                          cards=False).value  # fmt: skip
                 for s in range(players):
                     values[s][f"solved_{contract}"] = v[f"team{s % 2}"]
             for s in range(players):
@@ -70,9 +74,11 @@ def deal_values(game: str, line: dict, tt_mib: float = DEFAULT_TT_MIB) -> list[d
     return rows
 
 
-def _seat_values(game: str, d: dict, hands: list[str], lead: int, seat: int, players: int, tt_mib: float) -> dict:
+def _seat_values(game: str, d: dict, hands: list[str], lead: int, seat: int, players: int,
+                 tt_mib: float) -> dict:  # fmt: skip
     if game == "differenzler":
-        v = solve(game, hands=hands, to_play=lead, contract=d["trump"], seat=seat, tt_mib=tt_mib, cards=False).value
+        v = solve(game, hands=hands, to_play=lead, contract=d["trump"], seat=seat, tt_mib=tt_mib,
+                  cards=False).value  # fmt: skip
         return {"solved_at_least": v["sure_at_least"], "solved_at_most": v["sure_at_most"]}
     if game == "english_jazz":
         v = solve(game, hands=hands, to_play=lead, seat=seat, tt_mib=tt_mib, cards=False).value
@@ -81,7 +87,8 @@ def _seat_values(game: str, d: dict, hands: list[str], lead: int, seat: int, pla
         v = solve(game, hands=hands, to_play=lead, contract=6, seat=seat, points=[0] * players,
                   tt_mib=tt_mib).value  # fmt: skip
         return {"solved_out_first": v["out_first"], "solved_score": v["score"]}
-    v = solve(game, hands=hands, to_play=lead, contract=d["number"], seat=seat, tt_mib=tt_mib, cards=False).value
+    v = solve(game, hands=hands, to_play=lead, contract=d["number"], seat=seat, tt_mib=tt_mib,
+              cards=False).value  # fmt: skip
     return {"solved_held_to": v["held_to"], "solved_escape": v["escape"]}
 
 
@@ -104,7 +111,8 @@ def solve_deals(job, threads: int | None = None, progress: bool = False,
         in_threads(work, parts)
     finally:
         bar.close()
-    df = pd.DataFrame([row for game in out for row in game], columns=["game", "deal", "seat", *COLUMNS[job.game]])
+    columns = ["game", "deal", "seat", *COLUMNS[job.game]]
+    df = pd.DataFrame([row for game in out for row in game], columns=columns)
     for name in COLUMNS[job.game]:
         df[name] = df[name].astype("Int16")
     return df
@@ -134,3 +142,37 @@ def _bar(total: int, progress: bool):
             pass
 
     return _Quiet()
+
+
+def could_sweep(seed: int, start: int, games: int,
+                threads: int | None = None) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+    """Could seat s of deal d of game start+g take all 12 tricks against the
+    other two, every hand seen (English Jazz, the deals of ``cardmc.simulate``;
+    ``cardmc.kernels.solve_sweeps``)? (games, 12, 3) bool, and the hands as
+    dealt (uint64 masks). Games side by side on ``threads`` threads, each
+    with its own table."""
+    from cardmc.kernels.english_jazz import DEALS, PLAYERS
+    from cardmc.kernels.solve_sweeps import sweeps
+
+    out = np.zeros((games, DEALS, PLAYERS), np.int8)
+    dealt = np.zeros((games, DEALS, PLAYERS), np.uint64)
+    parts = max(1, min(threads or os.cpu_count() or 1, games))
+
+    def work(p: int) -> None:
+        lo, hi = games * p // parts, games * (p + 1) // parts
+        sweeps(seed, start + lo, hi - lo, *sweep_table(), out[lo:hi], dealt[lo:hi])
+
+    in_threads(work, parts)
+    return out.astype(bool), dealt
+
+
+def sweep_table(players: int = 3):
+    """A new English Jazz rules array and a small table and buffers for
+    ``can_take_all`` / ``sweeps`` (one per thread)."""
+    from cardmc.kernels import solve_search as S
+    from cardmc.kernels import solve_rules as SR
+
+    entries = 1 << int(np.log2(SWEEP_TT_MIB * 2**20 / 15))
+    R = _rules("english_jazz", players, 0, 0, 0)
+    R[SR.TT_MASK] = entries - 1
+    return (R, *S.new_table(entries), *S.new_buffers())

@@ -16,12 +16,14 @@ from cardmc.display import cell
 from cardmc.driver import check_count, check_seed
 from cardmc.experiments.english_jazz import (BLOCK, DEALS, EXAMPLE_SEATS, MILLION, NO_VOID_HAND, POLICIES,
                                              STRONG_HAND, hand_odds_table, sweep_study)
+from cardmc.experiments.solved import sweeps_solved
 from cardmc.registry import UsageError
 from cardmc.reports import charts
 from cardmc.reports import english_jazz_charts as ec
 from cardmc.reports.section import Section, note
 
 QUESTION = "How likely is one hand to take every trick in English Jazz?"
+SOLVED_GAMES = 100_000  # games of the perfect-information comparison at most (a solver probe per hand)
 
 
 def _count(n, word: str) -> str:
@@ -76,6 +78,13 @@ TABLE_CAPTIONS = {
         "player, void too, plays a higher trump: a sweep needs the sweeper to be void in the suit led to "
         "the first trick, or trump never set, which happens exactly when all three hands are 3-3-3-3. "
         "The leader cannot be void in the suit it leads. n = deals."),
+    "solved": (
+        "With every hand seen: how often a hand could take all 12 tricks against the other two playing "
+        "together, best play by all (solved: the exact solver, trump set by the play as in the rules), "
+        "beside how often it did under random and under heuristic play on the same deals, per million "
+        "deals (some hand) or hands (by position), Wilson 95% CIs; solved minus heuristic paired on the "
+        "same deals and hands (only_solved / only_heuristic: the discordant ones). A sweep in play that "
+        "the solver says could not be forced was let through by the other two. n = deals."),
     "by_feature": (
         "Sweeps by features of the hand as dealt (aces, jacks, longest suit, voids, plain card points held: "
         "A 11, T 10, K 4, Q 3, J 2), per million hands, Wilson 95% CIs. n = hands (the same deals under "
@@ -124,6 +133,9 @@ def commands(games: int, seed: int) -> list[str]:
         "# the tables above (paired sweeps, by position, by feature, rules, trump, seats)",
         'python -c "from cardmc.experiments.english_jazz import sweep_study; from cardmc.display import show; '
         f"[print(show(k, v, 100)) for k, v in sweep_study(seed={seed}, games={games}).items()]\"",
+        "# with every hand seen: could a hand force a sweep (the solver), beside did it (play)",
+        'python -c "from cardmc.experiments.solved import sweeps_solved; from cardmc.display import show; '
+        f'print(show(\'solved\', sweeps_solved(seed={seed}, games={min(games, SOLVED_GAMES)}), 100))"',
         "# the worked example: one strong hand in each seat, seat 0 dealing",
     ]
     for hand in (STRONG_HAND, NO_VOID_HAND):
@@ -142,6 +154,9 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
     note("english_jazz", progress, f"{games:,} games x {len(POLICIES)} policies, in blocks of {BLOCK:,}")
     t = sweep_study(seed, games, progress=progress)
     sweeps = t.pop("sweep_deals")
+    solved_games = min(games, SOLVED_GAMES)
+    note("english_jazz", progress, f"with every hand seen: {solved_games:,} games, a solver probe per hand")
+    t["solved"] = sweeps_solved(seed, solved_games, progress=progress)
     note("english_jazz", progress, f"worked example: {games:,} deals per hand and seat")
     t["hand_odds"] = hand_odds_table(games, seed)
 
@@ -154,7 +169,7 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
     ]
     files = [(name, CHART_CAPTIONS[name], charts.save(ax, folder, f"english_jazz_{name}"))
              for name, ax in drawn]  # fmt: skip
-    order = ("all_tricks", "by_position", "by_feature", "hand_odds", "rules", "trump_setter",
+    order = ("all_tricks", "by_position", "solved", "by_feature", "hand_odds", "rules", "trump_setter",
              "trump_never_set", "seat_advantage")  # fmt: skip
     deals = games * DEALS
     return Section(
@@ -169,5 +184,5 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
         commands=commands(games, seed),
         sample=(f"{games:,} games of 12 deals ({deals:,} deals, {3 * deals:,} hands) under random and under "
                 f"heuristic play, the same deals under both; worked example {games:,} deals per hand and "
-                f"seat; seed {seed}"),
+                f"seat; with every hand seen, the first {min(games, SOLVED_GAMES):,} games; seed {seed}"),
     )

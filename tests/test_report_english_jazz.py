@@ -35,7 +35,7 @@ def test_section_shape(runs):
     assert s.answer.count("[") >= 5 and s.answer.endswith(".")
     assert f"{GAMES * 12:,} deals" in s.answer and "Wilson" in s.answer
     assert f"seed {SEED}" in s.sample and f"{GAMES}" in s.sample
-    names = {"all_tricks", "by_position", "by_feature", "hand_odds", "rules", "trump_setter",
+    names = {"all_tricks", "by_position", "solved", "by_feature", "hand_odds", "rules", "trump_setter",
              "trump_never_set", "seat_advantage"}  # fmt: skip
     assert {n for n, _, _ in s.tables} == names
     assert len(s.charts) >= 2
@@ -48,8 +48,21 @@ def test_section_shape(runs):
         assert f"cardmc analyze english_jazz english_jazz_{p}.parquet" in text
     assert f'--hand "{rj.STRONG_HAND}" --seat 1 --dealer 0 --games {GAMES} --seed {SEED}' in text
     assert f"sweep_study(seed={SEED}, games={GAMES})" in text
+    assert f"sweeps_solved(seed={SEED}, games={GAMES})" in text
     assert all(name.startswith("english_jazz_") for name in s.data)
     assert set(s.frames) == {"english_jazz_sweep_deals"}
+
+
+def test_the_solved_table_pairs_the_solver_with_play_on_the_same_deals(runs):
+    _, s = runs[0]
+    solved = dict((n, t) for n, _, t in s.tables)["solved"]
+    at = dict((n, t) for n, _, t in s.tables)["all_tricks"].loc["per deal"]
+    assert list(solved.index) == ["some hand", "leader", "second", "dealer"]
+    assert (solved["n"] == GAMES * 12).all()
+    for p in rj.POLICIES:  # the same deals as the sweep study's
+        assert solved.loc["some hand", f"{p}_events"] == at[f"{p}_events"]
+    some = solved.loc["some hand"]
+    assert some["solved_events"] - some["only_solved"] == some["heuristic_events"] - some["only_heuristic"]
 
 
 def test_counts_agree_with_the_rows(runs):
