@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 
 from cardmc.kernels.jit import in_threads
-from cardmc.solve import DEFAULT_TT_MIB, SCHIEBER_CONTRACTS, _rules, solve
+from cardmc.solve import DEFAULT_TT_MIB, ENTRY_BYTES, SCHIEBER_CONTRACTS, _rules, solve
 
 SWEEP_TT_MIB = 16  # a sweep probe is mostly answered by its bounds: a small table a thread
 
@@ -172,7 +172,7 @@ def sweep_table(players: int = 3):
     from cardmc.kernels import solve_search as S
     from cardmc.kernels import solve_rules as SR
 
-    entries = 1 << int(np.log2(SWEEP_TT_MIB * 2**20 / 15))
+    entries = 1 << int(np.log2(SWEEP_TT_MIB * 2**20 / ENTRY_BYTES))
     R = _rules("english_jazz", players, 0, 0, 0)
     R[SR.TT_MASK] = entries - 1
     return (R, *S.new_table(entries), *S.new_buffers())
