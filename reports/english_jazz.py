@@ -23,7 +23,7 @@ from cardmc.reports import english_jazz_charts as ec
 from cardmc.reports.section import Section, note
 
 QUESTION = "How likely is one hand to take every trick in English Jazz?"
-SOLVED_GAMES = 100_000  # games of the perfect-information comparison at most (a solver probe per hand)
+SOLVED_GAMES = 50_000  # games of the perfect-information comparison at most (a solver probe per hand)
 
 
 def _count(n, word: str) -> str:
