@@ -225,12 +225,13 @@ def _analyze_where(spec, game: str, data, where: str, kwargs: dict) -> dict[str,
     """``analyze`` of the rows of ``data`` that pass the filter ``where``."""
     from cardmc import where as filters
 
-    filters.check(where, spec.columns)
     if isinstance(data, dict) or (not isinstance(data, pd.DataFrame) and _holds_aggregates(Path(data))):
         raise UsageError(f"--where filters rows, and {'these' if isinstance(data, dict) else data} "
                          "holds aggregates: simulate without --aggregate")  # fmt: skip
+    solved = _solved_columns(data)
+    filters.check(where, [*spec.columns, *solved])
     found = agg.functions(spec)
-    if isinstance(data, pd.DataFrame) or found is None or kwargs:
+    if isinstance(data, pd.DataFrame) or found is None or kwargs or solved:
         df = data if isinstance(data, pd.DataFrame) else read(data)
         _check_rows(spec, df, game)
         kept = filters.apply(df, where)
@@ -247,6 +248,23 @@ def _analyze_where(spec, game: str, data, where: str, kwargs: dict) -> dict[str,
     if total is None:
         raise UsageError(f"no rows pass the filter {where!r}")
     return found[1](total)
+
+
+def _solved_columns(data) -> list[str]:
+    """The ``solved_*`` columns of rows simulated with ``solve=True`` (a
+    DataFrame, or one Parquet or CSV file; run folders have none)."""
+    if isinstance(data, pd.DataFrame):
+        names = list(data.columns)
+    else:
+        path = Path(data)
+        if path.is_dir() or not path.is_file():
+            return []
+        try:
+            names = (list(pd.read_csv(path, nrows=0).columns) if files.is_csv(path)
+                     else pq.read_schema(path).names)  # fmt: skip
+        except Exception:  # noqa: BLE001 - an unreadable file is reported where it is read
+            return []
+    return [name for name in names if str(name).startswith("solved_")]
 
 
 def _holds_aggregates(path: Path) -> bool:

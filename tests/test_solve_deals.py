@@ -113,3 +113,19 @@ def test_differenzler_gives_each_seat_its_two_values_under_the_deal_s_trump(monk
     assert calls == [("D", 3, s, False) for s in range(4)] * 2
     assert [(r["deal"], r["seat"], r["solved_at_least"], r["solved_at_most"]) for r in rows] == [
         (d, s, s, 100 + s) for d in range(2) for s in range(4)]
+
+
+def test_analyze_filters_rows_on_the_solved_columns(english_jazz, tmp_path):
+    kept = english_jazz.query("solved_tricks >= 2")
+    assert 0 < len(kept) < len(english_jazz)
+    tables = cardmc.analyze("english_jazz", english_jazz, where="solved_tricks >= 2")
+    direct = cardmc.analyze("english_jazz", kept.reset_index(drop=True))
+    assert list(tables) == list(direct) and all(tables[k].equals(direct[k]) for k in tables)
+    out = tmp_path / "ej.parquet"
+    english_jazz.to_parquet(out)
+    from_file = cardmc.analyze("english_jazz", out, where="solved_tricks >= 2")
+    assert all(a.equals(b) for a, b in zip(from_file.values(), tables.values()))
+    plain = tmp_path / "plain.parquet"
+    cardmc.simulate("english_jazz", **RUN, out=plain)
+    with pytest.raises(UsageError, match="unknown column 'solved_tricks'"):
+        cardmc.analyze("english_jazz", plain, where="solved_tricks >= 2")
