@@ -17,7 +17,7 @@ import pyarrow.parquet as pq
 from cardmc import aggregate as agg
 from cardmc import checkpoint, checks, files, registry, running
 from cardmc.aggregate import Aggregates
-from cardmc.job import AGGREGATES, Job, make
+from cardmc.job import Job, make
 from cardmc.registry import UsageError
 
 
@@ -69,42 +69,16 @@ def simulate(
 
     ``hands`` conditions every deal on cards some seats hold:
     ``{1: "JS 9S AS"}`` (or ``["1:JS 9S AS"]``); the other cards are dealt
-    uniformly at random. ``trump_card="7H"`` fixes Differenzler's face-up
+    uniformly at random. ``solve=True`` adds each deal's exact values with
+    every hand seen (``cardmc.solve_deals``, slow beside play; rows only).
+    ``trump_card="7H"`` fixes Differenzler's face-up
     card (it goes to each deal's dealer); ``deal=N`` names the one Norwegian
     Jazz deal (1..6) the hands apply to. See docs/RULES.md, "Conditions".
     """
-    job = make(game, games, seed, policy, players, settings, start, aggregate, calibration, hands, trump_card, deal)
-    if checks.check_flag("solve", solve):
-        return run_solved(job, out, force=force, threads=threads, progress=progress, chunk_games=chunk_games,
-                          scheduler=scheduler, workers=workers)  # fmt: skip
+    job = make(game, games, seed, policy, players, settings, start, aggregate, calibration, hands, trump_card, deal,
+               solve)  # fmt: skip
     return run(job, out, force=force, threads=threads, chunk_games=chunk_games, scheduler=scheduler,
                workers=workers, progress=progress, log=log)  # fmt: skip
-
-
-def run_solved(job: Job, out=None, *, force: bool = False, threads: int | None = None, progress: bool = False,
-               chunk_games=None, scheduler=None, workers=None) -> pd.DataFrame | Path:  # fmt: skip
-    """``job``'s rows with each deal's solver values beside them
-    (``cardmc.solve_deals``): a DataFrame, or the Parquet or CSV file ``out``
-    (written atomically). Rows in memory or one file only, for now: not with
-    aggregates, run folders or a cluster."""
-    from cardmc import solve_deals as sd
-
-    if job.kind == AGGREGATES:
-        raise UsageError("solve=True adds columns to rows: not with aggregate=True")
-    if scheduler is not None or workers is not None or chunk_games is not None:
-        raise UsageError("solve=True runs on this machine's threads: not with workers, scheduler or chunk_games")
-    where, path = checks.check_output(out, False, checks.check_flag("force", force))
-    if where == "folder":
-        raise UsageError(f"solve=True writes one .parquet or .csv file, not the run folder {os.fspath(out)!r}")
-    threads = checks.check_threads(threads)
-    rows = run(job, None, threads=threads, progress=progress)
-    solved = sd.with_solved(rows, sd.solve_deals(job, threads=threads, progress=progress))
-    if path is None:
-        return solved
-    with files.atomic(path, force=force) as tmp, \
-            files.RowWriter(tmp, csv=where == "csv", metadata=job.file_metadata()) as writer:  # fmt: skip
-        writer.write(solved)
-    return path
 
 
 def run(job: Job, out: str | os.PathLike | None = None, **how) -> pd.DataFrame | Aggregates | Path:

@@ -32,7 +32,7 @@ FORMAT = "cardmc-run/1"
 FLUSH_SECONDS = 0.5  # the manifest is rewritten at most this often while chunks finish
 PART = re.compile(r"(part|agg)-\d{8}\.parquet")
 IDENTITY = ("game", "seed", "start", "games", "policy_codes", "players", "settings", "chunk_games", "kind",
-            "calibration", "condition", "cardmc")  # fmt: skip
+            "calibration", "condition", "solve", "cardmc")  # fmt: skip
 MAX_MANIFEST_BYTES = 256 << 20
 MAX_PART_BYTES = 1 << 48
 SHA256 = re.compile(r"[0-9a-f]{64}")
@@ -79,7 +79,7 @@ def _need(ok: bool, what: str) -> None:
 def _check_identity(identity) -> None:
     _need(isinstance(identity, dict), "identity is not an object")
     for key in (*IDENTITY, "policy"):
-        _need(key in identity or key in ("calibration", "condition"), f"identity.{key} is missing")  # came later
+        _need(key in identity or key in ("calibration", "condition", "solve"), f"identity.{key} is missing")  # came later
     _need(identity["game"] in GAMES, "identity.game is not a game")
     _need(_whole(identity["seed"], 0, checks.MAX_SEED), "identity.seed is not a seed")
     _need(_whole(identity["start"], 0, checks.MAX_GAME_INDEX), "identity.start is out of range")
@@ -98,6 +98,7 @@ def _check_identity(identity) -> None:
     cal = identity.get("calibration")
     _need(cal is None or (isinstance(cal, str) and SHA256.fullmatch(cal)), "identity.calibration is not a SHA-256")
     _need(isinstance(identity.get("condition"), (str, type(None))), "identity.condition is not text")
+    _need(identity.get("solve", False) is True or "solve" not in identity, "identity.solve is not true")
     _need(isinstance(identity["cardmc"], str), "identity.cardmc is not a version")
 
 

@@ -258,8 +258,9 @@ def build_parser() -> argparse.ArgumentParser:
                    "(every game), no per-deal rows: flat memory and little disk for runs of any size; chunks "
                    "merge by addition over whole games and analyze gives the tables of the rows")  # fmt: skip
     p.add_argument("--solve", action="store_true", help="add each deal's exact values with every hand seen "
-                   "(solved_* columns: see cardmc.solve_deals); slow beside play: English Jazz about 0.1 s a "
-                   "deal, the Jass games many seconds; one .parquet or .csv file, this machine's threads")  # fmt: skip
+                   "(solved_* columns: see cardmc.solve_deals), to files, run folders and cluster runs alike; "
+                   "slow beside play: English Jazz about 0.1 s a deal, the Jass games seconds; not with "
+                   "--aggregate")  # fmt: skip
     where = p.add_mutually_exclusive_group()
     where.add_argument("--scheduler", metavar="ADDRESS", default=None,
                        help="run on an existing Dask cluster, e.g. tcp://HOST:8786")
@@ -376,7 +377,7 @@ def _job(args, aggregate: bool = False, start: int = 0):
     from cardmc.job import make
 
     return make(args.game, args.games, args.seed, args.policy, args.players, _settings(args), start, aggregate,
-                args.calibration, **condition_kwargs(args))  # fmt: skip
+                args.calibration, **condition_kwargs(args), solve=getattr(args, "solve", False))  # fmt: skip
 
 
 def cmd_simulate(args) -> int:
@@ -389,10 +390,7 @@ def cmd_simulate(args) -> int:
             job = _job(args, aggregate=args.aggregate)
             how = {"threads": args.threads, "force": args.force, "progress": not args.no_progress,
                    "chunk_games": args.chunk_games, "scheduler": args.scheduler, "workers": args.workers}
-            if args.solve:
-                path = api.run_solved(job, args.out, **how)
-            else:
-                path = api.run(job, args.out, **how, log=lambda note: print(f"cardmc: {note}", file=sys.stderr))
+            path = api.run(job, args.out, **how, log=lambda note: print(f"cardmc: {note}", file=sys.stderr))
     except checkpoint.Interrupted as stop:
         print(f"cardmc: interrupted with {stop.done} of {stop.total} chunks done in {stop.folder}; "
               "run the same command again to resume", file=sys.stderr)  # fmt: skip

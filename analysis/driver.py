@@ -27,6 +27,7 @@ from cardmc.registry import GameSpec, UsageError
 DEFAULT_BLOCK = 1 << 15
 DEFAULT_CHUNK = 1 << 19  # games per chunk by default: seconds of work for every game, fewer for small runs
 AGGREGATE_BLOCK = 1 << 13  # aggregate runs keep no rows: smaller blocks, flat and small memory
+SOLVE_BLOCK = 64  # games a block when the rows carry solver values (seconds to hours a block otherwise)
 
 
 def set_threads(threads: int | None) -> int:
@@ -215,6 +216,8 @@ def run_chunk(job: Job, first: int, count: int, target=None, *, version: str | N
     nthreads = threads or in_worker or numba.get_num_threads()
     nthreads = max(1, min(nthreads, numba.config.NUMBA_NUM_THREADS))
     block = min(block_size(spec), AGGREGATE_BLOCK) if job.kind == AGGREGATES else block_size(spec)
+    if job.solve:
+        block = min(block, SOLVE_BLOCK)  # solving is slow: small blocks keep progress and Ctrl-C near
     arrays = simulated_blocks(job, first, count, block, nthreads)
     out: dict = {"start": first, "count": count}
 
@@ -237,14 +240,25 @@ def run_chunk(job: Job, first: int, count: int, target=None, *, version: str | N
 
         return _deliver(out, target, write_aggregates)
 
+    if job.solve:
+        arrays = _solved(job, first, arrays, nthreads)
+
     def write_rows(writer) -> int:
         rows = 0
         for n, block_rows in safe_blocks(arrays):
-            writer.write(spec.frame(block_rows))
+            writer.write(block_rows if job.solve else spec.frame(block_rows))
             rows += len(block_rows)
             _progress(on_block, n)
         return rows
 
+    if job.solve and target is None:
+        frames = []
+        for n, frame in safe_blocks(arrays):
+            frames.append(frame)
+            _progress(on_block, n)
+        out["frames"] = frames
+        out["rows"] = sum(len(f) for f in frames)
+        return out
     if target is None:
         # each block split into the chunk's columns at once (its rows are freed), one frame at the end
         gather = Gather(spec.extra["columns"], count)
@@ -263,6 +277,18 @@ def run_chunk(job: Job, first: int, count: int, target=None, *, version: str | N
             out["rows"] = write_rows(writer)
 
     return _deliver(out, target, write_part)
+
+
+def _solved(job: Job, first: int, arrays, nthreads: int):
+    """Each block as a frame with its deals' solver values beside the rows
+    (``cardmc.solve_deals``), the deals solved on ``nthreads`` threads."""
+    from cardmc import solve_deals as sd
+
+    at = first
+    for n, rows in arrays:
+        frame = job.spec.frame(rows)
+        yield n, sd.with_solved(frame, sd.solve_deals(job, at, n, threads=nthreads))
+        at += n
 
 
 def _progress(on_block, games: int) -> None:

@@ -41,6 +41,7 @@ class Job:
     kind: str = ROWS
     calibration: tuple[int, ...] | None = None
     condition: Condition | None = None
+    solve: bool = False  # rows carry each deal's solver values (cardmc.solve_deals)
 
     @property
     def spec(self) -> GameSpec:
@@ -81,6 +82,8 @@ class Job:
         from cardmc import __version__
 
         extra = {} if self.condition is None else {"condition": self.condition.text}
+        if self.solve:
+            extra["solve"] = True
         return {**extra, "game": self.game, "seed": self.seed, "start": self.start, "games": self.games,
                 "policy": self.policy, "policy_codes": [list(c) for c in self.policy_codes],
                 "players": self.players, "settings": self.options, "chunk_games": chunk_games,
@@ -98,6 +101,8 @@ class Job:
             meta["calibration"] = self.calibration_sha256
         if self.condition is not None:
             meta["condition"] = self.condition.text
+        if self.solve:
+            meta["solve"] = True
         return {**meta, "kind": self.kind}
 
     def file_metadata(self) -> dict:
@@ -118,6 +123,7 @@ def make(
     hands=None,
     trump_card: str | None = None,
     deal: int | None = None,
+    solve: bool = False,
 ) -> Job:
     """The checked job; ``UsageError`` names the first bad value. ``hands``,
     ``trump_card`` and ``deal`` condition the deals (``cardmc.condition.make``)."""
@@ -131,6 +137,8 @@ def make(
     full = spec.settings(settings)
     start = checks.check_range(start, games)
     checks.check_flag("aggregate", aggregate)
+    if checks.check_flag("solve", solve) and aggregate:
+        raise UsageError("solve=True adds columns to rows: not with aggregate=True")
     if aggregate:
         from cardmc import aggregate as agg
 
@@ -138,7 +146,7 @@ def make(
     return Job(game=spec.name, games=games, seed=seed, start=start, players=players, policy=policy,
                policy_codes=tuple(tuple(int(x) for x in row) for row in codes.tolist()),
                settings=tuple(full.items()), kind=AGGREGATES if aggregate else ROWS,
-               calibration=calibration_of(spec, calibration), condition=condition)  # fmt: skip
+               calibration=calibration_of(spec, calibration), condition=condition, solve=solve)  # fmt: skip
 
 
 def calibration_of(spec: GameSpec, path: str | os.PathLike | None) -> tuple[int, ...] | None:

@@ -92,18 +92,21 @@ def _seat_values(game: str, d: dict, hands: list[str], lead: int, seat: int, pla
     return {"solved_held_to": v["held_to"], "solved_escape": v["escape"]}
 
 
-def solve_deals(job, threads: int | None = None, progress: bool = False,
-                tt_mib: float = DEFAULT_TT_MIB) -> pd.DataFrame:  # fmt: skip
-    """The solved columns of every deal of the checked ``job``'s games, one
-    row per seat per deal, in game order."""
+def solve_deals(job, first: int | None = None, games: int | None = None, threads: int | None = None,
+                progress: bool = False, tt_mib: float = DEFAULT_TT_MIB) -> pd.DataFrame:  # fmt: skip
+    """The solved columns of every deal of games first..first+games-1 of the
+    checked ``job`` (default: all its games), one row per seat per deal, in
+    game order."""
     spec, tables = job.spec, job.kernel_tables()
-    parts = max(1, min(threads or os.cpu_count() or 1, job.games))
-    bar = _bar(job.games, progress)
-    out: list[list[dict]] = [[] for _ in range(job.games)]
+    first = job.start if first is None else first
+    games = job.games if games is None else games
+    parts = max(1, min(threads or os.cpu_count() or 1, games))
+    bar = _bar(games, progress)
+    out: list[list[dict]] = [[] for _ in range(games)]
 
     def work(p: int) -> None:
-        for i in range(job.games * p // parts, job.games * (p + 1) // parts):
-            line = spec.trace_game(job.seed, job.start + i, job.players, job.options, job.policy, **tables)
+        for i in range(games * p // parts, games * (p + 1) // parts):
+            line = spec.trace_game(job.seed, first + i, job.players, job.options, job.policy, **tables)
             out[i] = deal_values(job.game, line, tt_mib)
             bar.update(1)
 

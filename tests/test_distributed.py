@@ -45,6 +45,13 @@ def test_cluster_rows_equal_local_rows(cluster, local, tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["one.parquet", "run"]  # no hidden chunks left
 
 
+def test_solved_rows_on_the_cluster_equal_solved_rows_here(cluster):
+    here = api.simulate("english_jazz", games=3, seed=4, threads=1, solve=True)
+    there = api.simulate("english_jazz", games=3, seed=4, scheduler=cluster, chunk_games=1, solve=True)
+    pd.testing.assert_frame_equal(there, here, check_exact=True)
+    assert "solved_tricks" in there and here["solved_tricks"].notna().all()
+
+
 def test_cluster_aggregates_equal_local_analysis(cluster, local):
     aggs = api.simulate("differenzler", scheduler=cluster, chunk_games=150, aggregate=True, **KW)
     want = api.analyze("differenzler", local)

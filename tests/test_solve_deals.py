@@ -79,17 +79,25 @@ def test_schieber_gives_each_seat_its_team_s_points_under_every_contract(monkeyp
     assert [r["solved_undenufe"] for r in rows] == [60, 97, 60, 97]
 
 
-def test_what_solve_cannot_do_yet_is_refused_with_one_line(tmp_path, capsys):
+def test_aggregates_with_solve_are_refused_with_one_line(tmp_path, capsys):
     with pytest.raises(UsageError, match="not with aggregate=True"):
         cardmc.simulate("english_jazz", games=1, aggregate=True, solve=True)
-    with pytest.raises(UsageError, match="not the run folder"):
-        cardmc.simulate("english_jazz", games=1, out=tmp_path / "run/", solve=True)
-    with pytest.raises(UsageError, match="not with workers"):
-        cardmc.simulate("english_jazz", games=1, workers=2, solve=True)
     assert cli.main(["simulate", "english_jazz", "--games", "1", "--solve", "--aggregate", "--out",
                      str(tmp_path / "a.parquet")]) == 2
     assert capsys.readouterr().err.strip().splitlines()[-1].startswith("cardmc: error: solve=True adds columns")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_files_and_run_folders_in_any_chunks_carry_the_same_solved_rows(english_jazz, tmp_path):
+    folder = tmp_path / "run/"
+    cardmc.simulate("english_jazz", **RUN, out=folder, chunk_games=1, solve=True)
+    pd.testing.assert_frame_equal(cardmc.read(folder), english_jazz, check_dtype=False)
+    assert cardmc.run_info(folder)["solve"] in (True, "True")
+    csv = tmp_path / "ej.csv"
+    cardmc.simulate("english_jazz", **RUN, out=csv, solve=True)
+    assert pd.read_csv(csv)["solved_tricks"].tolist() == english_jazz["solved_tricks"].tolist()
+    with pytest.raises(UsageError):  # a folder of solved rows is not resumed as a plain run
+        cardmc.simulate("english_jazz", **RUN, out=folder, chunk_games=1)
 
 
 def test_the_command_line_writes_the_solved_rows(tmp_path):
