@@ -137,3 +137,34 @@ def test_analyze_filters_rows_on_the_solved_columns(english_jazz, tmp_path):
     cardmc.simulate("english_jazz", **RUN, out=plain)
     with pytest.raises(UsageError, match="unknown column 'solved_tricks'"):
         cardmc.analyze("english_jazz", plain, where="solved_tricks >= 2")
+
+
+def test_the_schieber_contract_study_reads_the_chooser_s_rows():
+    from cardmc.experiments.solved import contracts_solved
+
+    base = {"solved_C": 50, "solved_D": 60, "solved_H": 70, "solved_S": 40, "solved_obenabe": 30,
+            "solved_undenufe": 20}
+    rows = pd.DataFrame([
+        {"deal": 0, "seat": 1, "chooser": 1, "pushed": 0, "solved_points": 70, **base},   # the best: H
+        {"deal": 0, "seat": 2, "chooser": 1, "pushed": 0, "solved_points": 0, **base},    # not the chooser
+        {"deal": 1, "seat": 3, "chooser": 3, "pushed": 1, "solved_points": 40, **base},   # S: 30 left
+    ])
+    t = contracts_solved(rows)
+    assert t.loc[("all deals", "best contract chosen"), "estimate"] == 0.5
+    assert t.loc[("all deals", "points left (best minus chosen)"), "estimate"] == 15
+    assert t.loc[("pushed", "points left (best minus chosen)"), "estimate"] == 30
+    assert t.loc[("kept", "best contract chosen"), "n"] == 1
+    with pytest.raises(UsageError, match="simulate with solve=True"):
+        contracts_solved(rows.drop(columns="solved_C"))
+
+
+def test_the_differenzler_declaration_study_places_each_declaration():
+    from cardmc.experiments.solved import declarations_solved
+
+    rows = pd.DataFrame({"declare_policy": ["calibrated"] * 4, "declared": [10, 50, 80, 30],
+                         "solved_at_least": [20, 20, 20, 30], "solved_at_most": [60, 60, 60, 40]})
+    t = declarations_solved(rows).loc["calibrated"]
+    assert t.loc["below sure at least", "estimate"] == 0.25
+    assert t.loc["above sure at most", "estimate"] == 0.25
+    assert t.loc["between", "estimate"] == 0.5
+    assert t.loc["declared minus sure at least", "estimate"] == (-10 + 30 + 60 + 0) / 4
