@@ -66,9 +66,10 @@ def generation(R):
 
 
 def new_buffers():
-    """Per-depth move lists, their ordering scores, the search frames and keys."""
+    """Per-depth move lists, their ordering scores, the search frames (``FRAME``
+    fields, below) and keys."""
     return (np.zeros((MAX_DEPTH, MAX_MOVES), np.int64), np.zeros((MAX_DEPTH, MAX_MOVES), np.int64),
-            np.zeros((MAX_DEPTH, 13), np.int64), np.zeros(MAX_DEPTH, np.uint64))
+            np.zeros((MAX_DEPTH, FRAME), np.int64), np.zeros(MAX_DEPTH, np.uint64))
 
 
 @jit(inline="always")
@@ -349,6 +350,8 @@ def order_moves(R, hands, trick, k, leader, trump, lg, present, moves, scores, d
 
 # frame fields: one row of ``fr`` per depth of the search
 F_K, F_LEADER, F_TRUMP, F_FLAGS, F_LO, F_HI, F_SLOT, F_IDX, F_COUNT, F_MAX, F_SEAT, F_BEST, F_LEFT = range(13)
+F_KILLER = 13  # F_KILLER + seat: the lead that last cut off at this depth (-1: none)
+FRAME = F_KILLER + 8
 EXPAND = 1 << 40  # enter's answer for a node to search (never a value)
 NONE = 1 << 30  # the best value of a node before its first move
 
@@ -435,9 +438,11 @@ def enter(R, keys, lows, highs, bests, ages, hands, line, k0, fr, fk, moves, sco
         fr[d, F_SLOT] = slot
         fr[d, F_LEFT] = left
     p = (leader + k) % n
+    if k == 0 and hint < 0:  # no card from the table: the lead that last cut off at this depth
+        hint = fr[d, F_KILLER + p]
     lg = legal(R, hands[p], trick, k)
     m = order_moves(R, hands, trick, k, leader, trump, lg, present, moves, scores, d)
-    for i in range(1, m):  # the card that decided this position before goes first
+    for i in range(1, m):  # the card that decided this position before (or the killer) goes first
         if moves[d, i] == hint:
             moves[d, i] = moves[d, 0]
             moves[d, 0] = hint
@@ -515,6 +520,8 @@ def search(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, fla
         else:
             fr[d, F_BEST] = min(fr[d, F_BEST], g)
             cut = g < fr[d, F_LO]
+        if cut and fr[d, F_K] == 0:
+            fr[d, F_KILLER + fr[d, F_SEAT]] = moves[d, fr[d, F_IDX]]
         if not cut:  # the next move, or the node fails for its side
             fr[d, F_IDX] += 1
             if fr[d, F_IDX] < fr[d, F_COUNT]:
@@ -522,6 +529,14 @@ def search(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, fla
                 continue
         res = fr[d, F_BEST]
         store(R, keys, lows, highs, bests, ages, fr, fk, moves, d, res)
+
+
+@jit
+def forget_killers(fr):
+    """Clears the killer leads, so that a solve does not depend on the ones before."""
+    for d in range(fr.shape[0]):
+        for j in range(F_KILLER, FRAME):
+            fr[d, j] = -1
 
 
 @jit
@@ -538,6 +553,7 @@ def root_bounds(R, hands, line, k, leader, trump, flags):
 def value(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, moves, scores, fr, fk):
     """The value of the position: the most the maximising side can ensure."""
     R[MODE] = THRESHOLD
+    forget_killers(fr)
     a, b = root_bounds(R, hands, line, k, leader, trump, flags)
     while a < b:
         mid = (a + b + 1) // 2
@@ -556,6 +572,7 @@ def least_distance(R, keys, lows, highs, bests, ages, hands, line, k, leader, tr
     """The least ``e`` such that the maximising side can keep the value within
     [target - e, target + e] whatever the others do."""
     R[MODE] = INTERVAL
+    forget_killers(fr)
     bottom, top = root_bounds(R, hands, line, k, leader, trump, flags)
     a, b = 0, max(abs(target - bottom), abs(top - target))
     while a < b:
