@@ -18,7 +18,15 @@ leader can cash), then a transposition table, keyed by the hands, leader,
 trump and flags (and the window in INTERVAL mode), holds lower and upper
 bounds of the value from here on, in buckets of two (one keeps the deepest
 position). Cards of one hand that nothing still out separates and that are
-worth the same play alike: only one of them is searched.
+worth the same play alike: only one of them is searched. At a boundary
+where the table has no card, the lead that last cut off at the same depth
+for the same seat (a killer) is tried first.
+
+The table's entries are 16 bytes each, their fields views of one array, so
+that a probe touches one cache line. The search's kernels are compiled
+without reference counting (``_nrt=False``): they allocate nothing, and the
+atomic increments and decrements Numba puts around every array argument and
+slice took half the run time.
 """
 from __future__ import annotations
 
@@ -119,7 +127,7 @@ def position_key(R, hands, leader, trump, flags, lo, hi):
     return h
 
 
-@jit
+@jit(_nrt=False)  # no reference counting (see the module notes)
 def cashed(R, hands, rest, tricks_left, leader, tsuit):
     """Schieber and Differenzler at a trick boundary, when no seat but the
     leader holds a trump (``tsuit``: the trump suit, -1 for none): the leader
@@ -153,7 +161,7 @@ def cashed(R, hands, rest, tricks_left, leader, tsuit):
     return v, winners, False
 
 
-@jit
+@jit(_nrt=False)  # no reference counting (see the module notes)
 def bounds(R, hands, rest, tricks_left, leader, trump, flags, sure):
     """(lowest, highest) value the counted seats can still end with, ``rest``
     the cards not in a complete trick. With ``sure`` (no trick in progress,
@@ -245,7 +253,7 @@ def play(R, hands, line, pos, k, leader, trump, flags, p, c):
 ILLEGAL = -(1 << 40)
 
 
-@jit
+@jit(_nrt=False)  # no reference counting (see the module notes)
 def two_tricks(R, hands, line, pos, leader, trump, flags, vals):
     """The exact value of a trick boundary with two tricks left and at most
     four seats, without a search: every way the next trick can be played
@@ -297,7 +305,7 @@ def play_card(R, hands, line, pos, k, leader, trump, flags, p, c):
     return play(R, hands, line, pos, k, leader, trump, flags, p, c)
 
 
-@jit
+@jit(_nrt=False)  # no reference counting (see the module notes)
 def order_moves(R, hands, trick, k, leader, trump, lg, present, moves, scores, d):
     """Writes the cards worth searching into ``moves[d]``, most promising
     first; returns how many. Of cards that play alike, only the highest is kept."""
@@ -481,7 +489,7 @@ def store(R, keys, lows, highs, bests, ages, fr, fk, moves, d, result):
         lows[slot] = 1 if made else 0
 
 
-@jit
+@jit(_nrt=False)  # no reference counting (see the module notes)
 def search(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, lo, hi, moves, scores, fr,
            fk):
     """Can the maximising side make the value of this position at least ``lo``
@@ -531,7 +539,7 @@ def search(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, fla
         store(R, keys, lows, highs, bests, ages, fr, fk, moves, d, res)
 
 
-@jit
+@jit(_nrt=False)  # no reference counting (see the module notes)
 def forget_killers(fr):
     """Clears the killer leads, so that a solve does not depend on the ones before."""
     for d in range(fr.shape[0]):
@@ -539,7 +547,7 @@ def forget_killers(fr):
             fr[d, j] = -1
 
 
-@jit
+@jit(_nrt=False)  # no reference counting (see the module notes)
 def root_bounds(R, hands, line, k, leader, trump, flags):
     rest = ZERO
     for s in range(R[PLAYERS]):
@@ -549,7 +557,7 @@ def root_bounds(R, hands, line, k, leader, trump, flags):
     return bounds(R, hands, rest, popcount(hands[(leader + k) % R[PLAYERS]]), leader, trump, flags, k == 0)
 
 
-@jit
+@jit(_nrt=False)  # no reference counting (see the module notes)
 def value(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, moves, scores, fr, fk):
     """The value of the position: the most the maximising side can ensure."""
     R[MODE] = THRESHOLD
@@ -566,7 +574,7 @@ def value(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flag
     return a
 
 
-@jit
+@jit(_nrt=False)  # no reference counting (see the module notes)
 def least_distance(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, target, moves, scores,
                    fr, fk):
     """The least ``e`` such that the maximising side can keep the value within
