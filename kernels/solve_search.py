@@ -16,8 +16,9 @@ bisection on those null-window probes. At trick boundaries, sure points cut
 the window first (``bounds``: the top trumps one side holds, the winners the
 leader can cash), then a transposition table, keyed by the hands, leader,
 trump and flags (and the window in INTERVAL mode), holds lower and upper
-bounds of the value from here on, in buckets of two (one keeps the deepest
-position). Cards of one hand that nothing still out separates and that are
+bounds of the value from here on, in buckets of four entries (a new
+position takes an entry of another search, else the one of this search
+nearest the end of the deal). Cards of one hand that nothing still out separates and that are
 worth the same play alike: only one of them is searched. At a boundary
 where the table has no card, the lead that last cut off at the same depth
 for the same seat (a killer) is tried first.
@@ -56,12 +57,12 @@ ENTRY = np.dtype([("key", np.uint64), ("low", np.int16), ("high", np.int16), ("a
 
 def new_table(entries: int):
     """A transposition table of ``entries`` slots (a power of two) in buckets
-    of two: keys, lower and upper bounds, the card that decided the last
+    of four: keys, lower and upper bounds, the card that decided the last
     search of the entry, and its age (``generation`` * 16 + tricks left).
     The five are views of one array of 16-byte entries, so that a probe
     touches one cache line, not five."""
     raw = np.zeros(entries * ENTRY.itemsize + 64, np.uint8)
-    start = -raw.ctypes.data % 64  # a bucket (two entries, 32 bytes) never straddles two cache lines
+    start = -raw.ctypes.data % 64  # a bucket (four entries, 64 bytes) is one cache line
     t = raw[start:start + entries * ENTRY.itemsize].view(ENTRY)
     return t["key"], t["low"], t["high"], t["best"], t["age"]
 
@@ -420,11 +421,17 @@ def enter(R, keys, lows, highs, bests, ages, hands, line, k0, fr, fk, moves, sco
                 gain -= R[BONUS]
             return reported(R, gain, lo, hi)
         key = position_key(R, hands, leader, trump, flags, lo, hi)
-        slot = np.int64(key & np.uint64(R[TT_MASK] - 1))  # a bucket of two slots
-        if keys[slot + 1] == key:
-            slot += 1
-        elif keys[slot] != key and ages[slot] >> 4 == generation(R) and ages[slot] & 15 > left:
-            slot += 1  # the first slot keeps the deepest position of this search, the second takes the others
+        first = np.int64(key & np.uint64(R[TT_MASK] - 3))  # a bucket of four slots, one cache line
+        slot, least = -1, 99
+        for j in range(first, first + 4):
+            if keys[j] == key:
+                slot = j
+                break
+            if ages[j] >> 4 != generation(R):
+                if least >= 0:
+                    slot, least = j, -1  # another search's entry: free
+            elif ages[j] & 15 < least:
+                slot, least = j, ages[j] & 15  # else the one nearest the end of the deal
         if keys[slot] == key:
             if R[MODE] == THRESHOLD:
                 if lows[slot] >= lo:
