@@ -52,7 +52,7 @@ LAST_TRICK = 5
 MATCH = 100
 DEFAULT_TT_MIB = 64
 MAX_TT_MIB = 512
-ENTRY_BYTES = 15
+ENTRY_BYTES = 16
 _tables = threading.local()  # each thread its own table and search buffers
 _salt = [0]
 

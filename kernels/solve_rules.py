@@ -130,7 +130,7 @@ def card_value(R, c, trump):
     return norwegian_jazz.trick_units(R[PARAM], bit(c), False)
 
 
-@jit
+@jit(_nrt=False)  # no reference counting: the solver's hot path (see solve_search)
 def trick_end(R, trick, trump, last):
     """(winner position, value, trump after) of a complete trick; ``last``: the deal's last trick."""
     g = R[GAME]
@@ -153,7 +153,7 @@ def trick_end(R, trick, trump, last):
     return trick_winner(trick, n, R[PARAM], PLAIN), v, trump
 
 
-@jit
+@jit(_nrt=False)  # no reference counting: the solver's hot path (see solve_search)
 def remaining_value(R, rest, tricks_left, trump):
     """The value of all tricks still to be won, ``rest`` the cards not yet in a
     complete trick (without the match bonus)."""

@@ -138,3 +138,31 @@ def test_solver_benchmark_refuses_bad_input_in_one_line(argv, message, capsys):
     assert stop.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert message in err[-1] and "Traceback" not in "".join(err)
+
+
+def test_table_fields_share_one_entry_without_overlapping():
+    """The table's five fields are views of one array of 16-byte entries:
+    writing one field of an entry leaves the other fields, and the
+    neighbouring entries, as they were."""
+    import numpy as np
+
+    from cardmc.kernels import solve_search as S
+
+    keys, lows, highs, bests, ages = S.new_table(1024)
+    assert all(a.size == 1024 and a.strides == (16,) for a in (keys, lows, highs, bests, ages))
+    keys[5] = np.uint64(2**64 - 1)
+    lows[5], highs[5], bests[5], ages[5] = -32000, 32000, -1, 0x7FF
+    assert keys[5] == np.uint64(2**64 - 1) and lows[5] == -32000 and highs[5] == 32000
+    assert bests[5] == -1 and ages[5] == 0x7FF
+    for a in (keys, lows, highs, bests, ages):
+        assert a[4] == 0 and a[6] == 0
+
+
+def test_a_solve_does_not_depend_on_the_solves_before():
+    """Same position, same nodes and values, whatever was solved in between
+    (the killer leads are cleared at each solve)."""
+    first = bench_solver("schieber", positions=2, seed=5, tricks_left=5, contract="S")
+    bench_solver("schieber", positions=3, seed=6, tricks_left=6, contract="H")
+    again = bench_solver("schieber", positions=2, seed=5, tricks_left=5, contract="S")
+    assert first["value"].tolist() == again["value"].tolist()
+    assert first["nodes"].tolist() == again["nodes"].tolist()
