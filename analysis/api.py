@@ -70,7 +70,9 @@ def simulate(
     ``hands`` conditions every deal on cards some seats hold:
     ``{1: "JS 9S AS"}`` (or ``["1:JS 9S AS"]``); the other cards are dealt
     uniformly at random. ``solve=True`` adds each deal's exact values with
-    every hand seen (``cardmc.solve_deals``, slow beside play; rows only).
+    every hand seen (``cardmc.solve_deals``, slow beside play); with
+    ``aggregate=True`` the aggregates carry the solved tables
+    (``cardmc.experiments.solved``) instead.
     ``trump_card="7H"`` fixes Differenzler's face-up
     card (it goes to each deal's dealer); ``deal=N`` names the one Norwegian
     Jazz deal (1..6) the hands apply to. See docs/RULES.md, "Conditions".
@@ -170,10 +172,10 @@ def analyze(game: str, data, where: str | None = None, **kwargs) -> dict[str, pd
     found = agg.functions(spec)
     if isinstance(data, pd.DataFrame):
         _check_rows(spec, data, game)
-        return spec.analyze(data, **kwargs)
+        return _with_solved(game, data, spec.analyze(data, **kwargs))
     if isinstance(data, dict):
         _check_game(getattr(data, "attrs", {}), game, "these aggregates")
-        return agg.require(spec)[1](data, **kwargs)
+        return _summarise(spec, game, data, **kwargs)
     path = Path(data)
     if path.is_dir():
         manifest, parts = checkpoint.complete_parts(path)
@@ -182,17 +184,32 @@ def analyze(game: str, data, where: str | None = None, **kwargs) -> dict[str, pd
             total = None
             for part in parts:
                 total = agg.load(part) if total is None else agg.merge(total, agg.load(part))
-            return agg.require(spec)[1](total, **kwargs)
+            return _summarise(spec, game, total, **kwargs)
         if found is None or kwargs:
             return analyze(game, read(path), **kwargs)
-        return found[1](_aggregate_parts(spec, game, parts, found[0]))
+        return _summarise(spec, game, _aggregate_parts(spec, game, parts, found[0]))
     if path.is_file() and agg.is_aggregate_file(path):
         aggs = agg.load(path)
         _check_game(aggs.attrs, game, path)
-        return agg.require(spec)[1](aggs, **kwargs)
+        return _summarise(spec, game, aggs, **kwargs)
     if found is None or kwargs or not path.is_file():
         return analyze(game, read(path), **kwargs)
-    return found[1](_aggregate_parts(spec, game, [path], found[0]))
+    return _summarise(spec, game, _aggregate_parts(spec, game, [path], found[0]))
+
+
+def _summarise(spec, game: str, aggs: dict, **kwargs) -> dict[str, pd.DataFrame]:
+    """The game's tables from its aggregates, and the solved table when they
+    carry one (a run with ``solve=True``)."""
+    from cardmc.experiments import solved
+
+    return {**agg.require(spec)[1](aggs, **kwargs), **solved.summarise(game, aggs)}
+
+
+def _with_solved(game: str, rows: pd.DataFrame, tables: dict) -> dict[str, pd.DataFrame]:
+    """``tables`` and, when ``rows`` carry the solver's columns, the solved table."""
+    from cardmc.experiments import solved
+
+    return {**tables, **solved.tables(game, rows)}
 
 
 def _analyze_where(spec, game: str, data, where: str, kwargs: dict) -> dict[str, pd.DataFrame]:
@@ -211,7 +228,7 @@ def _analyze_where(spec, game: str, data, where: str, kwargs: dict) -> dict[str,
         kept = filters.apply(df, where)
         if kept.empty:
             raise UsageError(f"no rows pass the filter {where!r}")
-        return spec.analyze(kept, **kwargs)
+        return _with_solved(game, kept, spec.analyze(kept, **kwargs))
     path = Path(data)
     if path.is_dir():
         manifest, parts = checkpoint.complete_parts(path)
@@ -221,7 +238,7 @@ def _analyze_where(spec, game: str, data, where: str, kwargs: dict) -> dict[str,
     total = _aggregate_parts(spec, game, parts, found[0], keep=lambda df: filters.apply(df, where))
     if total is None:
         raise UsageError(f"no rows pass the filter {where!r}")
-    return found[1](total)
+    return _summarise(spec, game, total)
 
 
 def _solved_columns(data) -> list[str]:
@@ -253,6 +270,14 @@ def _aggregate_parts(spec, game: str, parts: list[Path], aggregate, keep=None) -
     row group by row group, each game's rows aggregated together; with
     ``keep`` (a frame -> its rows to keep), only the rows it keeps (None if
     none)."""
+    from cardmc.experiments import solved
+
+    game_aggregate = aggregate
+
+    def aggregate(df: pd.DataFrame) -> dict:  # the game's tables, and the solved ones of solved rows
+        tables = game_aggregate(df)
+        return {**tables, **solved.aggregate(game, df)} if solved.has_solved(df) else tables
+
     total = carry = None
     for part in parts:
         try:

@@ -259,8 +259,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "merge by addition over whole games and analyze gives the tables of the rows")  # fmt: skip
     p.add_argument("--solve", action="store_true", help="add each deal's exact values with every hand seen "
                    "(solved_* columns: see cardmc.solve_deals), to files, run folders and cluster runs alike; "
-                   "slow beside play: English Jazz about 0.1 s a deal, the Jass games seconds; not with "
-                   "--aggregate")  # fmt: skip
+                   "with --aggregate, the solved tables analyze shows instead; slow beside play: English Jazz "
+                   "about 0.1 s a deal, the Jass games seconds to minutes")  # fmt: skip
     where = p.add_mutually_exclusive_group()
     where.add_argument("--scheduler", metavar="ADDRESS", default=None,
                        help="run on an existing Dask cluster, e.g. tcp://HOST:8786")

@@ -223,11 +223,18 @@ def run_chunk(job: Job, first: int, count: int, target=None, *, version: str | N
 
     if job.kind == AGGREGATES:
         tally = agg.tally(spec, job.players, job.params())
+        solved = None
+        at = first
         for n, rows in safe_blocks(arrays):
+            if job.solve:  # the block's frame, before its row array is reused
+                solved = _solved_aggregates(job, at, spec.frame(rows), n, nthreads, solved)
+                at += n
             tally.add(rows)
             _progress(on_block, n)
         out["rows"] = tally.rows
         total = tally.result()
+        if solved is not None:
+            total.update(solved)
         if target is None:
             out["aggregates"] = total
             return out
@@ -289,6 +296,17 @@ def _solved(job: Job, first: int, arrays, nthreads: int):
         frame = job.spec.frame(rows)
         yield n, sd.with_solved(frame, sd.solve_deals(job, at, n, threads=nthreads))
         at += n
+
+
+def _solved_aggregates(job: Job, first: int, frame, n: int, nthreads: int, total):
+    """``total`` (None at first) merged with the solved tables of one block's
+    games (``cardmc.experiments.solved.aggregate``), its deals solved on
+    ``nthreads`` threads."""
+    from cardmc import solve_deals as sd
+    from cardmc.experiments import solved
+
+    piece = solved.aggregate(job.game, sd.with_solved(frame, sd.solve_deals(job, first, n, threads=nthreads)))
+    return piece if total is None else agg.merge(total, piece)
 
 
 def _progress(on_block, games: int) -> None:

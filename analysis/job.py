@@ -137,8 +137,7 @@ def make(
     full = spec.settings(settings)
     start = checks.check_range(start, games)
     checks.check_flag("aggregate", aggregate)
-    if checks.check_flag("solve", solve) and aggregate:
-        raise UsageError("solve=True adds columns to rows: not with aggregate=True")
+    checks.check_flag("solve", solve)
     if aggregate:
         from cardmc import aggregate as agg
 

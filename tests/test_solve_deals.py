@@ -79,13 +79,27 @@ def test_schieber_gives_each_seat_its_team_s_points_under_every_contract(monkeyp
     assert [r["solved_undenufe"] for r in rows] == [60, 97, 60, 97]
 
 
-def test_aggregates_with_solve_are_refused_with_one_line(tmp_path, capsys):
-    with pytest.raises(UsageError, match="not with aggregate=True"):
-        cardmc.simulate("english_jazz", games=1, aggregate=True, solve=True)
-    assert cli.main(["simulate", "english_jazz", "--games", "1", "--solve", "--aggregate", "--out",
-                     str(tmp_path / "a.parquet")]) == 2
-    assert capsys.readouterr().err.strip().splitlines()[-1].startswith("cardmc: error: solve=True adds columns")
-    assert list(tmp_path.iterdir()) == []
+def test_aggregate_runs_carry_the_solved_table_of_the_rows(english_jazz, tmp_path):
+    rows_tables = cardmc.analyze("english_jazz", english_jazz)
+    aggs = cardmc.simulate("english_jazz", **RUN, threads=1, aggregate=True, solve=True)
+    tables = cardmc.analyze("english_jazz", aggs)
+    assert list(tables) == list(rows_tables) and "solved_sweeps" in tables
+    for name in tables:
+        pd.testing.assert_frame_equal(tables[name], rows_tables[name])
+    plain = cardmc.analyze("english_jazz", cardmc.simulate("english_jazz", **RUN, aggregate=True))
+    assert list(plain) == [name for name in tables if name != "solved_sweeps"]
+    folder = tmp_path / "run"
+    cardmc.simulate("english_jazz", **RUN, out=folder, chunk_games=1, threads=2, aggregate=True, solve=True)
+    pd.testing.assert_frame_equal(cardmc.analyze("english_jazz", folder)["solved_sweeps"], tables["solved_sweeps"])
+
+
+def test_the_command_line_aggregates_solved_runs(tmp_path, capsys):
+    out = tmp_path / "a.parquet"
+    assert cli.main(["simulate", "english_jazz", "--games", "1", "--seed", "2", "--solve", "--aggregate",
+                     "--out", str(out), "--no-progress"]) == 0
+    assert cli.main(["analyze", "english_jazz", str(out)]) == 0
+    assert "== solved_sweeps" in capsys.readouterr().out
+    assert (tmp_path / "a-analysis" / "solved_sweeps.csv").is_file()
 
 
 def test_files_and_run_folders_in_any_chunks_carry_the_same_solved_rows(english_jazz, tmp_path):

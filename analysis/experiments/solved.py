@@ -14,12 +14,23 @@ solve, so these are for small runs): how often the contract chosen is the
 one with the most points for the chooser's team under best play, and what
 the other choices cost; where each declaration falls against the seat's
 sure points (at least, at most).
+
+``aggregate(game, rows)`` and ``summarise(game, aggregates)`` make the
+solved tables of every game from such rows, so that ``cardmc analyze``
+shows them and aggregate runs (``simulate(..., solve=True,
+aggregate=True)``) carry them: their tables (``solved_*``) are additive
+like every aggregate (``cardmc.aggregate``), and ``summarise`` turns any
+merge of them into ``solved_contracts`` (Schieber), ``solved_declarations``
+(Differenzler), ``solved_sweeps`` (English Jazz) or ``solved_deals``
+(Norwegian Jazz); ``contracts_solved`` and ``declarations_solved`` are two
+of them.
 """
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
+from cardmc import aggregate as agg
 from cardmc import stats
 from cardmc.api import simulate
 from cardmc.driver import check_count, check_seed
@@ -81,28 +92,170 @@ def _estimate(name: str, d: dict) -> dict:
     return {"measure": name, **{k: d[k] for k in ("estimate", "se", "ci_low", "ci_high", "n")}}
 
 
+def _flag(hit) -> np.ndarray:
+    return np.asarray(hit, dtype=bool).astype(np.int64)
+
+
+def _aggregate_schieber(rows: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    from cardmc.solve import SCHIEBER_CONTRACTS
+
+    each = [f"solved_{c}" for c in SCHIEBER_CONTRACTS]
+    _need(rows, "schieber", ["solved_points", *each])
+    mine = rows[(rows["seat"] == rows["chooser"]).to_numpy()]
+    lost = mine[each].to_numpy(np.int64).max(axis=1) - mine["solved_points"].to_numpy(np.int64)
+    t = pd.DataFrame({"pushed": mine["pushed"].to_numpy(np.int64), "best": _flag(lost == 0), "lost": lost})
+    return {"solved_contracts": agg.moments(t, ["pushed"], ["best", "lost"])}
+
+
+def _summarise_schieber(aggs: dict) -> pd.DataFrame:
+    t = aggs["solved_contracts"]
+    out = []
+    for label, keep in (("all deals", [0, 1]), ("pushed", [1]), ("kept", [0])):
+        part = t[t.index.isin(keep)]
+        n = int(part["n"].sum())
+        if n == 0:
+            continue
+        sums = part[["best_sum", "lost_sum", "lost_sumsq"]].sum()
+        chose_best = stats.proportion(int(sums["best_sum"]), n)
+        lost = stats.mean_from_sums(int(sums["lost_sum"]), int(sums["lost_sumsq"]), n)
+        out.append({"deals": label, **_estimate("best contract chosen", chose_best)})
+        out.append({"deals": label, **_estimate("points left (best minus chosen)", lost)})
+    return pd.DataFrame(out).set_index(["deals", "measure"])
+
+
+def _aggregate_differenzler(rows: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    _need(rows, "differenzler", ["solved_at_least", "solved_at_most"])
+    declared = rows["declared"].to_numpy(np.int64)
+    low, high = rows["solved_at_least"].to_numpy(np.int64), rows["solved_at_most"].to_numpy(np.int64)
+    t = pd.DataFrame({"declare_policy": rows["declare_policy"], "below": _flag(declared < low),
+                      "above": _flag(declared > high), "between": _flag((declared >= low) & (declared <= high)),
+                      "over": declared - low})  # fmt: skip
+    return {"solved_declarations": agg.moments(t, ["declare_policy"], ["below", "above", "between", "over"])}
+
+
+def _summarise_differenzler(aggs: dict) -> pd.DataFrame:
+    out = []
+    for policy, r in aggs["solved_declarations"].iterrows():
+        n = int(r["n"])
+        if n == 0:
+            continue
+        for name, col in (("below sure at least", "below"), ("above sure at most", "above"),
+                          ("between", "between")):  # fmt: skip
+            out.append({"declare_policy": policy, **_estimate(name, stats.proportion(int(r[f"{col}_sum"]), n))})
+        over = stats.mean_from_sums(int(r["over_sum"]), int(r["over_sumsq"]), n)
+        out.append({"declare_policy": policy, **_estimate("declared minus sure at least", over)})
+    return pd.DataFrame(out).set_index(["declare_policy", "measure"])
+
+
+def _aggregate_english_jazz(rows: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    _need(rows, "english_jazz", ["solved_tricks", "solved_sweep"])
+    could, did = rows["solved_sweep"].to_numpy(np.int64) == 1, rows["all_tricks"].to_numpy(np.int64) == 1
+    t = pd.DataFrame({"position": rows["position"].to_numpy(np.int64), "could": _flag(could), "did": _flag(did),
+                      "only_could": _flag(could & ~did), "only_did": _flag(~could & did),
+                      "sure_tricks": rows["solved_tricks"].to_numpy(np.int64),
+                      "tricks": rows["tricks"].to_numpy(np.int64)})  # fmt: skip
+    return {"solved_sweeps": agg.moments(t, ["position"], ["could", "did", "only_could", "only_did",
+                                                           "sure_tricks", "tricks"])}  # fmt: skip
+
+
+def _summarise_english_jazz(aggs: dict) -> pd.DataFrame:
+    t = aggs["solved_sweeps"]
+    names = {p: POSITIONS[POSITION_OF[p]] for p in range(PLAYERS)}
+    parts = [("every hand", t)] + [(names[p], t[t.index == p]) for p in (1, 2, 0)]
+    out = []
+    for label, part in parts:
+        s = part.sum()
+        n = int(s["n"])
+        if n == 0:
+            continue
+        row = {"hands": label}
+        row.update(_rate("could_sweep_per_million", int(s["could_sum"]), n, MILLION, "could_sweep_events"))
+        row.update(_rate("did_sweep_per_million", int(s["did_sum"]), n, MILLION, "did_sweep_events"))
+        row.update(named("could_minus_did_per_million", _paired(int(s["only_could_sum"]), int(s["only_did_sum"]),
+                                                    0, n, MILLION)))  # fmt: skip
+        for name in ("sure_tricks", "tricks"):
+            row.update(named(f"mean_{name}", stats.mean_from_sums(int(s[f"{name}_sum"]), int(s[f"{name}_sumsq"]),
+                                                                  n)))  # fmt: skip
+        row["n"] = n
+        out.append(row)
+    return pd.DataFrame(out).set_index("hands")
+
+
+def _aggregate_norwegian_jazz(rows: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    _need(rows, "norwegian_jazz", ["solved_held_to", "solved_escape", "solved_out_first", "solved_score"])
+    tricks = rows["deal"].to_numpy(np.int64) <= 5
+    score = rows["score"].to_numpy(np.int64)
+    held = rows["solved_held_to"].fillna(0).to_numpy(np.int64)
+    escape = rows["solved_escape"].fillna(0).to_numpy(np.int64)
+    out_first = rows["solved_out_first"].fillna(0).to_numpy(np.int64)
+    sure = rows["solved_score"].fillna(0).to_numpy(np.int64)
+    first = rows["first_out"].to_numpy(np.int64) if "first_out" in rows else np.zeros(len(rows), np.int64)
+    t = pd.DataFrame({"players": rows["players"].to_numpy(np.int64), "deal": rows["deal"].to_numpy(np.int64),
+                      "score": score, "held_to": np.where(tricks, held, sure),
+                      "escape": np.where(tricks, escape, 0), "over_held_to": score - np.where(tricks, held, sure),
+                      "could_go_out": _flag(~tricks & (out_first == 1)), "went_out": _flag(~tricks & (first == 1))})
+    return {"solved_deals": agg.moments(t, ["players", "deal"], ["score", "held_to", "escape", "over_held_to",
+                                                                 "could_go_out", "went_out"])}  # fmt: skip
+
+
+def _summarise_norwegian_jazz(aggs: dict) -> pd.DataFrame:
+    out = []
+    for (players, deal), r in aggs["solved_deals"].iterrows():
+        n = int(r["n"])
+        if n == 0:
+            continue
+        row = {"players": players, "deal": deal}
+        names = ("score", "held_to", "escape", "over_held_to") if deal <= 5 else ("score", "held_to", "over_held_to")
+        for name in names:
+            label = {"held_to": "sure_score"}.get(name, name) if deal > 5 else name
+            row.update(named(f"mean_{label}", stats.mean_from_sums(int(r[f"{name}_sum"]), int(r[f"{name}_sumsq"]), n)))
+        if deal > 5:
+            row.update(_rate("could_go_out_first", int(r["could_go_out_sum"]), n, 1))
+            row.update(_rate("went_out_first", int(r["went_out_sum"]), n, 1))
+        row["n"] = n
+        out.append(row)
+    return pd.DataFrame(out).set_index(["players", "deal"])
+
+
+_AGGREGATE = {"schieber": _aggregate_schieber, "differenzler": _aggregate_differenzler,
+              "english_jazz": _aggregate_english_jazz, "norwegian_jazz": _aggregate_norwegian_jazz}
+_SUMMARISE = {"schieber": ("solved_contracts", _summarise_schieber),
+              "differenzler": ("solved_declarations", _summarise_differenzler),
+              "english_jazz": ("solved_sweeps", _summarise_english_jazz),
+              "norwegian_jazz": ("solved_deals", _summarise_norwegian_jazz)}
+
+
+def has_solved(rows: pd.DataFrame) -> bool:
+    """Do ``rows`` carry the solver's columns (``simulate(..., solve=True)``)?"""
+    return any(str(c).startswith("solved_") for c in rows.columns)
+
+
+def aggregate(game: str, rows: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The additive tables of the solved study of ``game`` from rows simulated
+    with ``solve=True`` (whole games, any split of them: merge with
+    ``cardmc.aggregate.merge``)."""
+    return _AGGREGATE[game](rows)
+
+
+def summarise(game: str, aggs: dict) -> dict[str, pd.DataFrame]:
+    """The solved table of ``game`` from merged ``aggregate`` tables; {} when
+    the aggregates carry none (a run without ``solve=True``)."""
+    name, make = _SUMMARISE[game]
+    return {name: make(aggs)} if name in aggs else {}
+
+
+def tables(game: str, rows: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """``summarise(game, aggregate(game, rows))``, or {} for rows without solved columns."""
+    return summarise(game, aggregate(game, rows)) if has_solved(rows) else {}
+
+
 def contracts_solved(rows: pd.DataFrame) -> pd.DataFrame:
     """Schieber, one row per measure over the deals of ``rows`` (simulated
     with ``solve=True``): the share of deals whose chosen contract gives the
     chooser's team the most points under best play (Wilson 95% CI), and the
     mean points the choice left against the best contract (95% CI), overall
     and for pushed and kept choices."""
-    from cardmc.solve import SCHIEBER_CONTRACTS
-
-    each = [f"solved_{c}" for c in SCHIEBER_CONTRACTS]
-    _need(rows, "schieber", ["solved_points", *each])
-    mine = rows[rows["seat"] == rows["chooser"]]
-    best = mine[each].astype("int64").max(axis=1)
-    lost = best - mine["solved_points"].astype("int64")
-    out = []
-    for label, keep in (("all deals", np.ones(len(mine), bool)), ("pushed", mine["pushed"].to_numpy() == 1),
-                        ("kept", mine["pushed"].to_numpy() == 0)):  # fmt: skip
-        if keep.sum() == 0:
-            continue
-        chose_best = stats.proportion(int((lost[keep] == 0).sum()), int(keep.sum()))
-        out.append({"deals": label, **_estimate("best contract chosen", chose_best)})
-        out.append({"deals": label, **_estimate("points left (best minus chosen)", stats.mean(lost[keep]))})
-    return pd.DataFrame(out).set_index(["deals", "measure"])
+    return _summarise_schieber(_aggregate_schieber(rows))
 
 
 def declarations_solved(rows: pd.DataFrame) -> pd.DataFrame:
@@ -110,16 +263,4 @@ def declarations_solved(rows: pd.DataFrame) -> pd.DataFrame:
     the points the seat can be sure to reach (``solved_at_least``), above the
     points it can be sure not to exceed (``solved_at_most``), and between
     (Wilson 95% CIs); and the mean of declared minus sure at least (95% CI)."""
-    _need(rows, "differenzler", ["solved_at_least", "solved_at_most"])
-    out = []
-    for policy, g in rows.groupby("declare_policy", observed=True):
-        declared = g["declared"].to_numpy(np.int64)
-        low = g["solved_at_least"].to_numpy(np.int64)
-        high = g["solved_at_most"].to_numpy(np.int64)
-        n = len(g)
-        for name, hit in (("below sure at least", declared < low), ("above sure at most", declared > high),
-                          ("between", (declared >= low) & (declared <= high))):  # fmt: skip
-            out.append({"declare_policy": policy, **_estimate(name, stats.proportion(int(hit.sum()), n))})
-        out.append({"declare_policy": policy, **_estimate("declared minus sure at least",
-                                                          stats.mean(declared - low))})  # fmt: skip
-    return pd.DataFrame(out).set_index(["declare_policy", "measure"])
+    return _summarise_differenzler(_aggregate_differenzler(rows))
