@@ -68,10 +68,13 @@ def _run_args(p: argparse.ArgumentParser, games_default: int | None = None) -> N
                    "6 of Norwegian Jazz, a Schieber match)")  # fmt: skip
     p.add_argument("--seed", type=seed_int, default=0, help="random seed (default 0): game i of seed s is fixed")
     p.add_argument("--policy", default=None, help="player policy: a name for every seat, or one per seat "
-                   "separated by commas (default: the game's best)")  # fmt: skip
+                   "separated by commas (default: the game's best): random, heuristic; Differenzler also "
+                   "calibrated and PLAY:DECLARE; Schieber also pimc, the search player (--set pimc_samples=K, "
+                   "--set pimc_tricks=T; seconds a match)")  # fmt: skip
     p.add_argument("--players", type=positive_int, default=None, help="number of players (Norwegian Jazz: 3-7)")
     p.add_argument("--set", dest="settings", type=setting, action="append", default=[], metavar="NAME=VALUE",
-                   help="a rule option by its docs/RULES.md name, e.g. --set max_extra_deals=2 (repeatable)")  # fmt: skip
+                   help="a rule or simulation option by its docs/RULES.md name, e.g. --set max_extra_deals=2 "
+                   "(repeatable)")  # fmt: skip
     p.add_argument("--calibration", metavar="FILE", default=None,
                    help="Differenzler: the table of calibrated declarations to play with (a file written by "
                    "cardmc calibrate; default: the table shipped with cardmc)")  # fmt: skip

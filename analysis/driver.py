@@ -216,7 +216,7 @@ def run_chunk(job: Job, first: int, count: int, target=None, *, version: str | N
     nthreads = threads or in_worker or numba.get_num_threads()
     nthreads = max(1, min(nthreads, numba.config.NUMBA_NUM_THREADS))
     block = min(block_size(spec), AGGREGATE_BLOCK) if job.kind == AGGREGATES else block_size(spec)
-    if job.solve:
+    if job.solve or job.searching:
         block = min(block, SOLVE_BLOCK)  # solving is slow: small blocks keep progress and Ctrl-C near
     arrays = simulated_blocks(job, first, count, block, nthreads)
     out: dict = {"start": first, "count": count}

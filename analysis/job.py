@@ -52,6 +52,11 @@ class Job:
         """The settings as a dict (as ``GameSpec.settings`` gives them)."""
         return dict(self.settings)
 
+    @property
+    def searching(self) -> bool:
+        """Does a seat play the search player ``pimc`` (seconds a game, not microseconds)?"""
+        return "pimc" in registry.seat_names(self.policy, self.players, self.game)
+
     def params(self) -> np.ndarray:
         """The kernel's int64 parameter array."""
         return self.spec.params(self.options)

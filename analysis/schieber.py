@@ -11,8 +11,9 @@ import numba
 import numpy as np
 import pandas as pd
 
-from cardmc import stats, trace_lines
+from cardmc import pimc, stats, trace_lines
 from cardmc.frames import Columns
+from cardmc.kernels.jit import in_threads
 from cardmc.registry import GameSpec, Option, UsageError, join_spans, seat_codes
 from cardmc.kernels import condition as kc
 from cardmc.kernels import schieber as k
@@ -35,9 +36,28 @@ def parse_policy(text: str, players: int = 4) -> np.ndarray:
 
 
 def simulate_block(seed, start, count, players, params, policies, condition=None, out=None) -> np.ndarray:
+    if pimc.has_pimc(policies):
+        return _pimc_block(seed, start, count, params, policies, kc.of(condition))
     rows, spans = k.simulate(seed, start, count, players, params, policies, numba.get_num_threads(), kc.of(condition),
                              out)
     return join_spans(rows, spans)
+
+
+def _pimc_block(seed, start, count, params, policies, cond) -> np.ndarray:
+    """Matches with ``pimc`` seats (``cardmc.pimc``), side by side on the run's threads."""
+    per = k.max_rows(4, params)
+    rows = np.zeros((count * per, k.NCOL), np.int32)
+    written = np.zeros(count, np.int64)
+    parts = max(1, min(numba.get_num_threads(), count))
+
+    def work(part: int) -> None:
+        events = np.zeros((max_events(params), 4), np.int64)
+        for j in range(count * part // parts, count * (part + 1) // parts):
+            written[j] = pimc.play_match(seed, start + j, params, policies, rows[j * per:(j + 1) * per], events,
+                                         cond, int(params[k.P_PIMC_SAMPLES]), int(params[k.P_PIMC_TRICKS]))[0]
+
+    in_threads(work, parts)
+    return rows[(np.arange(per)[None, :] < written[:, None]).ravel()]
 
 
 _SMALL = {c: "int8" for c in k.COLUMNS}
@@ -91,7 +111,11 @@ def trace_game(seed: int, index: int, players: int, settings: dict, policy: str,
     policies = parse_policy(policy, players)
     rows = np.zeros((k.max_rows(players, params), k.NCOL), np.int32)
     events = np.zeros((max_events(params), 4), np.int64)
-    _, nev = k.play_game(seed, index, players, params, policies, rows, events, kc.of(condition))
+    if pimc.has_pimc(policies):
+        _, nev = pimc.play_match(seed, index, params, policies, rows, events, kc.of(condition),
+                                 int(params[k.P_PIMC_SAMPLES]), int(params[k.P_PIMC_TRICKS]))
+    else:
+        _, nev = k.play_game(seed, index, players, params, policies, rows, events, kc.of(condition))
     deals = deal_records(events[:nev])
     totals = [sum(d["score"][0] for d in deals), sum(d["score"][1] for d in deals)]
     target = int(full["target"])
@@ -345,6 +369,11 @@ SPEC = GameSpec(
                            choices={"choose": -1, **{name: i for i, name in enumerate(CONTRACTS)}}),
         "forehand_push": Option("policy", "choice", "force the forehand to push or to choose",
                                 choices={"policy": 0, "always": 1, "never": 2}),
+        "pimc_samples": Option(8, "int", "deals of the unseen cards the pimc player solves for each card it "
+                               "plays", 1, 1000),
+        "pimc_tricks": Option(5, "int", "the pimc player searches once this many tricks or fewer are left, "
+                              "and plays as heuristic before (9: every card; whole deals take seconds a solve)",
+                              1, 9),
     },
     policies=tuple(POLICIES),
     default_policy="heuristic",

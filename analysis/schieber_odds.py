@@ -56,6 +56,8 @@ def odds(hand=None, *, seat: int = 0, dealer: int | None = None, pushed: bool = 
             raise UsageError(f"option {name} does not apply to odds: every contract and pushing are played")
     params = game.SPEC.params(game.SPEC.settings(dict(settings or {})))
     policies = game.parse_policy(policy if policy is not None else "heuristic")
+    if game.pimc.has_pimc(policies):
+        raise UsageError("hand odds play random or heuristic seats, not pimc (a search player: simulate it)")
     items = [f"{s}:{text}" for s, text in hand_items(hands)]
     if hand is not None:
         items.insert(0, f"{seat}:{hand if isinstance(hand, str) else ' '.join(map(str, hand))}")

@@ -38,7 +38,8 @@ MULTIPLIER = np.array([1, 2, 1, 2, 3, 4], dtype=np.int64)  # C D H S obenabe und
 # params: the rule options in the spec's order, then the simulation options
 P_TARGET, P_UNDENUFE_POINTS, P_FOUR_NINES, P_LONG_RUNS, P_MULTIPLIERS = 0, 1, 2, 3, 4
 P_CONTRACT, P_FOREHAND_PUSH = 10, 11
-NPARAMS = 12
+P_PIMC_SAMPLES, P_PIMC_TRICKS = 12, 13  # read by cardmc.pimc, not here
+NPARAMS = 14
 MULTIPLIER_ORDER = (0, 2, 1, 3, 4, 5)  # the option's order (acorns roses bells shields ...) by contract code
 # the rules word: bit 0 Undenufe six count, bits 1-2 the Weis options of ``schieber_weis``
 # (FOUR_NINES, SCALED_RUNS), 4 bits from bit 8 + 4 c the multiplier of contract c
@@ -233,8 +234,13 @@ def hand_features(hand, tmask, jack):
 
 
 # ---------------------------------------------------------------- policies
-RANDOM, HEURISTIC = 0, 1
-POLICY_NAMES = ("random", "heuristic")
+RANDOM, HEURISTIC, SCRIPTED = 0, 1, 2
+POLICY_NAMES = ("random", "heuristic", "pimc")  # pimc: SCRIPTED here, its cards from cardmc.pimc
+
+# a scripted seat's cards (``new_scratch``'s last array): how many there are, the next one to play, the event
+# number of the first card asked for beyond them (-1: none; the heuristic plays it), and from how many tricks
+# left on the script applies (before that the heuristic plays); then the cards, in the order they are asked for
+SC_COUNT, SC_NEXT, SC_NEED, SC_TRICKS, SC_CARDS = 0, 1, 2, 3, 4
 
 
 UNDENUFE_SIX = 6  # the POINTS row of Undenufe with undenufe_points=six
@@ -558,7 +564,7 @@ def play_deal(hands, forehand, chooser, contract, totals, target, policies, st, 
         state[S_HANDS + s] = np.int64(hands[s])
     state[S_TOTALS], state[S_TOTALS + 1] = totals[0], totals[1]
     st[0], nev = _play_deal(state, events, forehand, chooser, contract, target, _heuristic_seats(policies), st[0],
-                            nev, rules)
+                            nev, rules, 0, state)  # no scripted seat: the script (here ``state``) is never read
     for s in range(4):
         hands[s] = np.uint64(state[S_HANDS + s])
         weis[s], kinds[s] = state[S_WEIS + s], state[S_KINDS + s]
@@ -578,9 +584,11 @@ def _heuristic_seats(policies):
 
 
 @jit
-def _play_deal(state, events, forehand, chooser, contract, target, heuristic, z, nev, rules):
+def _play_deal(state, events, forehand, chooser, contract, target, heuristic, z, nev, rules, scripted, script):
     """``play_deal`` on a match ``state`` (``S_*``), with the players' stream state ``z`` in a register,
-    the heuristic seats as bits (``_heuristic_seats``) and the rules word ``rules``. Returns (z, nev)."""
+    the heuristic seats as bits (``_heuristic_seats``) and the rules word ``rules``; the seats of the bits
+    ``scripted`` play the cards of ``script`` (``SC_*``) once ``script[SC_TRICKS]`` tricks or fewer are
+    left. Returns (z, nev)."""
     m = multiplier_of(rules, contract)
     prow = points_row(rules, contract)  # the POINTS row of the contract's count
     wr = weis_of(rules)
@@ -645,7 +653,17 @@ def _play_deal(state, events, forehand, chooser, contract, target, heuristic, z,
         for pos in range(4):
             hand = np.uint64(state[S_HANDS + seat])
             legal = hand if pos == 0 else follow_rule(hand, follow, tmask, jack, beat, trump_led)
-            if heuristic >> seat & 1:
+            if scripted >> seat & 1 and 9 - t <= script[SC_TRICKS]:
+                j = script[SC_NEXT]
+                script[SC_NEXT] = j + 1
+                if j < script[SC_COUNT]:
+                    card = script[SC_CARDS + j]
+                else:  # beyond the script: note where, and let the heuristic play
+                    if script[SC_NEED] < 0:
+                        script[SC_NEED] = nev
+                    card = choose_card(hand, legal, played, lead, win_card, pos, win_pos, win_str, trick_pts,
+                                       contract, (seat & 1) == (chooser & 1), prow)
+            elif heuristic >> seat & 1:
                 card = choose_card(hand, legal, played, lead, win_card, pos, win_pos, win_str, trick_pts, contract,
                                    (seat & 1) == (chooser & 1), prow)
             else:
@@ -719,8 +737,9 @@ def choose_contract(forehand, hands, weis, policies, st, fixed, push_mode, value
 
 @jit
 def new_scratch():
-    """The work arrays of one match (``play_match``), reused match after match."""
-    return np.empty(36, np.int64), np.zeros(4, np.uint64), np.zeros(STATE_SIZE, np.int64)
+    """The work arrays of one match (``play_match``), reused match after match, and an empty script for
+    scripted seats (``SC_*``)."""
+    return np.empty(36, np.int64), np.zeros(4, np.uint64), np.zeros(STATE_SIZE, np.int64), np.zeros(SC_CARDS, np.int64)
 
 
 @jit
@@ -728,7 +747,7 @@ def play_match(seed, index, params, policies, rows, r0, events, scratch, cond=No
     """Play match ``index`` of ``seed`` to the target; write its rows from ``rows[r0]`` (none when ``rows``
     is empty) and its events. ``scratch`` is from ``new_scratch``; ``cond`` a condition on every deal
     (``cardmc.kernels.condition``) or None. Returns (rows, events) written."""
-    cards, dealt, state = scratch
+    cards, dealt, state, script = scratch
     target, fixed, push_mode = params[P_TARGET], params[P_CONTRACT], params[P_FOREHAND_PUSH]
     rules = rules_of(params)
     wr = weis_of(rules)
@@ -736,6 +755,10 @@ def play_match(seed, index, params, policies, rows, r0, events, scratch, cond=No
     rec = events.shape[0] > 0
     z = rng.key(seed, index, 0, rng.PLAY)  # the players' stream, in a register
     heuristic = _heuristic_seats(policies)
+    scripted = 0
+    for s in range(4):
+        scripted |= (1 if policies[s, 0] == SCRIPTED else 0) << s
+    script[SC_NEXT], script[SC_NEED] = 0, -1
     state[S_TOTALS] = state[S_TOTALS + 1] = 0
     nrows = nev = 0
     forehand = 0
@@ -767,7 +790,8 @@ def play_match(seed, index, params, policies, rows, r0, events, scratch, cond=No
                                                push_mode, rules)
         if rec:
             nev = _event(events, nev, EV_CONTRACT, chooser, 1 if pushed else 0, contract)
-        z, nev = _play_deal(state, events, forehand, chooser, contract, target, heuristic, z, nev, rules)
+        z, nev = _play_deal(state, events, forehand, chooser, contract, target, heuristic, z, nev, rules, scripted,
+                            script)
         winner = state[S_OUT + O_WINNER]
         if write:
             tmask, jack = trump_masks(contract)
@@ -810,9 +834,13 @@ def play_match(seed, index, params, policies, rows, r0, events, scratch, cond=No
     return nrows, nev
 
 
-def play_game(seed, index, players, params, policies, rows, events, cond=None):
-    """Play match ``index`` of ``seed`` to the target; write its rows (and events)."""
-    return play_match(seed, index, params, policies, rows, 0, events, new_scratch(), cond)
+def play_game(seed, index, players, params, policies, rows, events, cond=None, script=None):
+    """Play match ``index`` of ``seed`` to the target; write its rows (and events). ``script``: the cards
+    of the scripted (``pimc``) seats (``SC_*``)."""
+    scratch = new_scratch()
+    if script is not None:
+        scratch = (*scratch[:3], script)
+    return play_match(seed, index, params, policies, rows, 0, events, scratch, cond)
 
 
 def simulate(seed, start, count, players, params, policies, chunks=64, cond=None, out=None):

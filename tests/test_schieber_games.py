@@ -148,7 +148,8 @@ def test_parse_policy():
 
 
 def test_options():
-    assert SPEC.settings() == {**ref.RULE_DEFAULTS, "contract": "choose", "forehand_push": "policy"}
+    assert SPEC.settings() == {**ref.RULE_DEFAULTS, "contract": "choose", "forehand_push": "policy",
+                               "pimc_samples": 8, "pimc_tricks": 5}
     assert SPEC.rule_settings(SPEC.settings({"contract": "S"})) == ref.RULE_DEFAULTS
     with pytest.raises(UsageError, match="target"):
         SPEC.settings({"target": 5})

@@ -1,0 +1,146 @@
+"""The search player ``pimc`` (``cardmc.pimc``), Schieber: its samples keep
+every earlier play legal under the plain-Python rules, it plays the solver's
+best card when it sees every hand, its games are reproducible and audit
+clean, and it is refused where it cannot play."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import cardmc
+from cardmc import cli, pimc
+from cardmc.kernels import cards as C
+from cardmc.kernels import schieber as k
+from cardmc.kernels.events import EV_HAND, EV_PLAY
+from cardmc.registry import UsageError
+from cardmc.schieber import SPEC, max_events, parse_policy
+from tests.reference import schieber as ref
+
+PIMC_TEAM = "pimc,heuristic,pimc,heuristic"
+
+
+def _events(seed: int, index: int, target: int = 1000) -> np.ndarray:
+    params = SPEC.params(SPEC.settings({"target": target}))
+    rows = np.zeros((k.max_rows(4, params), k.NCOL), np.int32)
+    events = np.zeros((max_events(params), 4), np.int64)
+    _, nev = k.play_game(seed, index, 4, params, parse_policy("heuristic"), rows, events)
+    return events[:nev]
+
+
+def _decisions(games: int, rng: np.random.Generator, least_played: int = 0):
+    """(events up to a play, the hands then) at random plays of heuristic matches."""
+    for g in range(games):
+        ev = _events(5, g)
+        plays = np.flatnonzero(ev[:, 0] == EV_PLAY)
+        for i in rng.choice(plays, size=min(6, plays.size), replace=False):
+            cut = ev[:i + 1]
+            start = max(j for j in range(i) if ev[j, 0] == EV_HAND and ev[j - 1, 0] != EV_HAND) - 1
+            hands = {int(a): int(b) for kind, a, b, _ in ev[start:i].tolist() if kind == EV_HAND}
+            played = [(int(a), int(b)) for kind, a, b, _ in ev[start:i].tolist() if kind == EV_PLAY]
+            if len(played) < least_played:
+                continue
+            for s, c in played:
+                hands[s] &= ~(1 << c)
+            yield cut, hands, played
+
+
+def _codes(mask: int) -> list[str]:
+    return C.codes_of(mask)
+
+
+def test_samples_keep_every_play_legal_under_the_rulebook_and_never_rule_out_the_true_hands():
+    rng = np.random.default_rng(11)
+    checked = 0
+    for cut, hands, played in _decisions(12, rng, least_played=4):
+        view = pimc.seen(cut)
+        me = view["me"]
+        assert view["hand"] == hands[me] and view["legal"] & ~hands[me] == 0
+        R = pimc._rules(view)
+        unseen = pimc.FULL & ~view["hand"] & ~sum(1 << c for _, c in played)
+        banned = pimc.forbidden(view, R, unseen)
+        for s, mask in banned.items():
+            assert mask & hands[s] == 0, f"seat {s}'s true cards ruled out"
+        contract = ref.CONTRACTS[view["contract"]]
+        for _ in range(3):
+            sample = pimc.sample(view, rng, R)
+            assert int(sample[me]) == hands[me]
+            others = [s for s in range(4) if s != me]
+            assert sum(int(sample[s]) for s in others) == unseen
+            assert all(bin(int(sample[s])).count("1") == bin(hands[s]).count("1") for s in others)
+            held = {s: int(sample[s]) for s in others}
+            for i in range(len(played) - 1, -1, -1):
+                s, c = played[i]
+                if s == me:
+                    continue
+                held[s] |= 1 << c
+                trick = [C.code(x) for _, x in played[i - i % 4:i]]
+                assert C.code(c) in ref.legal(_codes(held[s]), trick, contract)
+            checked += 1
+    assert checked > 100
+
+
+def test_with_every_hand_seen_pimc_plays_the_solver_s_best_card(monkeypatch):
+    rng = np.random.default_rng(3)
+    checked = 0
+    for cut, hands, played in _decisions(6, rng, least_played=16):
+        view = pimc.seen(cut)
+        if view["legal"] & (view["legal"] - 1) == 0:
+            continue
+        true = np.array([hands[s] for s in range(4)], np.uint64)
+        monkeypatch.setattr(pimc, "sample", lambda view, rng, R: true.copy())
+        card = pimc.decide(cut, 2, rng, pimc._table())
+        me, trick = view["me"], view["trick"]
+        taken, points = [0] * 4, [0] * 4
+        for t in range(len(played) // 4):
+            cards = [C.code(c) for _, c in played[4 * t:4 * t + 4]]
+            w = (played[4 * t][0] + ref.trick_winner(cards, ref.CONTRACTS[view["contract"]])) % 4
+            taken[w] += 1
+            points[w] += sum(ref.card_points(c, ref.CONTRACTS[view["contract"]]) for c in cards)
+        left = {s: hands[s] for s in range(4)}
+        solution = cardmc.solve("schieber", hands=[" ".join(_codes(left[s])) for s in range(4)],
+                                trick=[C.code(c) for c in trick], to_play=me,
+                                contract=ref.CONTRACTS[view["contract"]], taken=taken, points=points)
+        column = solution.cards[f"team{me % 2}"]
+        best = column[column == column.max()].index
+        assert C.code(card) == min(best, key=C.parse), (C.code(card), column.to_dict())
+        checked += 1
+    assert checked > 10
+
+
+def test_pimc_games_are_the_same_whatever_the_threads_and_chunks(tmp_path):
+    run = {"games": 3, "seed": 4, "policy": PIMC_TEAM, "target": 1000, "pimc_samples": 2}
+    one = cardmc.simulate("schieber", **run, threads=1)
+    pd.testing.assert_frame_equal(cardmc.simulate("schieber", **run, threads=2), one)
+    folder = tmp_path / "run"
+    cardmc.simulate("schieber", **run, out=folder, chunk_games=1)
+    pd.testing.assert_frame_equal(cardmc.read(folder), one, check_dtype=False)
+    heuristic = cardmc.simulate("schieber", **{**run, "policy": "heuristic"})
+    assert not one.equals(heuristic)
+
+
+def test_pimc_plays_as_heuristic_before_its_tricks_and_its_traces_audit_clean():
+    settings = {"target": 1000, "pimc_samples": 2, "pimc_tricks": 3}
+    searched = cardmc.trace("schieber", games=2, seed=6, policy=PIMC_TEAM, **settings)
+    plain = cardmc.trace("schieber", games=2, seed=6, policy="heuristic", **settings)
+    for line, base in zip(searched, plain):
+        assert ref.audit(line) == []
+        first, base_first = line["deals"][0], base["deals"][0]
+        assert first["contract"] == base_first["contract"]
+        assert first["plays"][:4 * 6] == base_first["plays"][:4 * 6]  # 9 - 3 tricks as the heuristic plays them
+
+
+def test_the_command_line_runs_pimc_and_refuses_what_does_not_fit(tmp_path, capsys):
+    out = tmp_path / "p.parquet"
+    assert cli.main(["simulate", "schieber", "--games", "1", "--policy", PIMC_TEAM, "--set", "pimc_samples=2",
+                     "--set", "target=500", "--out", str(out), "--no-progress"]) == 0
+    assert len(pd.read_parquet(out)) > 0
+    capsys.readouterr()
+    assert cli.main(["simulate", "schieber", "--games", "1", "--policy", "pimc", "--set", "pimc_tricks=10",
+                     "--out", str(tmp_path / "q.parquet")]) == 2
+    assert "pimc_tricks" in capsys.readouterr().err.strip().splitlines()[-1]
+    assert not (tmp_path / "q.parquet").exists()
+    with pytest.raises(UsageError, match="not pimc"):
+        cardmc.odds("schieber", hand="JH 9H AH KH QH 6C 7C 8C 9C", policy="pimc", games=10)
+    with pytest.raises(UsageError, match="unknown policy 'pimc'"):
+        cardmc.simulate("differenzler", games=1, policy="pimc")
