@@ -18,7 +18,8 @@ import pandas as pd
 
 from cardmc.display import cell
 from cardmc.driver import check_count, check_seed
-from cardmc.experiments.schieber import PUSH_BINS, contract_label, contract_study, house_rules, push_threshold
+from cardmc.experiments.schieber import (PUSH_BINS, contract_label, contract_study, duplicate, house_rules,
+                                         push_threshold)
 from cardmc.registry import UsageError
 from cardmc.kernels import schieber as k
 from cardmc.reports import charts
@@ -76,6 +77,12 @@ def house_sentence(house: dict) -> str:
 
 
 WEIS_CHANGES = "the Weis changes the deal's winning team"
+PIMC_GAMES = (10, 40)  # matches of the search player against the heuristic (a second or so a match)
+
+
+def pimc_games(games: int) -> int:
+    """Matches of the ``pimc`` duplicate for a study of ``games`` matches."""
+    return max(PIMC_GAMES[0], min(PIMC_GAMES[1], games // 1000))
 
 
 def study(folder, games: int, seed: int, progress: bool = False) -> Section:
@@ -91,6 +98,9 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
     h_games = house_games(games)
     note("schieber", progress, f"house rules: {h_games:,} matches to 20000, each contract, two rule sets")
     house = house_rules(seed, h_games)
+    p_games = pimc_games(games)
+    note("schieber", progress, f"pimc against heuristic: {p_games:,} matches in duplicate")
+    searched = duplicate(seed, p_games, a="pimc", b="heuristic").drop(columns="events")
 
     files = []
     threshold = float(k.PUSH_BELOW)
@@ -163,12 +173,19 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
              "changes the deal's winning team (the team with the higher deal score differs with and "
              "without the Weis points); the team scoring Weis differs between the two rule sets (one "
              "paired share). Wilson CIs; differences paired per deal. n = deals.", house["weis"]),
+            ("pimc", f"The search player against the heuristic: {p_games:,} matches to 3000 in duplicate (the "
+             "same deals played twice, seats swapped). pimc chooses contracts as the heuristic does and, "
+             "from five tricks left, plays the card with the best mean over 8 deals of the unseen cards "
+             "consistent with the play, each solved with every hand seen (docs/RULES.md, Policies). Wins "
+             "over both seatings (Wilson CI); share of card points and margin per deal averaged over the "
+             "two seatings of each match. n = matches or duplicate pairs.", searched),
         ],  # fmt: skip
         charts=files,
         data={"schieber_contract_value": value, "schieber_push": push, "schieber_push_rule": rule,
               "schieber_contract_by_hand": by_hand, "schieber_weis": weis,
               "schieber_results": results, "schieber_house_rules": house["contracts"],
-              "schieber_house_choice": house["choice"], "schieber_house_weis": house["weis"]},  # fmt: skip
+              "schieber_house_choice": house["choice"], "schieber_house_weis": house["weis"],
+              "schieber_pimc": searched},  # fmt: skip
         frames={"schieber_heuristic_games": df},
         commands=[
             f"cardmc simulate schieber --games {games} --seed {seed} --policy heuristic "
@@ -186,9 +203,12 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
             f"[print(show(k, v)) for k, v in contract_study(seed={seed}, games={games}).items() if k != 'rows']\"",
             'python -c "import cardmc; from cardmc.display import show; '
             f"[print(show(k, v)) for k, v in cardmc.house_rules(seed={seed}, games={h_games}).items()]\"",
+            'python -c "from cardmc.display import readable; from cardmc.experiments.schieber import duplicate; '
+            f"print(readable(duplicate(seed={seed}, games={p_games}, a='pimc', b='heuristic')))\"",
         ],  # fmt: skip
         sample=f"{games:,} matches to 3000 of heuristic play ({n_deals:,} deals, {4 * n_deals:,} hands); "
         f"the same {games:,} matches replayed with forced choice and forced push, and twice more for the "
         f"duplicate against random; house rules: {h_games:,} matches to 20000 played 12 times (each contract "
-        f"under each rule set, {house['contracts'].attrs['deals']:,} deals played out in all); seed {seed}",
+        f"under each rule set, {house['contracts'].attrs['deals']:,} deals played out in all); pimc against "
+        f"heuristic: {p_games:,} matches, twice; seed {seed}",
     )
