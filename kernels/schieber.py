@@ -237,10 +237,13 @@ def hand_features(hand, tmask, jack):
 RANDOM, HEURISTIC, SCRIPTED = 0, 1, 2
 POLICY_NAMES = ("random", "heuristic", "pimc")  # pimc: SCRIPTED here, its cards from cardmc.pimc
 
-# a scripted seat's cards (``new_scratch``'s last array): how many there are, the next one to play, the event
-# number of the first card asked for beyond them (-1: none; the heuristic plays it), and from how many tricks
-# left on the script applies (before that the heuristic plays); then the cards, in the order they are asked for
-SC_COUNT, SC_NEXT, SC_NEED, SC_TRICKS, SC_CARDS = 0, 1, 2, 3, 4
+# the script of the scripted seats (``play_match``'s ``script``): how many cards it holds, the next one to play,
+# the event number of the first card asked for beyond them (-1: none; the heuristic plays it), from how many
+# tricks left it applies (before that the heuristic plays) and the scripted seats (bits, set by ``play_match``);
+# then the cards, in the order they are asked for. Runs without scripted seats pass no script (None): Numba
+# compiles them without the script's code, as fast as before it (an array more per deal costs a tenth of a
+# random deal's time in reference counting)
+SC_COUNT, SC_NEXT, SC_NEED, SC_TRICKS, SC_SEATS, SC_CARDS = 0, 1, 2, 3, 4, 5
 
 
 UNDENUFE_SIX = 6  # the POINTS row of Undenufe with undenufe_points=six
@@ -564,7 +567,7 @@ def play_deal(hands, forehand, chooser, contract, totals, target, policies, st, 
         state[S_HANDS + s] = np.int64(hands[s])
     state[S_TOTALS], state[S_TOTALS + 1] = totals[0], totals[1]
     st[0], nev = _play_deal(state, events, forehand, chooser, contract, target, _heuristic_seats(policies), st[0],
-                            nev, rules, 0, state)  # no scripted seat: the script (here ``state``) is never read
+                            nev, rules)
     for s in range(4):
         hands[s] = np.uint64(state[S_HANDS + s])
         weis[s], kinds[s] = state[S_WEIS + s], state[S_KINDS + s]
@@ -584,11 +587,10 @@ def _heuristic_seats(policies):
 
 
 @jit
-def _play_deal(state, events, forehand, chooser, contract, target, heuristic, z, nev, rules, scripted, script):
+def _play_deal(state, events, forehand, chooser, contract, target, heuristic, z, nev, rules, script=None):
     """``play_deal`` on a match ``state`` (``S_*``), with the players' stream state ``z`` in a register,
-    the heuristic seats as bits (``_heuristic_seats``) and the rules word ``rules``; the seats of the bits
-    ``scripted`` play the cards of ``script`` (``SC_*``) once ``script[SC_TRICKS]`` tricks or fewer are
-    left. Returns (z, nev)."""
+    the heuristic seats as bits (``_heuristic_seats``) and the rules word ``rules``; the scripted seats
+    play the cards of ``script`` (``SC_*``) once its ``SC_TRICKS`` tricks or fewer are left. Returns (z, nev)."""
     m = multiplier_of(rules, contract)
     prow = points_row(rules, contract)  # the POINTS row of the contract's count
     wr = weis_of(rules)
@@ -653,19 +655,19 @@ def _play_deal(state, events, forehand, chooser, contract, target, heuristic, z,
         for pos in range(4):
             hand = np.uint64(state[S_HANDS + seat])
             legal = hand if pos == 0 else follow_rule(hand, follow, tmask, jack, beat, trump_led)
-            if scripted >> seat & 1 and 9 - t <= script[SC_TRICKS]:
-                j = script[SC_NEXT]
-                script[SC_NEXT] = j + 1
-                if j < script[SC_COUNT]:
-                    card = script[SC_CARDS + j]
-                else:  # beyond the script: note where, and let the heuristic play
-                    if script[SC_NEED] < 0:
-                        script[SC_NEED] = nev
+            if heuristic >> seat & 1:  # a scripted seat is a heuristic one too
+                card = -1
+                if script is not None:  # compiled only for runs with scripted seats
+                    if script[SC_SEATS] >> seat & 1 and 9 - t <= script[SC_TRICKS]:
+                        j = script[SC_NEXT]
+                        script[SC_NEXT] = j + 1
+                        if j < script[SC_COUNT]:
+                            card = script[SC_CARDS + j]
+                        elif script[SC_NEED] < 0:  # beyond the script: note where, the heuristic plays
+                            script[SC_NEED] = nev
+                if card < 0:
                     card = choose_card(hand, legal, played, lead, win_card, pos, win_pos, win_str, trick_pts,
                                        contract, (seat & 1) == (chooser & 1), prow)
-            elif heuristic >> seat & 1:
-                card = choose_card(hand, legal, played, lead, win_card, pos, win_pos, win_str, trick_pts, contract,
-                                   (seat & 1) == (chooser & 1), prow)
             else:
                 z, pick = rng.below_from(z, popcount(legal))
                 card = nth(legal, pick)
@@ -737,17 +739,16 @@ def choose_contract(forehand, hands, weis, policies, st, fixed, push_mode, value
 
 @jit
 def new_scratch():
-    """The work arrays of one match (``play_match``), reused match after match, and an empty script for
-    scripted seats (``SC_*``)."""
-    return np.empty(36, np.int64), np.zeros(4, np.uint64), np.zeros(STATE_SIZE, np.int64), np.zeros(SC_CARDS, np.int64)
+    """The work arrays of one match (``play_match``), reused match after match."""
+    return np.empty(36, np.int64), np.zeros(4, np.uint64), np.zeros(STATE_SIZE, np.int64)
 
 
 @jit
-def play_match(seed, index, params, policies, rows, r0, events, scratch, cond=None):
+def play_match(seed, index, params, policies, rows, r0, events, scratch, cond=None, script=None):
     """Play match ``index`` of ``seed`` to the target; write its rows from ``rows[r0]`` (none when ``rows``
     is empty) and its events. ``scratch`` is from ``new_scratch``; ``cond`` a condition on every deal
     (``cardmc.kernels.condition``) or None. Returns (rows, events) written."""
-    cards, dealt, state, script = scratch
+    cards, dealt, state = scratch
     target, fixed, push_mode = params[P_TARGET], params[P_CONTRACT], params[P_FOREHAND_PUSH]
     rules = rules_of(params)
     wr = weis_of(rules)
@@ -755,10 +756,11 @@ def play_match(seed, index, params, policies, rows, r0, events, scratch, cond=No
     rec = events.shape[0] > 0
     z = rng.key(seed, index, 0, rng.PLAY)  # the players' stream, in a register
     heuristic = _heuristic_seats(policies)
-    scripted = 0
-    for s in range(4):
-        scripted |= (1 if policies[s, 0] == SCRIPTED else 0) << s
-    script[SC_NEXT], script[SC_NEED] = 0, -1
+    if script is not None:
+        script[SC_SEATS] = 0
+        for s in range(4):
+            script[SC_SEATS] |= (1 if policies[s, 0] == SCRIPTED else 0) << s
+        script[SC_NEXT], script[SC_NEED] = 0, -1
     state[S_TOTALS] = state[S_TOTALS + 1] = 0
     nrows = nev = 0
     forehand = 0
@@ -790,8 +792,7 @@ def play_match(seed, index, params, policies, rows, r0, events, scratch, cond=No
                                                push_mode, rules)
         if rec:
             nev = _event(events, nev, EV_CONTRACT, chooser, 1 if pushed else 0, contract)
-        z, nev = _play_deal(state, events, forehand, chooser, contract, target, heuristic, z, nev, rules, scripted,
-                            script)
+        z, nev = _play_deal(state, events, forehand, chooser, contract, target, heuristic, z, nev, rules, script)
         winner = state[S_OUT + O_WINNER]
         if write:
             tmask, jack = trump_masks(contract)
@@ -835,12 +836,11 @@ def play_match(seed, index, params, policies, rows, r0, events, scratch, cond=No
 
 
 def play_game(seed, index, players, params, policies, rows, events, cond=None, script=None):
-    """Play match ``index`` of ``seed`` to the target; write its rows (and events). ``script``: the cards
-    of the scripted (``pimc``) seats (``SC_*``)."""
-    scratch = new_scratch()
-    if script is not None:
-        scratch = (*scratch[:3], script)
-    return play_match(seed, index, params, policies, rows, 0, events, scratch, cond)
+    """Play match ``index`` of ``seed`` to the target; write its rows (and events). ``script``: the cards of
+    the scripted (``pimc``) seats (``SC_*``)."""
+    if script is None:  # (not passed: Numba compiles a passed None as another kind of call)
+        return play_match(seed, index, params, policies, rows, 0, events, new_scratch(), cond)
+    return play_match(seed, index, params, policies, rows, 0, events, new_scratch(), cond, script)
 
 
 def simulate(seed, start, count, players, params, policies, chunks=64, cond=None, out=None):
