@@ -7,18 +7,21 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from cardmc import stats, trace_lines
+import numba
+
+from cardmc import pimc, stats, trace_lines
 from cardmc.frames import Columns
+from cardmc.kernels.jit import in_threads
 from cardmc.registry import GameSpec, Option, UsageError, join_spans
 from cardmc.kernels import condition as kc
 from cardmc.kernels import differenzler as k
 from cardmc.kernels.cards import RANKS, SUITS, code
 from cardmc.kernels.events import EV_DECLARE
 
-PLAY = {"random": k.PLAY_RANDOM, "heuristic": k.PLAY_HEURISTIC}
+PLAY = {"random": k.PLAY_RANDOM, "heuristic": k.PLAY_HEURISTIC, "pimc": k.PLAY_SCRIPTED}  # pimc: cardmc.pimc
 DECLARE = {"random": k.DECLARE_RANDOM, "heuristic": k.DECLARE_HEURISTIC, "calibrated": k.DECLARE_CALIBRATED}
 NAMED = {"random": ("random", "random"), "heuristic": ("heuristic", "heuristic"),
-         "calibrated": ("heuristic", "calibrated")}  # fmt: skip
+         "calibrated": ("heuristic", "calibrated"), "pimc": ("pimc", "calibrated")}  # fmt: skip
 CALIBRATION_FILE = "differenzler_calibration.csv"
 
 
@@ -92,8 +95,27 @@ def simulate_block(seed, start, count, players, params, policies, calibration=No
     array of a ``cardmc.condition.Condition`` (None: unconditioned), ``out``
     a ``RowBuffer`` to hold the rows (``cardmc.kernels.columns``)."""
     table = calibration_table() if calibration is None else calibration
+    if pimc.has_pimc(policies, "differenzler"):
+        return _pimc_block(seed, start, count, params, policies, table, kc.of(condition))
     rows, spans = k.simulate(seed, start, count, players, params, policies, table, kc.of(condition), out)
     return join_spans(rows, spans)
+
+
+def _pimc_block(seed, start, count, params, policies, table, cond) -> np.ndarray:
+    """Games with ``pimc`` seats (``cardmc.pimc``), side by side on the run's threads."""
+    per = k.max_rows(4, params)
+    rows = np.zeros((count * per, len(k.COLUMNS)), np.int32)
+    written = np.zeros(count, np.int64)
+    parts = max(1, min(numba.get_num_threads(), count))
+
+    def work(part: int) -> None:
+        events = np.zeros((k.max_events(params), 4), np.int64)
+        for j in range(count * part // parts, count * (part + 1) // parts):
+            written[j] = pimc.play_game("differenzler", seed, start + j, params, policies,
+                                        rows[j * per:(j + 1) * per], events, cond, table)[0]
+
+    in_threads(work, parts)
+    return rows[(np.arange(per)[None, :] < written[:, None]).ravel()]
 
 
 _SMALL = {c: "int16" for c in k.COLUMNS}
@@ -123,7 +145,12 @@ def trace_game(seed: int, index: int, players: int, settings: dict, policy: str,
     table = calibration_table() if calibration is None else calibration
     rows = np.zeros((k.max_rows(players, params), len(k.COLUMNS)), np.int32)
     events = np.zeros((k.max_events(params), 4), np.int64)
-    nrows, nev = k.play_game(seed, index, players, params, policies, table, rows, events, k.new_scratch(), kc.of(condition))
+    if pimc.has_pimc(policies, "differenzler"):
+        nrows, nev = pimc.play_game("differenzler", seed, index, params, policies, rows, events, kc.of(condition),
+                                    table)
+    else:
+        nrows, nev = k.play_game(seed, index, players, params, policies, table, rows, events, k.new_scratch(),
+                                 kc.of(condition))
     rows = rows[:nrows]
 
     def layout(number: int, dealer: int, leader: int, hands: list, plays: list) -> dict:
@@ -301,8 +328,14 @@ SPEC = GameSpec(
         "open_declarations": Option(False, "bool", "declare in turn, seeing earlier declarations"),
         "max_extra_deals": Option(4, "int", "tie-break deals at most after the four", 0, 16),
     },
-    options={},
-    policies=("random", "heuristic", "calibrated"),
+    options={
+        "pimc_samples": Option(8, "int", "deals of the unseen cards the pimc player solves for each card it "
+                               "plays", 1, 1000),
+        "pimc_tricks": Option(5, "int", "the pimc player searches once this many tricks or fewer are left, "
+                              "and plays as heuristic before (9: every card; whole deals take seconds a solve)",
+                              1, 9),
+    },
+    policies=("random", "heuristic", "calibrated", "pimc"),
     default_policy="calibrated",
     unit="game of 4 deals (plus tie-breaks)",
     parse_policy=parse_policy,

@@ -50,6 +50,9 @@ def odds(hand=None, *, seat: int = 0, dealer: int | None = None, trump_card: str
     games, seed = check_count("games", games), check_seed(seed)
     params = game.SPEC.params(game.SPEC.settings(dict(settings or {})))
     policies = game.parse_policy(policy if policy is not None else "calibrated")
+    if game.pimc.has_pimc(policies, "differenzler"):
+        raise UsageError("hand odds play random, heuristic or calibrated seats, not pimc (a search player: "
+                         "simulate it)")
     table = game.calibration_table() if calibration is None else game.read_calibration(calibration)
     grid = check_candidates(candidates)
     items = [f"{s}:{text}" for s, text in hand_items(hands)]

@@ -53,8 +53,8 @@ def _pimc_block(seed, start, count, params, policies, cond) -> np.ndarray:
     def work(part: int) -> None:
         events = np.zeros((max_events(params), 4), np.int64)
         for j in range(count * part // parts, count * (part + 1) // parts):
-            written[j] = pimc.play_match(seed, start + j, params, policies, rows[j * per:(j + 1) * per], events,
-                                         cond, int(params[k.P_PIMC_SAMPLES]), int(params[k.P_PIMC_TRICKS]))[0]
+            written[j] = pimc.play_game("schieber", seed, start + j, params, policies, rows[j * per:(j + 1) * per],
+                                        events, cond)[0]
 
     in_threads(work, parts)
     return rows[(np.arange(per)[None, :] < written[:, None]).ravel()]
@@ -112,8 +112,7 @@ def trace_game(seed: int, index: int, players: int, settings: dict, policy: str,
     rows = np.zeros((k.max_rows(players, params), k.NCOL), np.int32)
     events = np.zeros((max_events(params), 4), np.int64)
     if pimc.has_pimc(policies):
-        _, nev = pimc.play_match(seed, index, params, policies, rows, events, kc.of(condition),
-                                 int(params[k.P_PIMC_SAMPLES]), int(params[k.P_PIMC_TRICKS]))
+        _, nev = pimc.play_game("schieber", seed, index, params, policies, rows, events, kc.of(condition))
     else:
         _, nev = k.play_game(seed, index, players, params, policies, rows, events, kc.of(condition))
     deals = deal_records(events[:nev])

@@ -21,11 +21,15 @@ PLAYERS = 4
 DEAL_POINTS = 157
 LAST_TRICK = 5
 
-# rule options (RULES.md names), then nothing else: the params layout
+# rule options (RULES.md names), then the simulation options: the params layout
 P_OPEN_DECLARATIONS, P_MAX_EXTRA_DEALS = 0, 1
+P_PIMC_SAMPLES, P_PIMC_TRICKS = 2, 3  # read by cardmc.pimc, not here
 
 # policies: column 0 = card play, column 1 = declaration
-PLAY_RANDOM, PLAY_HEURISTIC = 0, 1
+PLAY_RANDOM, PLAY_HEURISTIC, PLAY_SCRIPTED = 0, 1, 2  # SCRIPTED: the search player pimc (cardmc.pimc)
+# the script of the scripted seats (``play_game``'s ``script``): as in ``cardmc.kernels.schieber`` (SC_*); plain
+# runs pass none, and Numba compiles them without the script's code
+SC_COUNT, SC_NEXT, SC_NEED, SC_TRICKS, SC_SEATS, SC_CARDS = 0, 1, 2, 3, 4, 5
 DECLARE_RANDOM, DECLARE_HEURISTIC, DECLARE_CALIBRATED = 0, 1, 2
 
 COLUMNS = (
@@ -322,7 +326,7 @@ def declare_as(policy, rel, hand, trump, z, calibrated):
 
 @jit(inline="always")
 def play_deal(seed, index, k, dealer, policies, table, rows, r0, events, ne, hands, cards, play_st, work,
-              deck_bytes, cond):
+              deck_bytes, cond, script=None):
     """Play deal ``k``: writes four rows from ``rows[r0]``; returns the new
     event count. ``hands``, ``cards``, ``play_st``, ``work`` and ``deck_bytes`` are
     from ``new_scratch``; ``cond`` a condition on the deal
@@ -372,7 +376,7 @@ def play_deal(seed, index, k, dealer, policies, table, rows, r0, events, ne, han
         rows[r0 + s, C_LEN_H] = popcount(suit_cards(hands[s], 2))
         rows[r0 + s, C_LEN_S] = popcount(suit_cards(hands[s], 3))
         rows[r0 + s, C_PLAY_POLICY], rows[r0 + s, C_DECLARE_POLICY] = policies[s, 0], policies[s, 1]
-    z, ne = play_tricks(hands, leader, trump, policies, work, z, events, ne)
+    z, ne = play_tricks(hands, leader, trump, policies, work, z, events, ne, script)
     play_st[0] = z
     for s in range(PLAYERS):
         rows[r0 + s, C_MADE] = work[W_MADE + s]
@@ -382,11 +386,13 @@ def play_deal(seed, index, k, dealer, policies, table, rows, r0, events, ne, han
 
 
 @jit
-def play_tricks(hands, leader, trump, policies, work, z, events, ne):
+def play_tricks(hands, leader, trump, policies, work, z, events, ne, script=None):
     """The nine tricks of a deal whose declarations are in ``work``: each
     seat's points and tricks into ``work``, plays recorded in ``events``
-    from ``ne`` when it has rows. ``z`` is the players' stream state.
-    Returns (new stream state, new event count)."""
+    from ``ne`` when it has rows. ``z`` is the players' stream state; the
+    scripted seats play the cards of ``script`` (``SC_*``) once its
+    ``SC_TRICKS`` tricks or fewer are left. Returns (new stream state, new
+    event count)."""
     rec = events.shape[0] > 0
     randoms = 0  # bit s: seat s plays random cards
     for s in range(PLAYERS):
@@ -408,8 +414,18 @@ def play_tricks(hands, leader, trump, policies, work, z, events, ne):
                 z, pick = rng.below_from(z, popcount(legal))
                 c = nth(legal, pick)
             else:
-                need = work[W_DECLARED + s] - work[W_MADE + s]
-                c = heuristic_card(hand, legal, i, led, beat, pot, trump, need, ~(hand | gone))
+                c = -1
+                if script is not None:  # compiled only for runs with scripted seats
+                    if script[SC_SEATS] >> s & 1 and 9 - t <= script[SC_TRICKS]:
+                        j = script[SC_NEXT]
+                        script[SC_NEXT] = j + 1
+                        if j < script[SC_COUNT]:
+                            c = script[SC_CARDS + j]
+                        elif script[SC_NEED] < 0:  # beyond the script: note where, the heuristic plays
+                            script[SC_NEED] = ne
+                if c < 0:
+                    need = work[W_DECLARED + s] - work[W_MADE + s]
+                    c = heuristic_card(hand, legal, i, led, beat, pot, trump, need, ~(hand | gone))
             if rec:
                 events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_PLAY, s, c, np.int64(legal)
                 ne += 1
@@ -429,18 +445,22 @@ def play_tricks(hands, leader, trump, policies, work, z, events, ne):
     return z, ne
 
 
-def play_game(seed, index, players, params, policies, table, rows, events, scratch, cond=None):
+def play_game(seed, index, players, params, policies, table, rows, events, scratch, cond=None, script=None):
     """Play game ``index`` of ``seed``: 4 deals, then tie-break deals while the
     lowest total penalty is shared (at most ``max_extra_deals``). ``scratch``
-    is from ``new_scratch``. Returns (rows written, events written)."""
+    is from ``new_scratch``; ``script`` the cards of the scripted (``pimc``)
+    seats (``SC_*``). Returns (rows written, events written)."""
     hands, cards, play_st, work, deck_bytes = scratch
+    if script is None:  # (not passed: Numba compiles a passed None as another kind of call)
+        return play_games(seed, index, 1, players, params, policies, table, rows, 0, events, hands, cards, play_st,
+                          work, deck_bytes, cond)
     return play_games(seed, index, 1, players, params, policies, table, rows, 0, events, hands, cards, play_st, work,
-                      deck_bytes, cond)
+                      deck_bytes, cond, script)
 
 
 @jit
 def play_games(seed, start, count, players, params, policies, table, rows, r0, events, hands, cards, play_st, work,
-               deck_bytes, cond=None):
+               deck_bytes, cond=None, script=None):
     """Games start..start+count-1 as ``play_game`` plays them, their rows one
     after another from ``rows[r0]``; the work arrays are ``new_scratch``'s,
     passed one by one (one call per batch chunk: reference counts are taken
@@ -449,6 +469,11 @@ def play_games(seed, start, count, players, params, policies, table, rows, r0, e
     ne = 0
     limit = 4 + params[P_MAX_EXTRA_DEALS]
     base = r0
+    if script is not None:
+        script[SC_SEATS] = 0
+        for s in range(PLAYERS):
+            script[SC_SEATS] |= (1 if policies[s, 0] == PLAY_SCRIPTED else 0) << s
+        script[SC_NEXT], script[SC_NEED] = 0, -1
     for index in range(start, start + count):
         rng.restart(play_st, seed, index, 0, rng.SETUP)
         first = rng.below(play_st, PLAYERS)
@@ -459,7 +484,7 @@ def play_games(seed, start, count, players, params, policies, table, rows, r0, e
         while True:
             r = base + k * PLAYERS
             ne = play_deal(seed, index, k, (first + k) % PLAYERS, policies, table, rows, r, events, ne,
-                           hands, cards, play_st, work, deck_bytes, cond)
+                           hands, cards, play_st, work, deck_bytes, cond, script)
             low = 1 << 30
             for s in range(PLAYERS):
                 rows[r + s, C_GAME] = index

@@ -43,7 +43,8 @@ def split(rows, parts):
 # ------------------------------------------------------------ Differenzler
 
 PENALTY = D.DEAL_POINTS + 1  # 0..157
-POLICY_CELLS = 6  # play policy (2) x declaration policy (3)
+D_PLAYS = 3  # Differenzler's play policies: random, heuristic, pimc
+POLICY_CELLS = D_PLAYS * 3  # play policy x declaration policy (3)
 
 
 @jit
@@ -59,7 +60,7 @@ def differenzler(rows, lo, hi, acc, at, dims):
         aces, tens = rows[r, D.C_ACES], rows[r, D.C_TENS]
         winner, tied, deal = rows[r, D.C_WINNER], rows[r, D.C_TIED], rows[r, D.C_DEAL]
         rank = (card & 15) - 4
-        if not (0 <= play < 2 and 0 <= declare < 3 and 0 <= penalty < PENALTY and 0 <= made < PENALTY
+        if not (0 <= play < D_PLAYS and 0 <= declare < 3 and 0 <= penalty < PENALTY and 0 <= made < PENALTY
                 and 0 <= declared < PENALTY and 0 <= rel < 4 and 0 <= rank < 9 and 0 <= card >> 4 < 4
                 and 0 <= trumps < 10 and 0 <= jack < 2 and 0 <= nine < 2 and 0 <= aces < 5 and 0 <= tens < 5
                 and 0 <= winner < 2 and 0 <= tied < 2):  # fmt: skip
@@ -69,20 +70,20 @@ def differenzler(rows, lo, hi, acc, at, dims):
         acc[pen_hist + pol * PENALTY + penalty] += 1
         c = pol * 4 + rel
         acc[by_rel + c] += 1
-        acc[by_rel + 24 + c] += penalty
-        acc[by_rel + 48 + c] += penalty * penalty
+        acc[by_rel + 4 * POLICY_CELLS + c] += penalty
+        acc[by_rel + 8 * POLICY_CELLS + c] += penalty * penalty
         c = pol * 36 + (card >> 4) * 9 + rank
         acc[by_card + c] += 1
-        acc[by_card + 216 + c] += penalty
-        acc[by_card + 432 + c] += penalty * penalty
+        acc[by_card + 36 * POLICY_CELLS + c] += penalty
+        acc[by_card + 72 * POLICY_CELLS + c] += penalty * penalty
         c = ((((pol * 10 + trumps) * 2 + jack) * 2 + nine) * 5 + aces) * 5 + tens
         acc[by_hand + c] += 1
-        acc[by_hand + 6000 + c] += made
-        acc[by_hand + 12000 + c] += made * made
+        acc[by_hand + 1000 * POLICY_CELLS + c] += made
+        acc[by_hand + 2000 * POLICY_CELLS + c] += made * made
         c = pol * PENALTY + declared
         acc[by_declared + c] += 1
-        acc[by_declared + 6 * PENALTY + c] += made
-        acc[by_declared + 12 * PENALTY + c] += made * made
+        acc[by_declared + POLICY_CELLS * PENALTY + c] += made
+        acc[by_declared + 2 * POLICY_CELLS * PENALTY + c] += made * made
         if deal == 0:
             acc[first + (pol * 2 + winner) * 2 + tied] += 1
             if rows[r, D.C_SEAT] == 0:

@@ -1,7 +1,7 @@
-"""The search player ``pimc`` (``cardmc.pimc``), Schieber: its samples keep
-every earlier play legal under the plain-Python rules, it plays the solver's
-best card when it sees every hand, its games are reproducible and audit
-clean, and it is refused where it cannot play."""
+"""The search player ``pimc`` (``cardmc.pimc``), Schieber and Differenzler:
+its samples keep every earlier play legal under the plain-Python rules, it
+plays the solver's best card when it sees every hand, its games are
+reproducible and audit clean, and it is refused where it cannot play."""
 from __future__ import annotations
 
 import numpy as np
@@ -15,6 +15,7 @@ from cardmc.kernels import schieber as k
 from cardmc.kernels.events import EV_HAND, EV_PLAY
 from cardmc.registry import UsageError
 from cardmc.schieber import SPEC, max_events, parse_policy
+from tests.reference import differenzler as dref
 from tests.reference import schieber as ref
 
 PIMC_TEAM = "pimc,heuristic,pimc,heuristic"
@@ -53,10 +54,10 @@ def test_samples_keep_every_play_legal_under_the_rulebook_and_never_rule_out_the
     rng = np.random.default_rng(11)
     checked = 0
     for cut, hands, played in _decisions(12, rng, least_played=4):
-        view = pimc.seen(cut)
+        view = pimc.seen("schieber", cut)
         me = view["me"]
         assert view["hand"] == hands[me] and view["legal"] & ~hands[me] == 0
-        R = pimc._rules(view)
+        R = pimc.rules(view)
         unseen = pimc.FULL & ~view["hand"] & ~sum(1 << c for _, c in played)
         banned = pimc.forbidden(view, R, unseen)
         for s, mask in banned.items():
@@ -84,12 +85,12 @@ def test_with_every_hand_seen_pimc_plays_the_solver_s_best_card(monkeypatch):
     rng = np.random.default_rng(3)
     checked = 0
     for cut, hands, played in _decisions(6, rng, least_played=16):
-        view = pimc.seen(cut)
+        view = pimc.seen("schieber", cut)
         if view["legal"] & (view["legal"] - 1) == 0:
             continue
         true = np.array([hands[s] for s in range(4)], np.uint64)
         monkeypatch.setattr(pimc, "sample", lambda view, rng, R: true.copy())
-        card = pimc.decide(cut, 2, rng, pimc._table())
+        card = pimc.decide(view, 2, rng, pimc._table())
         me, trick = view["me"], view["trick"]
         taken, points = [0] * 4, [0] * 4
         for t in range(len(played) // 4):
@@ -142,5 +143,104 @@ def test_the_command_line_runs_pimc_and_refuses_what_does_not_fit(tmp_path, caps
     assert not (tmp_path / "q.parquet").exists()
     with pytest.raises(UsageError, match="not pimc"):
         cardmc.odds("schieber", hand="JH 9H AH KH QH 6C 7C 8C 9C", policy="pimc", games=10)
+    with pytest.raises(UsageError, match="not pimc"):
+        cardmc.odds("differenzler", hand="JH 9H AH KH QH 6C 7C 8C 9C", trump_card="6H", policy="pimc", games=10)
     with pytest.raises(UsageError, match="unknown policy 'pimc'"):
-        cardmc.simulate("differenzler", games=1, policy="pimc")
+        cardmc.simulate("english_jazz", games=1, policy="pimc")
+
+
+# ---------------------------------------------------------------- Differenzler
+
+D_TEAM = "pimc,calibrated,pimc,calibrated"
+
+
+def _differenzler_decisions(games: int, rng: np.random.Generator, least_played: int):
+    """(view, the hands then, the plays so far, the deal's rows) at random plays of calibrated games."""
+    from cardmc import differenzler as D
+    from cardmc.kernels import differenzler as dk
+
+    params = D.SPEC.params(D.SPEC.settings())
+    for g in range(games):
+        rows = np.zeros((dk.max_rows(4, params), len(dk.COLUMNS)), np.int32)
+        events = np.zeros((dk.max_events(params), 4), np.int64)
+        _, nev = dk.play_game(8, g, 4, params, D.parse_policy("calibrated"), D.calibration_table(), rows, events,
+                              dk.new_scratch())  # fmt: skip
+        ev = events[:nev]
+        for i in rng.choice(np.flatnonzero(ev[:, 0] == EV_PLAY), size=6, replace=False):
+            start = max(j for j in range(i) if ev[j, 0] == 0)  # the deal's EV_DEAL
+            hands = {int(a): int(b) for kind, a, b, _ in ev[start:i].tolist() if kind == EV_HAND}
+            played = [(int(a), int(b)) for kind, a, b, _ in ev[start:i].tolist() if kind == EV_PLAY]
+            if len(played) < least_played:
+                continue
+            for s, c in played:
+                hands[s] &= ~(1 << c)
+            yield pimc.seen("differenzler", ev[:i + 1], rows), hands, played, rows[4 * int(ev[start, 1]):][:4]
+
+
+def test_differenzler_samples_keep_the_plays_legal_and_the_trump_card_with_the_dealer():
+    rng = np.random.default_rng(12)
+    checked = 0
+    for view, hands, played, deal_rows in _differenzler_decisions(10, rng, least_played=3):
+        me, trump = view["me"], C.SUITS[view["contract"]]
+        assert view["hand"] == hands[me] and view["declared"] == deal_rows[me, 8]
+        R = pimc.rules(view)
+        unseen = pimc.FULL & ~view["hand"] & ~sum(1 << c for _, c in played)
+        for s, mask in pimc.forbidden(view, R, unseen).items():
+            assert mask & hands[s] == 0, f"seat {s}'s true cards ruled out"
+        shown = view["trump_card"]
+        for _ in range(3):
+            sample = pimc.sample(view, rng, R)
+            if (unseen >> shown) & 1:
+                assert (int(sample[view["dealer"]]) >> shown) & 1, "the face-up trump card left the dealer"
+            held = {s: int(sample[s]) for s in range(4) if s != me}
+            for i in range(len(played) - 1, -1, -1):
+                s, c = played[i]
+                if s == me:
+                    continue
+                held[s] |= 1 << c
+                trick = [C.code(x) for _, x in played[i - i % 4:i]]
+                assert C.code(c) in dref.legal(set(_codes(held[s])), trick, trump)
+            checked += 1
+    assert checked > 60
+
+
+def test_differenzler_pimc_with_every_hand_seen_plays_for_the_least_sure_penalty(monkeypatch):
+    rng = np.random.default_rng(5)
+    checked = 0
+    for view, hands, played, _ in _differenzler_decisions(16, rng, least_played=20):
+        if view["legal"] & (view["legal"] - 1) == 0:
+            continue
+        true = np.array([hands[s] for s in range(4)], np.uint64)
+        monkeypatch.setattr(pimc, "sample", lambda view, rng, R: true.copy())
+        card = pimc.decide(view, 2, rng, pimc._table())
+        trump = C.SUITS[view["contract"]]
+        points, taken = [0] * 4, [0] * 4
+        for t in range(len(played) // 4):
+            cards = [C.code(c) for _, c in played[4 * t:4 * t + 4]]
+            w = (played[4 * t][0] + dref.trick_winner(cards, trump)) % 4
+            taken[w] += 1
+            points[w] += sum(dref.points(c, trump) for c in cards)
+        solution = cardmc.solve("differenzler", hands=[" ".join(_codes(hands[s])) for s in range(4)],
+                                trick=[C.code(c) for _, c in played[len(played) // 4 * 4:]], to_play=view["me"],
+                                contract=trump, seat=view["me"], declared=view["declared"], taken=taken,
+                                points=points)  # fmt: skip
+        column = solution.cards["least_penalty"]
+        best = column[column == column.min()].index
+        assert C.code(card) == min(best, key=C.parse), (C.code(card), column.to_dict())
+        checked += 1
+    assert checked > 10
+
+
+def test_differenzler_pimc_games_are_reproducible_and_audit_clean(tmp_path):
+    run = {"games": 2, "seed": 9, "policy": D_TEAM, "pimc_samples": 2}
+    one = cardmc.simulate("differenzler", **run, threads=1)
+    pd.testing.assert_frame_equal(cardmc.simulate("differenzler", **run, threads=2), one)
+    assert set(one["play_policy"].astype(str)) == {"pimc", "heuristic"}
+    lines = cardmc.trace("differenzler", games=2, seed=9, policy=D_TEAM, pimc_samples=2)
+    plain = cardmc.trace("differenzler", games=2, seed=9, policy="calibrated")
+    for line, base in zip(lines, plain):
+        assert dref.audit(line) == []
+        assert line["deals"][0]["plays"][:16] == base["deals"][0]["plays"][:16]  # 9 - 5 tricks as the heuristic
+    aggs = cardmc.simulate("differenzler", **run, aggregate=True)
+    pd.testing.assert_frame_equal(cardmc.analyze("differenzler", aggs)["penalty_by_policy"],
+                                  cardmc.analyze("differenzler", one)["penalty_by_policy"])
