@@ -54,8 +54,9 @@ def start_then_stop(tmp_path: Path, args: list[str], how: int) -> tuple[int, str
     return proc.returncode, err
 
 
-RUN = ["simulate", "differenzler", "--games", "24000", "--seed", "3", "--policy", "heuristic",
-       "--chunk-games", "800", "--out", "run/", "--no-progress"]  # fmt: skip
+GAMES = 120_000  # 30 chunks of tens of milliseconds each: the run cannot end between two polls (10 ms)
+RUN = ["simulate", "differenzler", "--games", str(GAMES), "--seed", "3", "--policy", "heuristic",
+       "--chunk-games", str(GAMES // 30), "--out", "run/", "--no-progress"]  # fmt: skip
 
 
 def test_sigkill_then_resume_gives_the_uninterrupted_result(tmp_path):
@@ -75,7 +76,7 @@ def test_sigkill_then_resume_gives_the_uninterrupted_result(tmp_path):
         assert (now.st_ino, now.st_mtime_ns) == (st.st_ino, st.st_mtime_ns)
     parts = [e["file"] for e in after["chunks"].values()]
     assert sorted(p.name for p in folder.iterdir()) == sorted([checkpoint.MANIFEST, *parts])  # no temporary files
-    whole = api.simulate("differenzler", games=24000, seed=3, policy="heuristic")
+    whole = api.simulate("differenzler", games=GAMES, seed=3, policy="heuristic")
     same_rows(api.read(folder), whole)
     again = cli(*RUN, cwd=tmp_path)  # nothing left to do
     assert again.returncode == 0 and "complete already" in again.stderr
