@@ -11,8 +11,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+import numba
+
 from cardmc import aggregate as agg
-from cardmc import trace_lines
+from cardmc import pimc, trace_lines
+from cardmc.kernels.jit import in_threads
 from cardmc.frames import Columns
 from cardmc.driver import check_count, check_seed
 from cardmc.registry import GameSpec, Option, UsageError, compact, seat_codes
@@ -43,8 +46,26 @@ def simulate_block(seed: int, start: int, count: int, players: int, params: np.n
     policies = np.asarray(policies, np.int64)
     if policies.shape != (players, 1) or not np.isin(policies, list(PLAY.values())).all():
         raise UsageError(f"policies should be a ({players}, 1) array of policy codes, not {policies!r}")
+    if pimc.has_pimc(policies, "norwegian_jazz"):
+        return _pimc_block(seed, start, count, players, params, policies, kc.of(condition))
     rows, nrows = k.simulate(seed, start, count, players, params, policies, kc.of(condition), out)
     return compact(rows, nrows, k.max_rows(players, params))
+
+
+def _pimc_block(seed, start, count, players, params, policies, cond) -> np.ndarray:
+    """Games with ``pimc`` seats (``cardmc.pimc``), side by side on the run's threads."""
+    per = k.DEALS * players
+    rows = np.zeros((count * per, len(k.COLUMNS)), np.int32)
+    parts = max(1, min(numba.get_num_threads(), count))
+
+    def work(part: int) -> None:
+        events = np.zeros((k.max_events(players), 4), np.int64)
+        for j in range(count * part // parts, count * (part + 1) // parts):
+            pimc.play_game("norwegian_jazz", seed, start + j, params, policies, rows[j * per:(j + 1) * per], events,
+                           cond)  # fmt: skip
+
+    in_threads(work, parts)
+    return rows
 
 
 _DTYPES = {c: "int8" for c in k.COLUMNS}
@@ -71,7 +92,13 @@ def trace_game(seed: int, index: int, players: int, settings: dict, policy: str,
     seed, index, players, full = trace_lines.check(SPEC, seed, index, players, settings)
     params = SPEC.params(full)
     policies = parse_policy(policy, players)
-    rows, events = k.trace_game(seed, index, players, params, policies, kc.of(condition))
+    if pimc.has_pimc(policies, "norwegian_jazz"):
+        rows = np.zeros((k.DEALS * players, len(k.COLUMNS)), np.int32)
+        events = np.zeros((k.max_events(players), 4), np.int64)
+        nev = pimc.play_game("norwegian_jazz", seed, index, params, policies, rows, events, kc.of(condition))[1]
+        events = events[:nev]
+    else:
+        rows, events = k.trace_game(seed, index, players, params, policies, kc.of(condition))
 
     def layout(number: int, dealer: int, leader: int, hands: list, plays: list) -> dict:
         r = trace_lines.seat_rows(rows, k.C_DEAL, k.C_SEAT, number + 1)
@@ -308,6 +335,10 @@ SPEC = GameSpec(
     options={
         "stop_early": Option(True, "bool", "end deals 2-4 after the trick that leaves no club / queen / KC "
                                            "in any hand (same scores, fewer plays)"),
+        "pimc_samples": Option(8, "int", "deals of the unseen cards the pimc player solves for each card it "
+                               "plays", 1, 1000),
+        "pimc_tricks": Option(5, "int", "the pimc player searches once this many tricks or fewer are left, "
+                              "and plays as heuristic before (deals 1-5; whole deals take seconds a solve)", 1, 17),
     },
     policies=k.POLICY_NAMES,
     default_policy="heuristic",

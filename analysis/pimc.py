@@ -1,4 +1,4 @@
-"""The search player ``pimc`` (perfect-information Monte Carlo): Schieber and Differenzler.
+"""The search player ``pimc`` (perfect-information Monte Carlo): Schieber, Differenzler, Norwegian Jazz.
 
 At each of its decisions the player deals the cards it has not seen into the
 other hands, ``pimc_samples`` times, each deal consistent with everything it
@@ -20,6 +20,9 @@ code) for its own objective:
 * Differenzler: the least penalty |declared - made| it can be sure of
   whatever the other three do (``least_distance`` to what its declaration
   still needs): the lowest mean. The others' declarations are not used.
+* Norwegian Jazz, deals 1-5: the least penalty it can be held to from here,
+  the others playing together against it: the lowest mean. In deal 6
+  (sevens) it plays as ``heuristic``.
 
 Whole deals take seconds each to solve, so the player searches once
 ``pimc_tricks`` tricks or fewer are left (default 5, about a millisecond a
@@ -49,21 +52,21 @@ from cardmc.kernels.events import EV_CONTRACT, EV_DEAL, EV_DECLARE, EV_HAND, EV_
 
 TT_MIB = 16  # a search from five tricks left fills a small table; one a thread
 TRIES = 200  # samples drawn for one accepted (a player's inferences make almost every one pass)
-FULL = C.mask_of(C.deck(36))  # the 36 cards (suit * 16 + rank)
-GAMES = ("schieber", "differenzler")
+FULL = C.mask_of(C.deck(36))  # the 36 cards (suit * 16 + rank) of the Jass games
+GAMES = ("schieber", "differenzler", "norwegian_jazz")
 
 
 def _kernel(game: str):
-    from cardmc.kernels import differenzler, schieber
+    from cardmc.kernels import differenzler, norwegian_jazz, schieber
 
-    return {"schieber": schieber, "differenzler": differenzler}[game]
+    return {"schieber": schieber, "differenzler": differenzler, "norwegian_jazz": norwegian_jazz}[game]
 
 
 def has_pimc(policies: np.ndarray, game: str = "schieber") -> bool:
     """Does a seat of ``policies`` (a game's codes) play ``pimc``?"""
     k = _kernel(game)
-    code = k.SCRIPTED if game == "schieber" else k.PLAY_SCRIPTED
-    return bool((np.asarray(policies)[:, 0] == code).any())
+    code = {"schieber": "SCRIPTED", "differenzler": "PLAY_SCRIPTED", "norwegian_jazz": "POLICY_SCRIPTED"}[game]
+    return bool((np.asarray(policies)[:, 0] == getattr(k, code)).any())
 
 
 def play_game(game: str, seed: int, index: int, params: np.ndarray, policies: np.ndarray, rows: np.ndarray,
@@ -73,8 +76,9 @@ def play_game(game: str, seed: int, index: int, params: np.ndarray, policies: np
     its rows and events like the game kernel's ``play_game`` (``table``:
     Differenzler's calibration) and returns how many of each."""
     k = _kernel(game)
+    players = len(policies)
     samples, tricks = int(params[k.P_PIMC_SAMPLES]), int(params[k.P_PIMC_TRICKS])
-    script = np.zeros(k.SC_CARDS + 36 * (rows.shape[0] // 4), np.int64)  # 36 cards a deal at most
+    script = np.zeros(k.SC_CARDS + 52 * (rows.shape[0] // players), np.int64)  # 52 cards a deal at most
     script[k.SC_TRICKS] = tricks
     count = 0
     tt = _table()
@@ -82,6 +86,10 @@ def play_game(game: str, seed: int, index: int, params: np.ndarray, policies: np
         script[k.SC_COUNT] = count
         if game == "schieber":
             nrows, nev = k.play_game(seed, index, 4, params, policies, rows, events, cond, script)
+        elif game == "norwegian_jazz":
+            nrows = k.DEALS * players
+            nev = k.play_games(seed, index, 1, players, params, policies, rows, 0, events, *k.new_scratch(players),
+                               cond, script)  # fmt: skip
         else:
             nrows, nev = k.play_game(seed, index, 4, params, policies, table, rows, events, k.new_scratch(), cond,
                                      script)  # fmt: skip
@@ -89,7 +97,7 @@ def play_game(game: str, seed: int, index: int, params: np.ndarray, policies: np
         if need < 0:
             return nrows, nev
         rng = np.random.default_rng([seed, index, count, 0x9C])
-        view = seen(game, events[:need + 1], rows)
+        view = seen(game, events[:need + 1], rows, players)
         script[k.SC_CARDS + count] = decide(view, samples, rng, tt)
         count += 1
 
@@ -100,22 +108,29 @@ def _table():
     return table(TT_MIB)
 
 
-def seen(game: str, events: np.ndarray, rows: np.ndarray | None = None) -> dict:
+def seen(game: str, events: np.ndarray, rows: np.ndarray | None = None, players: int = 4) -> dict:
     """What the seat to play (the last event, an EV_PLAY) knows of the deal in
     progress: its hand now and legal cards, the plays so far (seat, card) in
-    order, the trick in progress and its leader; Schieber's contract;
-    Differenzler's trump card (from the deal's ``rows``, which the kernel
-    writes before the play), dealer and the seat's own declaration."""
+    order, the trick in progress and its leader, the deal's cards and hand
+    size; Schieber's contract; Differenzler's trump card (from the deal's
+    ``rows``, which the kernel writes before the play), dealer and the
+    seat's own declaration; Norwegian Jazz's deal number (1-5)."""
     ev = np.asarray(events)
     start = int(np.flatnonzero(ev[:, 0] == EV_DEAL)[-1])
     number, dealer = int(ev[start, 1]), int(ev[start, 2])
-    me, legal = int(ev[-1, 1]), int(ev[-1, 3]) & FULL
-    view = {"game": game, "me": me, "legal": legal, "dealer": dealer}
+    deck, size = FULL, 9
+    if game == "norwegian_jazz":
+        from cardmc.kernels import norwegian_jazz as nj
+
+        deck, size = int(nj.ADJUSTED_MASK[players]), int(nj.ADJUSTED_SIZE[players]) // players
+    me, legal = int(ev[-1, 1]), int(ev[-1, 3]) & deck
+    view = {"game": game, "me": me, "legal": legal, "dealer": dealer, "players": players, "deck": deck,
+            "size": size, "contract": number + 1}
     dealt = None
     plays = []
     for kind, a, b, c in ev[start:-1].tolist():
         if kind == EV_HAND and a == me:
-            dealt = b & FULL
+            dealt = b & deck
         elif kind == EV_CONTRACT:
             view["contract"] = c
         elif kind == EV_DECLARE and a == me:
@@ -131,9 +146,9 @@ def seen(game: str, events: np.ndarray, rows: np.ndarray | None = None) -> dict:
     for s, c in plays:
         if s == me:
             mine |= 1 << c
-    done = len(plays) // 4 * 4
+    done = len(plays) // players * players
     trick = [c for _, c in plays[done:]]
-    view.update(hand=dealt & ~mine, plays=plays, trick=trick, leader=(me - len(trick)) % 4)
+    view.update(hand=dealt & ~mine, plays=plays, trick=trick, leader=(me - len(trick)) % players)
     return view
 
 
@@ -145,13 +160,16 @@ def rules(view: dict) -> np.ndarray:
         team = 0b0101 if view["me"] % 2 == 0 else 0b1010
         return _rules("schieber", 4, view["contract"], team, team, MATCH)
     me = 1 << view["me"]
+    if view["game"] == "norwegian_jazz":
+        n = view["players"]
+        return _rules("norwegian_jazz", n, view["contract"], ((1 << n) - 1) ^ me, me)  # held to: the others maximise
     return _rules("differenzler", 4, view["contract"], me, me)
 
 
 def history(view: dict, R: np.ndarray) -> tuple[int, int]:
     """(what the counted seats gained this deal so far, the position's flags),
     the deal's plays replayed by the solver's rules."""
-    hands = np.full(4, np.uint64(1 << 63), np.uint64)  # a card that is no card: no hand runs out in the past
+    hands = np.full(view["players"], np.uint64(1 << 63), np.uint64)  # no card: no hand runs out in the past
     for s, c in view["plays"]:
         hands[s] |= np.uint64(1 << c)
     line = np.zeros(S.LINE, np.int64)
@@ -173,12 +191,12 @@ def decide(view: dict, samples: int, rng: np.random.Generator, tt) -> int:
         hands = sample(view, rng, R)
         for card, value in solve_cards(view, hands, R, tt).items():
             totals[card] = totals.get(card, 0) + value
-    sign = -1 if view["game"] == "schieber" else 1  # points: the most; penalty: the least
+    sign = -1 if view["game"] == "schieber" else 1  # points: the most; penalties: the least
     return min(totals, key=lambda c: (sign * totals[c], c))
 
 
 def _legal(R: np.ndarray, hand: int, trick: list[int]) -> int:
-    line = np.zeros(4, np.int64)
+    line = np.zeros(8, np.int64)
     line[:len(trick)] = trick
     return int(S.legal_mask(R, np.uint64(hand), line, len(trick)))
 
@@ -187,10 +205,11 @@ def forbidden(view: dict, R: np.ndarray, unseen: int) -> dict[int, int]:
     """Per other seat, the unseen cards it cannot hold: with any of them,
     one of its plays this deal would not have been legal (Differenzler: and
     the face-up trump card, for every seat but the dealer)."""
-    out = {s: 0 for s in range(4) if s != view["me"]}
+    n = view["players"]
+    out = {s: 0 for s in range(n) if s != view["me"]}
     plays = view["plays"]
     for i, (s, c) in enumerate(plays):
-        pos = i % 4
+        pos = i % n
         if s == view["me"] or pos == 0:
             continue
         trick = [x for _, x in plays[i - pos:i]]
@@ -215,9 +234,9 @@ def sample(view: dict, rng: np.random.Generator, R: np.ndarray) -> np.ndarray:
     played = 0
     for _, c in plays:
         played |= 1 << c
-    unseen = FULL & ~played & ~view["hand"]
-    others = [s for s in range(4) if s != me]
-    size = {s: 9 - sum(1 for p, _ in plays if p == s) for s in others}
+    unseen = view["deck"] & ~played & ~view["hand"]
+    others = [s for s in range(view["players"]) if s != me]
+    size = {s: view["size"] - sum(1 for p, _ in plays if p == s) for s in others}
     banned = forbidden(view, R, unseen)
     cards = C.cards_of(unseen)
     allowed = {c: [s for s in others if not (banned[s] >> c) & 1] for c in cards}
@@ -238,7 +257,7 @@ def sample(view: dict, rng: np.random.Generator, R: np.ndarray) -> np.ndarray:
             hands[s] |= 1 << c
             room[s] -= 1
         if ok and _consistent(view, hands, R):
-            out = np.zeros(4, np.uint64)
+            out = np.zeros(view["players"], np.uint64)
             out[me] = view["hand"]
             for s in others:
                 out[s] = hands[s]
@@ -255,7 +274,7 @@ def _consistent(view: dict, hands: dict[int, int], R: np.ndarray) -> bool:
         if s == view["me"]:
             continue
         held[s] |= 1 << c
-        pos = i % 4
+        pos = i % view["players"]
         if pos and not (_legal(R, held[s], [x for _, x in plays[i - pos:i]]) >> c) & 1:
             return False
     return True
@@ -264,7 +283,8 @@ def _consistent(view: dict, hands: dict[int, int], R: np.ndarray) -> bool:
 def solve_cards(view: dict, hands: np.ndarray, R: np.ndarray, tt) -> dict[int, int]:
     """The value after each legal card, every hand as in ``hands``: Schieber,
     the team's points from here (its match bonus included); Differenzler, the
-    least penalty the seat can be sure of."""
+    least penalty the seat can be sure of; Norwegian Jazz, the penalty units
+    the others can hold it to."""
     from cardmc.solve import _salt
 
     keys, lows, highs, bests, ages, moves, scores, fr, fk = tt
@@ -272,7 +292,7 @@ def solve_cards(view: dict, hands: np.ndarray, R: np.ndarray, tt) -> dict[int, i
     R[SR.TT_MASK] = keys.size - 1
     R[SR.SALT] = (_salt[0] * 0x9E3779B97F4A7C15) % (1 << 63)
     gained, flags = history(view, R)
-    target = -2 * S.BIG if view["game"] == "schieber" else int(view["declared"]) - gained
+    target = int(view["declared"]) - gained if view["game"] == "differenzler" else -2 * S.BIG  # else: the value
     line = np.zeros(S.LINE, np.int64)
     line[:len(view["trick"])] = view["trick"]
     out_c = np.zeros(S.MAX_MOVES, np.int64)

@@ -30,8 +30,13 @@ SUIT16 = np.uint64(0xFFFF)
 
 # params: RULES.md options in the spec's order, then simulation options
 P_ROTATE_DEALER, P_FIRST_OUT_BONUS, P_PLAY_OUT, P_STOP_EARLY = 0, 1, 2, 3
+P_PIMC_SAMPLES, P_PIMC_TRICKS = 4, 5  # read by cardmc.pimc, not here
 
-POLICY_NAMES = ("random", "heuristic")
+POLICY_NAMES = ("random", "heuristic", "pimc")  # pimc: POLICY_SCRIPTED in deals 1-5 (cardmc.pimc), else heuristic
+POLICY_SCRIPTED = 2
+# the script of the scripted seats (``play_games``'s ``script``): as in ``cardmc.kernels.schieber`` (SC_*); plain
+# runs pass none, and Numba compiles them without the script's code
+SC_COUNT, SC_NEXT, SC_NEED, SC_TRICKS, SC_SEATS, SC_CARDS = 0, 1, 2, 3, 4, 5
 
 COLUMNS = (
     "game", "deal", "seat", "players", "dealer", "leader", "rel_seat", "turns",
@@ -209,11 +214,13 @@ def heuristic_seats(policies, n):
 
 
 @jit
-def trick_deal_from(hands, leader, number, n, stop_early, heuristic, z, tricks, taken, holder, events, ne):
+def trick_deal_from(hands, leader, number, n, stop_early, heuristic, z, tricks, taken, holder, events, ne,
+                    script=None):
     """``play_trick_deal`` with the heuristic seats as the bits of ``heuristic``
     and the random stream's state ``z`` in a register; ``holder`` (64 ints)
-    is work space for who played each card of a trick. Returns (turns
-    played, new stream state, events written)."""
+    is work space for who played each card of a trick; the scripted seats
+    play the cards of ``script`` (``SC_*``) once its ``SC_TRICKS`` tricks or
+    fewer are left. Returns (turns played, new stream state, events written)."""
     tracing = events.shape[0] > 0
     inhand = ZERO
     for s in range(n):
@@ -227,7 +234,8 @@ def trick_deal_from(hands, leader, number, n, stop_early, heuristic, z, tricks, 
         seat = leader
         h = hands[seat]
         if (heuristic >> seat) & 1:
-            b = bit(heuristic_trick_card(number, h, h, 0, n, -1, inhand & ~h))
+            c = -1 if script is None else scripted_card(script, seat, ntricks - t, ne)
+            b = bit(heuristic_trick_card(number, h, h, 0, n, -1, inhand & ~h)) if c < 0 else bit(c)
         else:
             z, j = rng.below_from(z, popcount(h))
             b = nth_bit(h, j)
@@ -245,8 +253,9 @@ def trick_deal_from(hands, leader, number, n, stop_early, heuristic, z, tricks, 
             follow = h & led_mask
             legal = follow if follow != ZERO else h
             if (heuristic >> seat) & 1:
+                c = -1 if script is None else scripted_card(script, seat, ntricks - t, ne)
                 best = highest(trick & led_mask)
-                b = bit(heuristic_trick_card(number, h, legal, pos, n, best, inhand & ~h))
+                b = bit(heuristic_trick_card(number, h, legal, pos, n, best, inhand & ~h)) if c < 0 else bit(c)
             else:
                 z, j = rng.below_from(z, popcount(legal))
                 b = nth_bit(legal, j)
@@ -311,6 +320,22 @@ def new_scratch(players):
             np.zeros(players, np.int64), np.zeros(players, np.int64), np.zeros(64, np.int64))
 
 
+@jit(inline="always")
+def scripted_card(script, seat, left, ne):
+    """The card of ``seat`` from ``script`` when the seat is scripted and ``left``
+    tricks are few enough, else -1 (beyond the script: its event number ``ne``
+    is noted, and the heuristic plays)."""
+    if not (script[SC_SEATS] >> seat & 1 and left <= script[SC_TRICKS]):
+        return -1
+    j = script[SC_NEXT]
+    script[SC_NEXT] = j + 1
+    if j < script[SC_COUNT]:
+        return script[SC_CARDS + j]
+    if script[SC_NEED] < 0:
+        script[SC_NEED] = ne
+    return -1
+
+
 def play_game(seed, index, players, params, policies, rows, events, cond=None):
     """Play game ``index`` of ``seed`` (six deals); writes 6 * players rows.
 
@@ -325,7 +350,7 @@ def play_game(seed, index, players, params, policies, rows, events, cond=None):
 
 @jit
 def play_games(seed, start, count, players, params, policies, rows, r0, events,
-               hands, seats, deals, totals, buf, tally0, tally1, holder, cond=None):
+               hands, seats, deals, totals, buf, tally0, tally1, holder, cond=None, script=None):
     """Games start..start+count-1 with ``play_game``'s rules, writing their
     rows one after another from ``rows[r0]``, with the work arrays of
     ``new_scratch`` (one call per batch chunk: the arrays' reference counts
@@ -339,6 +364,11 @@ def play_games(seed, start, count, players, params, policies, rows, r0, events,
     play_out = params[P_PLAY_OUT] != 0
     stop_early = params[P_STOP_EARLY] != 0
     heuristic = heuristic_seats(policies, n)
+    if script is not None:
+        script[SC_SEATS] = 0
+        for s in range(n):
+            script[SC_SEATS] |= (1 if policies[s, 0] == POLICY_SCRIPTED else 0) << s
+        script[SC_NEXT], script[SC_NEED] = 0, -1
     ne = 0
     for g in range(count):
         index = start + g
@@ -373,7 +403,7 @@ def play_games(seed, start, count, players, params, policies, rows, r0, events,
                 tally1[s] = 0
             if k < 5:  # tallies: tricks, penalty units
                 turns, z, ne = trick_deal_from(hands, leader, number, n, stop_early, heuristic, z,
-                                               tally0, tally1, holder, events, ne)
+                                               tally0, tally1, holder, events, ne, script)
                 first = -1
                 unit = UNIT_SCORE[number]
                 for s in range(n):

@@ -231,9 +231,10 @@ def test_parse_policy():
 
 def test_spec_options_and_players():
     spec = A.SPEC
-    defaults = {"rotate_dealer": False, "first_out_bonus": 10, "play_out": False, "stop_early": True}
+    defaults = {"rotate_dealer": False, "first_out_bonus": 10, "play_out": False, "stop_early": True,
+                "pimc_samples": 8, "pimc_tricks": 5}
     assert spec.settings({}) == defaults
-    assert spec.params(spec.settings({"first_out_bonus": "80"})).tolist() == [0, 80, 0, 1]
+    assert spec.params(spec.settings({"first_out_bonus": "80"})).tolist() == [0, 80, 0, 1, 8, 5]
     with pytest.raises(UsageError, match="bonus_points"):
         spec.settings({"bonus_points": 3})
     with pytest.raises(UsageError, match="2"):

@@ -244,3 +244,92 @@ def test_differenzler_pimc_games_are_reproducible_and_audit_clean(tmp_path):
     aggs = cardmc.simulate("differenzler", **run, aggregate=True)
     pd.testing.assert_frame_equal(cardmc.analyze("differenzler", aggs)["penalty_by_policy"],
                                   cardmc.analyze("differenzler", one)["penalty_by_policy"])
+
+
+# ---------------------------------------------------------------- Norwegian Jazz
+
+
+def _nj_decisions(players: int, games: int, rng: np.random.Generator, least_played: int):
+    """(view, the hands then, the plays so far) at random plays of deals 1-5 of heuristic games."""
+    from cardmc import norwegian_jazz as N
+    from cardmc.kernels import norwegian_jazz as nk
+
+    params = N.SPEC.params(N.SPEC.settings({"stop_early": False}))
+    for g in range(games):
+        _, events = nk.trace_game(3, g, players, params, N.parse_policy("heuristic", players))
+        deals = np.flatnonzero(events[:, 0] == 0)
+        for i in rng.choice(np.flatnonzero(events[:deals[5], 0] == EV_PLAY), size=8, replace=False):
+            start = max(j for j in deals if j < i)
+            hands = {int(a): int(b) for kind, a, b, _ in events[start:i].tolist() if kind == EV_HAND}
+            played = [(int(a), int(b)) for kind, a, b, _ in events[start:i].tolist() if kind == EV_PLAY]
+            if len(played) < least_played:
+                continue
+            for s, c in played:
+                hands[s] &= ~(1 << c)
+            yield pimc.seen("norwegian_jazz", events[:i + 1], None, players), hands, played
+
+
+@pytest.mark.parametrize("players", [3, 5, 7])
+def test_norwegian_jazz_samples_keep_every_play_legal(players):
+    from tests.reference import norwegian_jazz as nref
+
+    rng = np.random.default_rng(players)
+    checked = 0
+    for view, hands, played in _nj_decisions(players, 4, rng, least_played=players):
+        me = view["me"]
+        assert view["hand"] == hands[me] and view["legal"] & ~hands[me] == 0
+        R = pimc.rules(view)
+        unseen = view["deck"] & ~view["hand"] & ~sum(1 << c for _, c in played)
+        for s, mask in pimc.forbidden(view, R, unseen).items():
+            assert mask & hands[s] == 0, f"seat {s}'s true cards ruled out"
+        sample = pimc.sample(view, rng, R)
+        assert sum(int(x) for x in sample) == unseen | view["hand"]
+        held = {s: int(sample[s]) for s in range(players) if s != me}
+        for i in range(len(played) - 1, -1, -1):
+            s, c = played[i]
+            if s == me:
+                continue
+            held[s] |= 1 << c
+            trick = [C.code(x) for _, x in played[i - i % players:i]]
+            assert C.code(c) in nref.trick_legal(_codes(held[s]), trick)
+        checked += 1
+    assert checked > 10
+
+
+def test_norwegian_jazz_pimc_with_every_hand_seen_plays_for_the_least_it_can_be_held_to(monkeypatch):
+    from tests.reference import norwegian_jazz as nref
+
+    rng = np.random.default_rng(2)
+    checked = 0
+    for view, hands, played in _nj_decisions(4, 12, rng, least_played=36):
+        if view["legal"] & (view["legal"] - 1) == 0:
+            continue
+        true = np.array([hands[s] for s in range(4)], np.uint64)
+        monkeypatch.setattr(pimc, "sample", lambda view, rng, R: true.copy())
+        card = pimc.decide(view, 2, rng, pimc._table())
+        taken = [0] * 4
+        for t in range(len(played) // 4):
+            trick = played[4 * t:4 * t + 4]
+            taken[trick[nref.trick_winner([C.code(c) for _, c in trick])][0]] += 1
+        solution = cardmc.solve("norwegian_jazz", hands=[" ".join(_codes(hands[s])) for s in range(4)],
+                                trick=[C.code(c) for _, c in played[len(played) // 4 * 4:]], to_play=view["me"],
+                                contract=view["contract"], seat=view["me"], taken=taken, points=[0] * 4)
+        column = solution.cards["held_to"]
+        best = column[column == column.max()].index  # scores: the penalty held to is the least negative
+        assert C.code(card) == min(best, key=C.parse), (C.code(card), column.to_dict())
+        checked += 1
+    assert checked > 10
+
+
+def test_norwegian_jazz_pimc_games_are_reproducible_and_audit_clean():
+    from tests.reference import norwegian_jazz as nref
+
+    run = {"games": 2, "seed": 5, "players": 5, "policy": "pimc,heuristic,pimc,heuristic,heuristic",
+           "pimc_samples": 2}
+    one = cardmc.simulate("norwegian_jazz", **run, threads=1)
+    pd.testing.assert_frame_equal(cardmc.simulate("norwegian_jazz", **run, threads=2), one)
+    assert set(one["policy"].astype(str)) == {"pimc", "heuristic"}
+    for line in cardmc.trace("norwegian_jazz", **run):
+        assert nref.audit(line) == []
+    with pytest.raises(UsageError, match="pimc_tricks"):
+        cardmc.simulate("norwegian_jazz", games=1, policy="pimc", pimc_tricks=18)
