@@ -4,6 +4,7 @@ from __future__ import annotations
 import pandas as pd
 
 from cardmc.display import cell
+from cardmc.experiments.common import search_match
 from cardmc.experiments.differenzler import RULES, declaration_study
 from cardmc.reports import charts
 from cardmc.reports.section import Section, note
@@ -18,13 +19,6 @@ def pimc_games(games: int) -> int:
     return max(PIMC_GAMES[0], min(PIMC_GAMES[1], games // 2000))
 
 
-def pimc_match(seed: int, games: int) -> pd.DataFrame:
-    """Seats 0 and 2 play ``pimc`` against the same seats playing calibrated, on the same deals (every seat
-    declares by the calibrated rule): penalty per hand of those seats, paired (``cardmc.compare``)."""
-    from cardmc.compare import compare
-
-    t = compare("differenzler", list(PIMC_ARMS), games=games, seed=seed)
-    return t.drop(columns=["unpaired_se", "policy", "settings"]).droplevel("measure")
 
 
 def guide_grid(guide: pd.DataFrame) -> pd.DataFrame:
@@ -44,7 +38,7 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
     guide_show = guide_grid(guide)
     p_games = pimc_games(games)
     note("differenzler", progress, f"pimc against calibrated play: {p_games:,} games, twice")
-    searched = pimc_match(seed, p_games)
+    searched = search_match("differenzler", seed, p_games, PIMC_ARMS).droplevel("measure")
 
     files = []
     ax = charts.plot_distribution(distribution, by="declaration", value="penalty",

@@ -15,6 +15,7 @@ from pathlib import Path
 import pandas as pd
 
 from cardmc.display import cell
+from cardmc.experiments.common import search_match
 from cardmc.driver import check_count, check_seed
 from cardmc.experiments.norwegian_jazz import (COMPARISONS, EDGE_SHARE, PLAYERS, RULES, SEVENS_80, SJUEREN,
                                                edge_tables, paired_changes, sevens_by_bonus, sixth_deal_study,
@@ -110,6 +111,15 @@ def commands(games: int, seed: int, edge_games: int) -> list[str]:
     ]
 
 
+PIMC_GAMES = (40, 200)  # 4-player games of the search player against the heuristic (a tenth of a second a game)
+PIMC_ARMS = ("heuristic", "pimc,heuristic,heuristic,heuristic")
+
+
+def pimc_games(games: int) -> int:
+    """Games of the ``pimc`` comparison for a study of ``games`` games."""
+    return max(PIMC_GAMES[0], min(PIMC_GAMES[1], games // 800))
+
+
 def study(folder, games: int, seed: int, progress: bool = False) -> Section:
     """Run the Norwegian Jazz study (``games`` games per player count and rule, ``seed``) into ``folder``."""
     seed, games = check_seed(seed), check_count("games", games)
@@ -128,6 +138,9 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
 
     note("norwegian_jazz", progress, f"heuristic edge, {edge_games:,} games x (players + 1) runs per player count")
     edge, edge_long = edge_tables(seed, edge_games)
+    p_games = pimc_games(games)
+    note("norwegian_jazz", progress, f"pimc against heuristic play: {p_games:,} games of 4 players, twice")
+    searched = search_match("norwegian_jazz", seed, p_games, PIMC_ARMS, players=4)
 
     drawn = [
         ("winner_change", nc.plot_winner_change(table)),
@@ -150,17 +163,25 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
             ("bonus_80_vs_10", TABLE_CAPTIONS["bonus_80_vs_10"], paired),
             ("deal_cost_by_seat", TABLE_CAPTIONS["deal_cost_by_seat"], cost),
             ("heuristic_edge", TABLE_CAPTIONS["heuristic_edge"].format(edge_games=edge_games), edge),
+            ("pimc", f"The search player against the heuristic: {p_games:,} games of 4 players played twice on "
+             "the same deals, seat 0 playing heuristic, then pimc (in deals 1-5 from five tricks left, the card "
+             "with the least mean penalty the others together can hold it to, over 8 deals of the unseen cards "
+             "consistent with the play; docs/RULES.md, Policies), the other seats heuristic. Score per deal and "
+             "win share of seat 0, and pimc minus heuristic paired per game. n = games.", searched),
         ],
         charts=files,
         data={
             "norwegian_jazz_sixth_deal": table, "norwegian_jazz_bonus_80_vs_10": paired,
             "norwegian_jazz_sevens_score_by_rule": sixth["sevens_score"], "norwegian_jazz_deal_cost": cost,
             "norwegian_jazz_seat_effect": seat, "norwegian_jazz_heuristic_edge": edge,
-            "norwegian_jazz_heuristic_edge_by_deal": edge_long,
+            "norwegian_jazz_heuristic_edge_by_deal": edge_long, "norwegian_jazz_pimc": searched,
         },  # fmt: skip
         frames=kept,
-        commands=commands(games, seed, edge_games),
+        commands=[*commands(games, seed, edge_games),
+                  f'cardmc compare norwegian_jazz --players 4 --arm heuristic --arm {PIMC_ARMS[1]} --games {p_games} '
+                  f'--seed {seed}'],
         sample=(f"{games:,} games of six deals per player count (3 to 7) and sevens rule, heuristic play, "
                 f"the same deals under every rule ({total:,} games); heuristic edge: {edge_games:,} games "
-                f"per player count, each replayed players + 1 times; seed {seed}"),
+                f"per player count, each replayed players + 1 times; pimc against heuristic: {p_games:,} games "
+                f"of 4 players, twice; seed {seed}"),
     )

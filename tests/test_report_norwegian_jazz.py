@@ -35,7 +35,7 @@ def test_section_shape(runs):
                           "80 instead of 10?")
     assert s.answer.count("[") >= 5 and s.answer.endswith(".")
     assert f"seed {SEED}" in s.sample and f"{GAMES}" in s.sample
-    names = {"sixth_deal", "bonus_80_vs_10", "deal_cost_by_seat", "heuristic_edge"}
+    names = {"sixth_deal", "bonus_80_vs_10", "deal_cost_by_seat", "heuristic_edge", "pimc"}
     assert {n for n, _, _ in s.tables} == names
     assert len(s.charts) >= 2
     for _, caption, files in s.charts:

@@ -45,3 +45,15 @@ def named(name: str, d, scale: float = 1.0) -> dict:
     ``name_se``, ``name_ci_low``, ``name_ci_high``, times ``scale``."""
     return {name: d["estimate"] * scale, f"{name}_se": d["se"] * scale,
             f"{name}_ci_low": d["ci_low"] * scale, f"{name}_ci_high": d["ci_high"] * scale}  # fmt: skip
+
+
+def search_match(game: str, seed: int, games: int, arms, players: int | None = None) -> pd.DataFrame:
+    """The search player against the heuristic's play, paired on the same deals
+    (``cardmc.compare``; ``arms``: the plain arm first, then the one with
+    ``pimc`` seats): each arm's natural measure of the seats that differ (per
+    hand or per game), and the difference against the first arm, 95% CIs."""
+    from cardmc.compare import compare
+
+    t = compare(game, list(arms), games=games, seed=seed, players=players)
+    out = t.drop(columns=["unpaired_se", "policy", "settings"])
+    return record(out, seed=seed, games=games)
