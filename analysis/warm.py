@@ -27,6 +27,8 @@ PARTS = {"solver": 21, "schieber": 14, "english_jazz": 12, "differenzler": 12, "
 GAMES = ("schieber", "differenzler", "english_jazz", "norwegian_jazz")
 HANDS = {"schieber": "JS 9S AS KH QH TD 8D 7C 6C", "differenzler": "JS 9S AS KH QH TD 8D 7C 6C",
          "english_jazz": "JS 9S AS KH QH TD 8D 7C 6C KC QC JC", "norwegian_jazz": None}
+SEARCHED = {"schieber": "pimc,heuristic,heuristic,heuristic", "differenzler": "pimc,calibrated,calibrated,calibrated",
+            "norwegian_jazz": "pimc,heuristic,heuristic,heuristic"}  # a policy with a search player seat, per game
 # the kernel of each part whose cache entry tells whether the part is warm
 MARKERS = {game: (game, "play_chunks") for game in GAMES} | {"solver": ("solve_search", "value")}
 
@@ -59,6 +61,9 @@ def compile_part(part: str) -> None:
     cardmc.simulate(part, games=16, seed=1, threads=1, hands={0: "JS 9S AS"}, **deal)
     cardmc.trace(part, seed=1, games=1)
     cardmc.odds(part, HANDS[part], games=64)
+    if part in SEARCHED:  # the kernels' scripted variant, for the search player
+        cardmc.simulate(part, games=1, seed=1, threads=1, policy=SEARCHED[part], pimc_samples=1, pimc_tricks=2,
+                        **({"target": 300} if part == "schieber" else {}))  # fmt: skip
 
 
 def is_warm(part: str) -> bool:
