@@ -33,7 +33,7 @@ It does not use the Weis shown or Stöck, and its solver counts the
 rulebook's points (with ``undenufe_points=six`` too).
 
 How a game with ``pimc`` seats is played: the batch kernel plays it with the
-``pimc`` seats scripted (the kernels' ``SC_*``); where the script runs out,
+``pimc`` seats scripted (``cardmc.kernels.script``); where the script runs out,
 the kernel notes the decision, this module decides it from the game's events
 up to there (only what that seat has seen) and the card is added to the
 script, and the game is played again from its start. The other seats' play,
@@ -46,6 +46,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardmc.kernels import cards as C
+from cardmc.kernels import script as sc
 from cardmc.kernels import solve_rules as SR
 from cardmc.kernels import solve_search as S
 from cardmc.kernels.events import EV_CONTRACT, EV_DEAL, EV_DECLARE, EV_HAND, EV_PLAY
@@ -78,12 +79,12 @@ def play_game(game: str, seed: int, index: int, params: np.ndarray, policies: np
     k = _kernel(game)
     players = len(policies)
     samples, tricks = int(params[k.P_PIMC_SAMPLES]), int(params[k.P_PIMC_TRICKS])
-    script = np.zeros(k.SC_CARDS + 52 * (rows.shape[0] // players), np.int64)  # 52 cards a deal at most
-    script[k.SC_TRICKS] = tricks
+    script = np.zeros(sc.SC_CARDS + 52 * (rows.shape[0] // players), np.int64)  # 52 cards a deal at most
+    script[sc.SC_TRICKS] = tricks
     count = 0
     tt = _table()
     while True:
-        script[k.SC_COUNT] = count
+        script[sc.SC_COUNT] = count
         if game == "schieber":
             nrows, nev = k.play_game(seed, index, 4, params, policies, rows, events, cond, script)
         elif game == "norwegian_jazz":
@@ -93,12 +94,12 @@ def play_game(game: str, seed: int, index: int, params: np.ndarray, policies: np
         else:
             nrows, nev = k.play_game(seed, index, 4, params, policies, table, rows, events, k.new_scratch(), cond,
                                      script)  # fmt: skip
-        need = int(script[k.SC_NEED])
+        need = int(script[sc.SC_NEED])
         if need < 0:
             return nrows, nev
         rng = np.random.default_rng([seed, index, count, 0x9C])
         view = seen(game, events[:need + 1], rows, players)
-        script[k.SC_CARDS + count] = decide(view, samples, rng, tt)
+        script[sc.SC_CARDS + count] = decide(view, samples, rng, tt)
         count += 1
 
 

@@ -12,6 +12,8 @@ from cardmc.kernels import condition, rng
 from cardmc.kernels.bits import ONE, ZERO, bit, lowest, nth, popcount
 from cardmc.kernels.cards import ACE, JACK, KING, NINE, QUEEN, TEN, deck
 from cardmc.kernels.columns import new_rows
+from cardmc.kernels.script import scripted_card
+from cardmc.kernels.script import start as start_script
 from cardmc.kernels.events import EV_DEAL, EV_DECLARE, EV_HAND, EV_PLAY
 from cardmc.kernels.jit import in_parts, jit
 from cardmc.kernels.tricks import (JASS_PLAIN, JASS_TRUMP, PLAIN, SUIT16, TRUMP_BASE, TRUMP_STRENGTH, TRUMPS_ABOVE,
@@ -27,9 +29,7 @@ P_PIMC_SAMPLES, P_PIMC_TRICKS = 2, 3  # read by cardmc.pimc, not here
 
 # policies: column 0 = card play, column 1 = declaration
 PLAY_RANDOM, PLAY_HEURISTIC, PLAY_SCRIPTED = 0, 1, 2  # SCRIPTED: the search player pimc (cardmc.pimc)
-# the script of the scripted seats (``play_game``'s ``script``): as in ``cardmc.kernels.schieber`` (SC_*); plain
-# runs pass none, and Numba compiles them without the script's code
-SC_COUNT, SC_NEXT, SC_NEED, SC_TRICKS, SC_SEATS, SC_CARDS = 0, 1, 2, 3, 4, 5
+# the scripted seats play from ``play_game``'s ``script`` (``cardmc.kernels.script``); plain runs pass none
 DECLARE_RANDOM, DECLARE_HEURISTIC, DECLARE_CALIBRATED = 0, 1, 2
 
 COLUMNS = (
@@ -390,9 +390,8 @@ def play_tricks(hands, leader, trump, policies, work, z, events, ne, script=None
     """The nine tricks of a deal whose declarations are in ``work``: each
     seat's points and tricks into ``work``, plays recorded in ``events``
     from ``ne`` when it has rows. ``z`` is the players' stream state; the
-    scripted seats play the cards of ``script`` (``SC_*``) once its
-    ``SC_TRICKS`` tricks or fewer are left. Returns (new stream state, new
-    event count)."""
+    scripted seats play the cards of ``script`` (``cardmc.kernels.script``).
+    Returns (new stream state, new event count)."""
     rec = events.shape[0] > 0
     randoms = 0  # bit s: seat s plays random cards
     for s in range(PLAYERS):
@@ -414,15 +413,7 @@ def play_tricks(hands, leader, trump, policies, work, z, events, ne, script=None
                 z, pick = rng.below_from(z, popcount(legal))
                 c = nth(legal, pick)
             else:
-                c = -1
-                if script is not None:  # compiled only for runs with scripted seats
-                    if script[SC_SEATS] >> s & 1 and 9 - t <= script[SC_TRICKS]:
-                        j = script[SC_NEXT]
-                        script[SC_NEXT] = j + 1
-                        if j < script[SC_COUNT]:
-                            c = script[SC_CARDS + j]
-                        elif script[SC_NEED] < 0:  # beyond the script: note where, the heuristic plays
-                            script[SC_NEED] = ne
+                c = -1 if script is None else scripted_card(script, s, 9 - t, ne)
                 if c < 0:
                     need = work[W_DECLARED + s] - work[W_MADE + s]
                     c = heuristic_card(hand, legal, i, led, beat, pot, trump, need, ~(hand | gone))
@@ -449,7 +440,7 @@ def play_game(seed, index, players, params, policies, table, rows, events, scrat
     """Play game ``index`` of ``seed``: 4 deals, then tie-break deals while the
     lowest total penalty is shared (at most ``max_extra_deals``). ``scratch``
     is from ``new_scratch``; ``script`` the cards of the scripted (``pimc``)
-    seats (``SC_*``). Returns (rows written, events written)."""
+    seats (``cardmc.kernels.script``). Returns (rows written, events written)."""
     hands, cards, play_st, work, deck_bytes = scratch
     if script is None:  # (not passed: Numba compiles a passed None as another kind of call)
         return play_games(seed, index, 1, players, params, policies, table, rows, 0, events, hands, cards, play_st,
@@ -470,10 +461,7 @@ def play_games(seed, start, count, players, params, policies, table, rows, r0, e
     limit = 4 + params[P_MAX_EXTRA_DEALS]
     base = r0
     if script is not None:
-        script[SC_SEATS] = 0
-        for s in range(PLAYERS):
-            script[SC_SEATS] |= (1 if policies[s, 0] == PLAY_SCRIPTED else 0) << s
-        script[SC_NEXT], script[SC_NEED] = 0, -1
+        start_script(script, policies, PLAYERS, PLAY_SCRIPTED)
     for index in range(start, start + count):
         rng.restart(play_st, seed, index, 0, rng.SETUP)
         first = rng.below(play_st, PLAYERS)

@@ -20,6 +20,8 @@ from cardmc.kernels import condition, rng
 from cardmc.kernels.bits import ONE, ZERO, bit, highest, lowest, nth_bit, popcount
 from cardmc.kernels.cards import ACE, KING, QUEEN, SUITS, card_of, deck, parse
 from cardmc.kernels.columns import new_rows
+from cardmc.kernels.script import scripted_card
+from cardmc.kernels.script import start as start_script
 from cardmc.kernels.events import EV_DEAL, EV_HAND, EV_PLAY
 from cardmc.kernels.jit import in_parts, jit
 from cardmc.kernels.sevens import POLICY_RANDOM, record, sevens_from
@@ -34,9 +36,7 @@ P_PIMC_SAMPLES, P_PIMC_TRICKS = 4, 5  # read by cardmc.pimc, not here
 
 POLICY_NAMES = ("random", "heuristic", "pimc")  # pimc: POLICY_SCRIPTED in deals 1-5 (cardmc.pimc), else heuristic
 POLICY_SCRIPTED = 2
-# the script of the scripted seats (``play_games``'s ``script``): as in ``cardmc.kernels.schieber`` (SC_*); plain
-# runs pass none, and Numba compiles them without the script's code
-SC_COUNT, SC_NEXT, SC_NEED, SC_TRICKS, SC_SEATS, SC_CARDS = 0, 1, 2, 3, 4, 5
+# the scripted seats play from ``play_games``'s ``script`` (``cardmc.kernels.script``); plain runs pass none
 
 COLUMNS = (
     "game", "deal", "seat", "players", "dealer", "leader", "rel_seat", "turns",
@@ -219,8 +219,8 @@ def trick_deal_from(hands, leader, number, n, stop_early, heuristic, z, tricks, 
     """``play_trick_deal`` with the heuristic seats as the bits of ``heuristic``
     and the random stream's state ``z`` in a register; ``holder`` (64 ints)
     is work space for who played each card of a trick; the scripted seats
-    play the cards of ``script`` (``SC_*``) once its ``SC_TRICKS`` tricks or
-    fewer are left. Returns (turns played, new stream state, events written)."""
+    play the cards of ``script`` (``cardmc.kernels.script``). Returns (turns
+    played, new stream state, events written)."""
     tracing = events.shape[0] > 0
     inhand = ZERO
     for s in range(n):
@@ -320,22 +320,6 @@ def new_scratch(players):
             np.zeros(players, np.int64), np.zeros(players, np.int64), np.zeros(64, np.int64))
 
 
-@jit(inline="always")
-def scripted_card(script, seat, left, ne):
-    """The card of ``seat`` from ``script`` when the seat is scripted and ``left``
-    tricks are few enough, else -1 (beyond the script: its event number ``ne``
-    is noted, and the heuristic plays)."""
-    if not (script[SC_SEATS] >> seat & 1 and left <= script[SC_TRICKS]):
-        return -1
-    j = script[SC_NEXT]
-    script[SC_NEXT] = j + 1
-    if j < script[SC_COUNT]:
-        return script[SC_CARDS + j]
-    if script[SC_NEED] < 0:
-        script[SC_NEED] = ne
-    return -1
-
-
 def play_game(seed, index, players, params, policies, rows, events, cond=None):
     """Play game ``index`` of ``seed`` (six deals); writes 6 * players rows.
 
@@ -365,10 +349,7 @@ def play_games(seed, start, count, players, params, policies, rows, r0, events,
     stop_early = params[P_STOP_EARLY] != 0
     heuristic = heuristic_seats(policies, n)
     if script is not None:
-        script[SC_SEATS] = 0
-        for s in range(n):
-            script[SC_SEATS] |= (1 if policies[s, 0] == POLICY_SCRIPTED else 0) << s
-        script[SC_NEXT], script[SC_NEED] = 0, -1
+        start_script(script, policies, n, POLICY_SCRIPTED)
     ne = 0
     for g in range(count):
         index = start + g

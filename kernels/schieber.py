@@ -25,6 +25,8 @@ from cardmc.kernels.bits import ONE, ZERO, lowest, nth, popcount
 from cardmc.kernels.cards import (ACE, EIGHT, FULL36, HEARTS, JACK, KING, NINE, QUEEN, SEVEN, SIX, TEN,
                                   deal_packets, deck)
 from cardmc.kernels.columns import new_rows
+from cardmc.kernels.script import scripted_card
+from cardmc.kernels.script import start as start_script
 from cardmc.kernels.events import (EV_CARD_POINTS, EV_CONTRACT, EV_DEAL, EV_DEAL_END, EV_HAND, EV_PLAY, EV_STOECK,
                                    EV_WEIS, EV_WEIS_TEAM)
 from cardmc.kernels.jit import in_parts, jit
@@ -237,13 +239,8 @@ def hand_features(hand, tmask, jack):
 RANDOM, HEURISTIC, SCRIPTED = 0, 1, 2
 POLICY_NAMES = ("random", "heuristic", "pimc")  # pimc: SCRIPTED here, its cards from cardmc.pimc
 
-# the script of the scripted seats (``play_match``'s ``script``): how many cards it holds, the next one to play,
-# the event number of the first card asked for beyond them (-1: none; the heuristic plays it), from how many
-# tricks left it applies (before that the heuristic plays) and the scripted seats (bits, set by ``play_match``);
-# then the cards, in the order they are asked for. Runs without scripted seats pass no script (None): Numba
-# compiles them without the script's code, as fast as before it (an array more per deal costs a tenth of a
-# random deal's time in reference counting)
-SC_COUNT, SC_NEXT, SC_NEED, SC_TRICKS, SC_SEATS, SC_CARDS = 0, 1, 2, 3, 4, 5
+# the scripted seats play from ``play_match``'s ``script`` (``cardmc.kernels.script``); runs without them pass
+# none, and Numba compiles them without its code (an array more per deal cost plain runs 7-12%)
 
 
 UNDENUFE_SIX = 6  # the POINTS row of Undenufe with undenufe_points=six
@@ -590,7 +587,7 @@ def _heuristic_seats(policies):
 def _play_deal(state, events, forehand, chooser, contract, target, heuristic, z, nev, rules, script=None):
     """``play_deal`` on a match ``state`` (``S_*``), with the players' stream state ``z`` in a register,
     the heuristic seats as bits (``_heuristic_seats``) and the rules word ``rules``; the scripted seats
-    play the cards of ``script`` (``SC_*``) once its ``SC_TRICKS`` tricks or fewer are left. Returns (z, nev)."""
+    play the cards of ``script`` (``cardmc.kernels.script``). Returns (z, nev)."""
     m = multiplier_of(rules, contract)
     prow = points_row(rules, contract)  # the POINTS row of the contract's count
     wr = weis_of(rules)
@@ -656,15 +653,7 @@ def _play_deal(state, events, forehand, chooser, contract, target, heuristic, z,
             hand = np.uint64(state[S_HANDS + seat])
             legal = hand if pos == 0 else follow_rule(hand, follow, tmask, jack, beat, trump_led)
             if heuristic >> seat & 1:  # a scripted seat is a heuristic one too
-                card = -1
-                if script is not None:  # compiled only for runs with scripted seats
-                    if script[SC_SEATS] >> seat & 1 and 9 - t <= script[SC_TRICKS]:
-                        j = script[SC_NEXT]
-                        script[SC_NEXT] = j + 1
-                        if j < script[SC_COUNT]:
-                            card = script[SC_CARDS + j]
-                        elif script[SC_NEED] < 0:  # beyond the script: note where, the heuristic plays
-                            script[SC_NEED] = nev
+                card = -1 if script is None else scripted_card(script, seat, 9 - t, nev)
                 if card < 0:
                     card = choose_card(hand, legal, played, lead, win_card, pos, win_pos, win_str, trick_pts,
                                        contract, (seat & 1) == (chooser & 1), prow)
@@ -757,10 +746,7 @@ def play_match(seed, index, params, policies, rows, r0, events, scratch, cond=No
     z = rng.key(seed, index, 0, rng.PLAY)  # the players' stream, in a register
     heuristic = _heuristic_seats(policies)
     if script is not None:
-        script[SC_SEATS] = 0
-        for s in range(4):
-            script[SC_SEATS] |= (1 if policies[s, 0] == SCRIPTED else 0) << s
-        script[SC_NEXT], script[SC_NEED] = 0, -1
+        start_script(script, policies, 4, SCRIPTED)
     state[S_TOTALS] = state[S_TOTALS + 1] = 0
     nrows = nev = 0
     forehand = 0
@@ -837,7 +823,7 @@ def play_match(seed, index, params, policies, rows, r0, events, scratch, cond=No
 
 def play_game(seed, index, players, params, policies, rows, events, cond=None, script=None):
     """Play match ``index`` of ``seed`` to the target; write its rows (and events). ``script``: the cards of
-    the scripted (``pimc``) seats (``SC_*``)."""
+    the scripted (``pimc``) seats (``cardmc.kernels.script``)."""
     if script is None:  # (not passed: Numba compiles a passed None as another kind of call)
         return play_match(seed, index, params, policies, rows, 0, events, new_scratch(), cond)
     return play_match(seed, index, params, policies, rows, 0, events, new_scratch(), cond, script)
