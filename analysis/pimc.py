@@ -301,3 +301,46 @@ def solve_cards(view: dict, hands: np.ndarray, R: np.ndarray, tt) -> dict[int, i
     m = S.card_values(R, keys, lows, highs, bests, ages, hands, line, len(view["trick"]), view["leader"], -1, flags,
                       target, out_c, out_v, moves, scores, fr, fk)
     return {int(out_c[i]): int(out_v[i]) for i in range(m)}
+
+
+def bench_main(argv=None) -> int:
+    """``python -m cardmc.pimc GAME [--games N] [--tricks T] [--samples K]``: the
+    search player's speed with every seat searching, one thread, after one
+    warm-up game (compile or load the cache): seconds a deal over whole
+    games. Deals cut short by a Schieber match's end count as deals."""
+    import argparse
+    import time
+
+    import numba
+
+    from cardmc.api import simulate
+    from cardmc.registry import UsageError
+
+    p = argparse.ArgumentParser(prog="python -m cardmc.pimc", description=bench_main.__doc__)
+    p.add_argument("game", choices=list(GAMES))
+    p.add_argument("--games", type=int, default=2, help="games timed (default 2)")
+    p.add_argument("--tricks", type=int, default=5, help="pimc_tricks: search from this many tricks left (default 5)")
+    p.add_argument("--samples", type=int, default=8, help="pimc_samples: deals solved a card (default 8)")
+    p.add_argument("--players", type=int, default=None, help="Norwegian Jazz players (default 4)")
+    p.add_argument("--seed", type=int, default=1)
+    a = p.parse_args(argv)
+    if a.games < 1:
+        p.error(f"--games must be at least 1, not {a.games}")
+    numba.set_num_threads(1)
+    options = {"pimc_tricks": a.tricks, "pimc_samples": a.samples}
+    try:
+        simulate(a.game, games=1, seed=a.seed + 1, policy="pimc", players=a.players, threads=1, pimc_tricks=1,
+                 pimc_samples=1)  # fmt: skip
+        t = time.perf_counter()
+        rows = simulate(a.game, games=a.games, seed=a.seed, policy="pimc", players=a.players, threads=1, **options)
+        seconds = time.perf_counter() - t
+    except UsageError as e:
+        p.error(str(e))  # one line, exit 2
+    deals = len(rows[["game", "deal"]].drop_duplicates())
+    print(f"{a.game}: every seat pimc, {a.samples} samples, from {a.tricks} tricks left, seed {a.seed}: "
+          f"{a.games} games, {deals} deals in {seconds:.1f} s = {seconds / deals:.3f} s a deal (1 thread)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(bench_main())

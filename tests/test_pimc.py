@@ -333,3 +333,14 @@ def test_norwegian_jazz_pimc_games_are_reproducible_and_audit_clean():
         assert nref.audit(line) == []
     with pytest.raises(UsageError, match="pimc_tricks"):
         cardmc.simulate("norwegian_jazz", games=1, policy="pimc", pimc_tricks=18)
+
+
+def test_the_speed_benchmark_prints_one_line_and_refuses_bad_values(capsys):
+    assert pimc.bench_main(["differenzler", "--games", "1", "--tricks", "2", "--samples", "1"]) == 0
+    line = capsys.readouterr().out.strip()
+    assert line.startswith("differenzler: every seat pimc, 1 samples, from 2 tricks left, seed 1: 1 games, ")
+    assert line.endswith("s a deal (1 thread)")
+    for bad in (["schieber", "--tricks", "10"], ["schieber", "--games", "0"], ["english_jazz"]):
+        with pytest.raises(SystemExit) as stop:
+            pimc.bench_main(bad)
+        assert stop.value.code == 2
