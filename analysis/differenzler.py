@@ -7,11 +7,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-import numba
-
 from cardmc import pimc, stats, trace_lines
 from cardmc.frames import Columns
-from cardmc.kernels.jit import in_threads
 from cardmc.registry import GameSpec, Option, UsageError, join_spans
 from cardmc.kernels import condition as kc
 from cardmc.kernels import differenzler as k
@@ -96,26 +93,10 @@ def simulate_block(seed, start, count, players, params, policies, calibration=No
     a ``RowBuffer`` to hold the rows (``cardmc.kernels.columns``)."""
     table = calibration_table() if calibration is None else calibration
     if pimc.has_pimc(policies, "differenzler"):
-        return _pimc_block(seed, start, count, params, policies, table, kc.of(condition))
+        return pimc.play_block("differenzler", seed, start, count, params, policies, kc.of(condition),
+                               k.max_rows(4, params), len(k.COLUMNS), k.max_events(params), table)
     rows, spans = k.simulate(seed, start, count, players, params, policies, table, kc.of(condition), out)
     return join_spans(rows, spans)
-
-
-def _pimc_block(seed, start, count, params, policies, table, cond) -> np.ndarray:
-    """Games with ``pimc`` seats (``cardmc.pimc``), side by side on the run's threads."""
-    per = k.max_rows(4, params)
-    rows = np.zeros((count * per, len(k.COLUMNS)), np.int32)
-    written = np.zeros(count, np.int64)
-    parts = max(1, min(numba.get_num_threads(), count))
-
-    def work(part: int) -> None:
-        events = np.zeros((k.max_events(params), 4), np.int64)
-        for j in range(count * part // parts, count * (part + 1) // parts):
-            written[j] = pimc.play_game("differenzler", seed, start + j, params, policies,
-                                        rows[j * per:(j + 1) * per], events, cond, table)[0]
-
-    in_threads(work, parts)
-    return rows[(np.arange(per)[None, :] < written[:, None]).ravel()]
 
 
 _SMALL = {c: "int16" for c in k.COLUMNS}

@@ -11,11 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-import numba
-
 from cardmc import aggregate as agg
 from cardmc import pimc, trace_lines
-from cardmc.kernels.jit import in_threads
 from cardmc.frames import Columns
 from cardmc.driver import check_count, check_seed
 from cardmc.registry import GameSpec, Option, UsageError, compact, seat_codes
@@ -47,25 +44,10 @@ def simulate_block(seed: int, start: int, count: int, players: int, params: np.n
     if policies.shape != (players, 1) or not np.isin(policies, list(PLAY.values())).all():
         raise UsageError(f"policies should be a ({players}, 1) array of policy codes, not {policies!r}")
     if pimc.has_pimc(policies, "norwegian_jazz"):
-        return _pimc_block(seed, start, count, players, params, policies, kc.of(condition))
+        return pimc.play_block("norwegian_jazz", seed, start, count, params, policies, kc.of(condition),
+                               k.DEALS * players, len(k.COLUMNS), k.max_events(players))
     rows, nrows = k.simulate(seed, start, count, players, params, policies, kc.of(condition), out)
     return compact(rows, nrows, k.max_rows(players, params))
-
-
-def _pimc_block(seed, start, count, players, params, policies, cond) -> np.ndarray:
-    """Games with ``pimc`` seats (``cardmc.pimc``), side by side on the run's threads."""
-    per = k.DEALS * players
-    rows = np.zeros((count * per, len(k.COLUMNS)), np.int32)
-    parts = max(1, min(numba.get_num_threads(), count))
-
-    def work(part: int) -> None:
-        events = np.zeros((k.max_events(players), 4), np.int64)
-        for j in range(count * part // parts, count * (part + 1) // parts):
-            pimc.play_game("norwegian_jazz", seed, start + j, params, policies, rows[j * per:(j + 1) * per], events,
-                           cond)  # fmt: skip
-
-    in_threads(work, parts)
-    return rows
 
 
 _DTYPES = {c: "int8" for c in k.COLUMNS}

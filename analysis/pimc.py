@@ -103,6 +103,29 @@ def play_game(game: str, seed: int, index: int, params: np.ndarray, policies: np
         count += 1
 
 
+def play_block(game: str, seed: int, start: int, count: int, params: np.ndarray, policies: np.ndarray, cond,
+               per: int, columns: int, events: int, table=None) -> np.ndarray:  # fmt: skip
+    """The rows of games start..start+count-1 with ``pimc`` seats (``play_game``),
+    in game order, the games side by side on the run's threads: ``per`` rows
+    and ``columns`` columns a game at most, ``events`` trace events a game."""
+    import numba
+
+    from cardmc.kernels.jit import in_threads
+
+    rows = np.zeros((count * per, columns), np.int32)
+    written = np.zeros(count, np.int64)
+    parts = max(1, min(numba.get_num_threads(), count))
+
+    def work(part: int) -> None:
+        ev = np.zeros((events, 4), np.int64)
+        for j in range(count * part // parts, count * (part + 1) // parts):
+            written[j] = play_game(game, seed, start + j, params, policies, rows[j * per:(j + 1) * per], ev, cond,
+                                   table)[0]  # fmt: skip
+
+    in_threads(work, parts)
+    return rows[(np.arange(per)[None, :] < written[:, None]).ravel()]
+
+
 def _table():
     from cardmc.solve import table
 
@@ -187,10 +210,12 @@ def decide(view: dict, samples: int, rng: np.random.Generator, tt) -> int:
     if view["legal"] & (view["legal"] - 1) == 0:
         return int(view["legal"]).bit_length() - 1
     R = rules(view)
+    banned = forbidden(view, R, unseen_of(view))  # what the plays tell, and the deal so far: once a decision
+    past = history(view, R)
     totals: dict[int, int] = {}
     for _ in range(samples):
-        hands = sample(view, rng, R)
-        for card, value in solve_cards(view, hands, R, tt).items():
+        hands = sample(view, rng, R, banned)
+        for card, value in solve_cards(view, hands, R, tt, past).items():
             totals[card] = totals.get(card, 0) + value
     sign = -1 if view["game"] == "schieber" else 1  # points: the most; penalties: the least
     return min(totals, key=lambda c: (sign * totals[c], c))
@@ -228,17 +253,23 @@ def forbidden(view: dict, R: np.ndarray, unseen: int) -> dict[int, int]:
     return out
 
 
-def sample(view: dict, rng: np.random.Generator, R: np.ndarray) -> np.ndarray:
-    """One deal of the unseen cards into the other hands, consistent with the
-    plays (``forbidden``, then every play checked again on the whole hands)."""
-    me, plays = view["me"], view["plays"]
+def unseen_of(view: dict) -> int:
+    """The cards the seat has not seen: neither in its hand nor played."""
     played = 0
-    for _, c in plays:
+    for _, c in view["plays"]:
         played |= 1 << c
-    unseen = view["deck"] & ~played & ~view["hand"]
+    return view["deck"] & ~played & ~view["hand"]
+
+
+def sample(view: dict, rng: np.random.Generator, R: np.ndarray, banned: dict[int, int] | None = None) -> np.ndarray:
+    """One deal of the unseen cards into the other hands, consistent with the
+    plays (``banned``: ``forbidden``'s answer, computed when not given; then
+    every play checked again on the whole hands)."""
+    me, plays = view["me"], view["plays"]
+    unseen = unseen_of(view)
     others = [s for s in range(view["players"]) if s != me]
     size = {s: view["size"] - sum(1 for p, _ in plays if p == s) for s in others}
-    banned = forbidden(view, R, unseen)
+    banned = forbidden(view, R, unseen) if banned is None else banned
     cards = C.cards_of(unseen)
     allowed = {c: [s for s in others if not (banned[s] >> c) & 1] for c in cards}
     for _ in range(TRIES):
@@ -281,18 +312,20 @@ def _consistent(view: dict, hands: dict[int, int], R: np.ndarray) -> bool:
     return True
 
 
-def solve_cards(view: dict, hands: np.ndarray, R: np.ndarray, tt) -> dict[int, int]:
+def solve_cards(view: dict, hands: np.ndarray, R: np.ndarray, tt,
+                past: tuple[int, int] | None = None) -> dict[int, int]:  # fmt: skip
     """The value after each legal card, every hand as in ``hands``: Schieber,
     the team's points from here (its match bonus included); Differenzler, the
     least penalty the seat can be sure of; Norwegian Jazz, the penalty units
-    the others can hold it to."""
+    the others can hold it to. ``past``: ``history``'s answer, computed when
+    not given."""
     from cardmc.solve import _salt
 
     keys, lows, highs, bests, ages, moves, scores, fr, fk = tt
     _salt[0] += 1
     R[SR.TT_MASK] = keys.size - 1
     R[SR.SALT] = (_salt[0] * 0x9E3779B97F4A7C15) % (1 << 63)
-    gained, flags = history(view, R)
+    gained, flags = history(view, R) if past is None else past
     target = int(view["declared"]) - gained if view["game"] == "differenzler" else -2 * S.BIG  # else: the value
     line = np.zeros(S.LINE, np.int64)
     line[:len(view["trick"])] = view["trick"]

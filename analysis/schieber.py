@@ -13,7 +13,6 @@ import pandas as pd
 
 from cardmc import pimc, stats, trace_lines
 from cardmc.frames import Columns
-from cardmc.kernels.jit import in_threads
 from cardmc.registry import GameSpec, Option, UsageError, join_spans, seat_codes
 from cardmc.kernels import condition as kc
 from cardmc.kernels import schieber as k
@@ -37,27 +36,11 @@ def parse_policy(text: str, players: int = 4) -> np.ndarray:
 
 def simulate_block(seed, start, count, players, params, policies, condition=None, out=None) -> np.ndarray:
     if pimc.has_pimc(policies):
-        return _pimc_block(seed, start, count, params, policies, kc.of(condition))
+        return pimc.play_block("schieber", seed, start, count, params, policies, kc.of(condition),
+                               k.max_rows(4, params), k.NCOL, max_events(params))
     rows, spans = k.simulate(seed, start, count, players, params, policies, numba.get_num_threads(), kc.of(condition),
                              out)
     return join_spans(rows, spans)
-
-
-def _pimc_block(seed, start, count, params, policies, cond) -> np.ndarray:
-    """Matches with ``pimc`` seats (``cardmc.pimc``), side by side on the run's threads."""
-    per = k.max_rows(4, params)
-    rows = np.zeros((count * per, k.NCOL), np.int32)
-    written = np.zeros(count, np.int64)
-    parts = max(1, min(numba.get_num_threads(), count))
-
-    def work(part: int) -> None:
-        events = np.zeros((max_events(params), 4), np.int64)
-        for j in range(count * part // parts, count * (part + 1) // parts):
-            written[j] = pimc.play_game("schieber", seed, start + j, params, policies, rows[j * per:(j + 1) * per],
-                                        events, cond)[0]
-
-    in_threads(work, parts)
-    return rows[(np.arange(per)[None, :] < written[:, None]).ravel()]
 
 
 _SMALL = {c: "int8" for c in k.COLUMNS}

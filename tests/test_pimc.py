@@ -12,7 +12,7 @@ import cardmc
 from cardmc import cli, pimc
 from cardmc.kernels import cards as C
 from cardmc.kernels import schieber as k
-from cardmc.kernels.events import EV_HAND, EV_PLAY
+from cardmc.kernels.events import EV_DEAL, EV_HAND, EV_PLAY
 from cardmc.registry import UsageError
 from cardmc.schieber import SPEC, max_events, parse_policy
 from tests.reference import differenzler as dref
@@ -29,21 +29,42 @@ def _events(seed: int, index: int, target: int = 1000) -> np.ndarray:
     return events[:nev]
 
 
+def _cuts(ev: np.ndarray, rng: np.random.Generator, picks: int, least_played: int, end: int | None = None):
+    """(event number of a play, its deal's EV_DEAL event, the hands then, the
+    deal's plays before it) at ``picks`` random plays of the game's events
+    ``ev`` (before event ``end``), of deals with ``least_played`` plays or more."""
+    plays = np.flatnonzero(ev[:end, 0] == EV_PLAY)
+    deals = np.flatnonzero(ev[:, 0] == EV_DEAL)
+    for i in rng.choice(plays, size=min(picks, plays.size), replace=False):
+        start = int(deals[deals < i].max())
+        hands = {int(a): int(b) for kind, a, b, _ in ev[start:i].tolist() if kind == EV_HAND}
+        played = [(int(a), int(b)) for kind, a, b, _ in ev[start:i].tolist() if kind == EV_PLAY]
+        if len(played) < least_played:
+            continue
+        for s, c in played:
+            hands[s] &= ~(1 << c)
+        yield int(i), start, hands, played
+
+
+def _assert_plays_legal(sample: np.ndarray, me: int, played: list, legal) -> None:
+    """Every play of the other seats was legal, by the reference rules ``legal(hand codes, trick codes)``,
+    with the sampled hand and the cards the seat played since."""
+    n = len(sample)
+    held = {s: int(sample[s]) for s in range(n) if s != me}
+    for i in range(len(played) - 1, -1, -1):  # back from the last play: a seat held its later cards too
+        s, c = played[i]
+        if s == me:
+            continue
+        held[s] |= 1 << c
+        assert C.code(c) in legal(_codes(held[s]), [C.code(x) for _, x in played[i - i % n:i]])
+
+
 def _decisions(games: int, rng: np.random.Generator, least_played: int = 0):
-    """(events up to a play, the hands then) at random plays of heuristic matches."""
+    """(events up to a play, the hands then, the plays so far) at random plays of heuristic matches."""
     for g in range(games):
         ev = _events(5, g)
-        plays = np.flatnonzero(ev[:, 0] == EV_PLAY)
-        for i in rng.choice(plays, size=min(6, plays.size), replace=False):
-            cut = ev[:i + 1]
-            start = max(j for j in range(i) if ev[j, 0] == EV_HAND and ev[j - 1, 0] != EV_HAND) - 1
-            hands = {int(a): int(b) for kind, a, b, _ in ev[start:i].tolist() if kind == EV_HAND}
-            played = [(int(a), int(b)) for kind, a, b, _ in ev[start:i].tolist() if kind == EV_PLAY]
-            if len(played) < least_played:
-                continue
-            for s, c in played:
-                hands[s] &= ~(1 << c)
-            yield cut, hands, played
+        for i, _, hands, played in _cuts(ev, rng, 6, least_played):
+            yield ev[:i + 1], hands, played
 
 
 def _codes(mask: int) -> list[str]:
@@ -69,14 +90,7 @@ def test_samples_keep_every_play_legal_under_the_rulebook_and_never_rule_out_the
             others = [s for s in range(4) if s != me]
             assert sum(int(sample[s]) for s in others) == unseen
             assert all(bin(int(sample[s])).count("1") == bin(hands[s]).count("1") for s in others)
-            held = {s: int(sample[s]) for s in others}
-            for i in range(len(played) - 1, -1, -1):
-                s, c = played[i]
-                if s == me:
-                    continue
-                held[s] |= 1 << c
-                trick = [C.code(x) for _, x in played[i - i % 4:i]]
-                assert C.code(c) in ref.legal(_codes(held[s]), trick, contract)
+            _assert_plays_legal(sample, me, played, lambda hand, trick: ref.legal(hand, trick, contract))
             checked += 1
     assert checked > 100
 
@@ -89,7 +103,7 @@ def test_with_every_hand_seen_pimc_plays_the_solver_s_best_card(monkeypatch):
         if view["legal"] & (view["legal"] - 1) == 0:
             continue
         true = np.array([hands[s] for s in range(4)], np.uint64)
-        monkeypatch.setattr(pimc, "sample", lambda view, rng, R: true.copy())
+        monkeypatch.setattr(pimc, "sample", lambda view, rng, R, banned=None: true.copy())
         card = pimc.decide(view, 2, rng, pimc._table())
         me, trick = view["me"], view["trick"]
         taken, points = [0] * 4, [0] * 4
@@ -166,14 +180,7 @@ def _differenzler_decisions(games: int, rng: np.random.Generator, least_played: 
         _, nev = dk.play_game(8, g, 4, params, D.parse_policy("calibrated"), D.calibration_table(), rows, events,
                               dk.new_scratch())  # fmt: skip
         ev = events[:nev]
-        for i in rng.choice(np.flatnonzero(ev[:, 0] == EV_PLAY), size=6, replace=False):
-            start = max(j for j in range(i) if ev[j, 0] == 0)  # the deal's EV_DEAL
-            hands = {int(a): int(b) for kind, a, b, _ in ev[start:i].tolist() if kind == EV_HAND}
-            played = [(int(a), int(b)) for kind, a, b, _ in ev[start:i].tolist() if kind == EV_PLAY]
-            if len(played) < least_played:
-                continue
-            for s, c in played:
-                hands[s] &= ~(1 << c)
+        for i, start, hands, played in _cuts(ev, rng, 6, least_played):
             yield pimc.seen("differenzler", ev[:i + 1], rows), hands, played, rows[4 * int(ev[start, 1]):][:4]
 
 
@@ -192,14 +199,7 @@ def test_differenzler_samples_keep_the_plays_legal_and_the_trump_card_with_the_d
             sample = pimc.sample(view, rng, R)
             if (unseen >> shown) & 1:
                 assert (int(sample[view["dealer"]]) >> shown) & 1, "the face-up trump card left the dealer"
-            held = {s: int(sample[s]) for s in range(4) if s != me}
-            for i in range(len(played) - 1, -1, -1):
-                s, c = played[i]
-                if s == me:
-                    continue
-                held[s] |= 1 << c
-                trick = [C.code(x) for _, x in played[i - i % 4:i]]
-                assert C.code(c) in dref.legal(set(_codes(held[s])), trick, trump)
+            _assert_plays_legal(sample, me, played, lambda hand, trick: dref.legal(set(hand), trick, trump))
             checked += 1
     assert checked > 60
 
@@ -211,7 +211,7 @@ def test_differenzler_pimc_with_every_hand_seen_plays_for_the_least_sure_penalty
         if view["legal"] & (view["legal"] - 1) == 0:
             continue
         true = np.array([hands[s] for s in range(4)], np.uint64)
-        monkeypatch.setattr(pimc, "sample", lambda view, rng, R: true.copy())
+        monkeypatch.setattr(pimc, "sample", lambda view, rng, R, banned=None: true.copy())
         card = pimc.decide(view, 2, rng, pimc._table())
         trump = C.SUITS[view["contract"]]
         points, taken = [0] * 4, [0] * 4
@@ -257,15 +257,8 @@ def _nj_decisions(players: int, games: int, rng: np.random.Generator, least_play
     params = N.SPEC.params(N.SPEC.settings({"stop_early": False}))
     for g in range(games):
         _, events = nk.trace_game(3, g, players, params, N.parse_policy("heuristic", players))
-        deals = np.flatnonzero(events[:, 0] == 0)
-        for i in rng.choice(np.flatnonzero(events[:deals[5], 0] == EV_PLAY), size=8, replace=False):
-            start = max(j for j in deals if j < i)
-            hands = {int(a): int(b) for kind, a, b, _ in events[start:i].tolist() if kind == EV_HAND}
-            played = [(int(a), int(b)) for kind, a, b, _ in events[start:i].tolist() if kind == EV_PLAY]
-            if len(played) < least_played:
-                continue
-            for s, c in played:
-                hands[s] &= ~(1 << c)
+        sevens = int(np.flatnonzero(events[:, 0] == EV_DEAL)[5])  # deals 1-5 only
+        for i, _, hands, played in _cuts(events, rng, 8, least_played, end=sevens):
             yield pimc.seen("norwegian_jazz", events[:i + 1], None, players), hands, played
 
 
@@ -284,14 +277,7 @@ def test_norwegian_jazz_samples_keep_every_play_legal(players):
             assert mask & hands[s] == 0, f"seat {s}'s true cards ruled out"
         sample = pimc.sample(view, rng, R)
         assert sum(int(x) for x in sample) == unseen | view["hand"]
-        held = {s: int(sample[s]) for s in range(players) if s != me}
-        for i in range(len(played) - 1, -1, -1):
-            s, c = played[i]
-            if s == me:
-                continue
-            held[s] |= 1 << c
-            trick = [C.code(x) for _, x in played[i - i % players:i]]
-            assert C.code(c) in nref.trick_legal(_codes(held[s]), trick)
+        _assert_plays_legal(sample, me, played, nref.trick_legal)
         checked += 1
     assert checked > 10
 
@@ -305,7 +291,7 @@ def test_norwegian_jazz_pimc_with_every_hand_seen_plays_for_the_least_it_can_be_
         if view["legal"] & (view["legal"] - 1) == 0:
             continue
         true = np.array([hands[s] for s in range(4)], np.uint64)
-        monkeypatch.setattr(pimc, "sample", lambda view, rng, R: true.copy())
+        monkeypatch.setattr(pimc, "sample", lambda view, rng, R, banned=None: true.copy())
         card = pimc.decide(view, 2, rng, pimc._table())
         taken = [0] * 4
         for t in range(len(played) // 4):
