@@ -272,10 +272,8 @@ def _aggregate_parts(spec, game: str, parts: list[Path], aggregate, keep=None) -
     none)."""
     from cardmc.experiments import solved
 
-    game_aggregate = aggregate
-
-    def aggregate(df: pd.DataFrame) -> dict:  # the game's tables, and the solved ones of solved rows
-        tables = game_aggregate(df)
+    def both(df: pd.DataFrame) -> dict:  # the game's tables, and the solved ones of solved rows
+        tables = aggregate(df)
         return {**tables, **solved.aggregate(game, df)} if solved.has_solved(df) else tables
 
     total = carry = None
@@ -295,9 +293,9 @@ def _aggregate_parts(spec, game: str, parts: list[Path], aggregate, keep=None) -
             # so an aggregate that looks at whole games sees each game at once
             last = df["game"].to_numpy() == df["game"].iat[-1] if len(df) else np.zeros(0, dtype=bool)
             carry, df = df[last], df[~last]
-            total = _add_piece(total, df, aggregate, keep)
+            total = _add_piece(total, df, both, keep)
     if carry is not None:
-        total = _add_piece(total, carry, aggregate, keep)
+        total = _add_piece(total, carry, both, keep)
     if total is None and keep is None:
         raise UsageError(f"{parts[0]} holds no rows")
     return total

@@ -91,6 +91,12 @@ def test_aggregate_runs_carry_the_solved_table_of_the_rows(english_jazz, tmp_pat
     folder = tmp_path / "run"
     cardmc.simulate("english_jazz", **RUN, out=folder, chunk_games=1, threads=2, aggregate=True, solve=True)
     pd.testing.assert_frame_equal(cardmc.analyze("english_jazz", folder)["solved_sweeps"], tables["solved_sweeps"])
+    rows_file, rows_folder = tmp_path / "rows.parquet", tmp_path / "rows"  # solved rows, read piece by piece
+    cardmc.simulate("english_jazz", **RUN, out=rows_file, solve=True)
+    cardmc.simulate("english_jazz", **RUN, out=rows_folder, chunk_games=1, solve=True)
+    for source in (rows_file, rows_folder):
+        pd.testing.assert_frame_equal(cardmc.analyze("english_jazz", source)["solved_sweeps"],
+                                      tables["solved_sweeps"])
 
 
 def test_the_command_line_aggregates_solved_runs(tmp_path, capsys):
