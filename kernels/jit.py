@@ -39,6 +39,11 @@ def _jit(*args, **options):
 jit = functools.partial(_jit, cache=True, nogil=True)
 """Serial kernel: ``@jit`` or ``@jit(inline="always")``-style keyword use."""
 
+recursive = numba.njit(cache=True, nogil=True)
+"""A kernel that calls itself: plain ``numba.njit``, whose recursive calls
+``jit``'s one-version typing would compile again while compiling (so every
+call must pass the same types: no literal constants)."""
+
 
 def in_threads(work, parts: int) -> list:
     """``[work(0), ..., work(parts - 1)]``, run side by side on Python threads

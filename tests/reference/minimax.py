@@ -116,3 +116,51 @@ def sevens_minimax(hands, table, to_play: int, seat: int, bonus: int, pass_cost:
 
     root = (tuple(frozenset(h) for h in hands), frozenset(table), to_play)
     return go(*root), dict(moves(*root))
+
+
+def english_jazz_score(hands, plays, first_leader: int, me: int) -> tuple[int, dict]:
+    """English Jazz: (the deal score ``me`` (to play) can be sure of, the
+    other two playing together against it; the same after each of its legal
+    cards). ``plays``: the deal's cards played so far in order, the first
+    trick led by ``first_leader``; ``hands``: the hands now."""
+    n = E.PLAYERS
+    won = [[] for _ in range(n)]
+    tricks = [0] * n
+    leader, trump = first_leader, None
+    done = len(plays) // n * n
+    for t in range(0, done, n):
+        w, trump, _ = E.play_trick(list(plays[t:t + n]), trump)
+        ws = (leader + w) % n
+        won[ws] += plays[t:t + n]
+        tricks[ws] += 1
+        leader = ws
+
+    @lru_cache(maxsize=None)
+    def go(hands, trick, leader, trump, won, tricks):
+        if len(trick) == n:
+            w, after, _ = E.play_trick(list(trick), trump)
+            ws = (leader + w) % n
+            won = tuple(frozenset(x | set(trick)) if s == ws else x for s, x in enumerate(won))
+            tricks = tuple(x + (s == ws) for s, x in enumerate(tricks))
+            if not any(hands):
+                points = [E.card_points(won[s], after) for s in range(n)]
+                return E.deal_score(list(tricks), points)[1][me]
+            return go(hands, (), ws, after, won, tricks)
+        return value(moves(hands, trick, leader, trump, won, tricks), (leader + len(trick)) % n)
+
+    def moves(hands, trick, leader, trump, won, tricks):
+        p = (leader + len(trick)) % n
+        out = {}
+        for c in sorted(E.legal(hands[p], list(trick))):
+            hs = tuple(h - {c} if s == p else h for s, h in enumerate(hands))
+            # trump as the card sets it: play_trick sets it again when the trick ends
+            out[c] = go(hs, trick + (c,), leader, trump, won, tricks)
+        return out
+
+    def value(each, p):
+        return max(each.values()) if p == me else min(each.values())
+
+    root = (tuple(frozenset(h) for h in hands), tuple(plays[done:]), leader, trump,
+            tuple(frozenset(x) for x in won), tuple(tricks))
+    each = moves(*root)
+    return value(each, me), each
