@@ -1,4 +1,4 @@
-"""The search player ``pimc`` (perfect-information Monte Carlo): Schieber, Differenzler, Norwegian Jazz.
+"""The search player ``pimc`` (perfect-information Monte Carlo) of every game.
 
 At each of its decisions the player deals the cards it has not seen into the
 other hands, ``pimc_samples`` times, each deal consistent with everything it
@@ -20,6 +20,11 @@ code) for its own objective:
 * Differenzler: the least penalty |declared - made| it can be sure of
   whatever the other three do (``least_distance`` to what its declaration
   still needs): the lowest mean. The others' declarations are not used.
+* English Jazz: the deal score (rules A-E) it can make sure of, the other
+  two playing together against it, with trump set by the play as in the
+  rules (``cardmc.kernels.english_jazz_search``): the highest mean. The
+  samples know the trump setter from the plays: the first seat that did not
+  follow suit held none of that suit, like every seat that discarded.
 * Norwegian Jazz, deals 1-5: the least penalty it can be held to from here,
   the others playing together against it: the lowest mean. In deal 6
   (sevens) it plays as ``heuristic``.
@@ -54,19 +59,21 @@ from cardmc.kernels.events import EV_CONTRACT, EV_DEAL, EV_DECLARE, EV_HAND, EV_
 TT_MIB = 16  # a search from five tricks left fills a small table; one a thread
 TRIES = 200  # samples drawn for one accepted (a player's inferences make almost every one pass)
 FULL = C.mask_of(C.deck(36))  # the 36 cards (suit * 16 + rank) of the Jass games
-GAMES = ("schieber", "differenzler", "norwegian_jazz")
+GAMES = ("schieber", "differenzler", "english_jazz", "norwegian_jazz")
 
 
 def _kernel(game: str):
-    from cardmc.kernels import differenzler, norwegian_jazz, schieber
+    from cardmc.kernels import differenzler, english_jazz, norwegian_jazz, schieber
 
-    return {"schieber": schieber, "differenzler": differenzler, "norwegian_jazz": norwegian_jazz}[game]
+    return {"schieber": schieber, "differenzler": differenzler, "english_jazz": english_jazz,
+            "norwegian_jazz": norwegian_jazz}[game]
 
 
 def has_pimc(policies: np.ndarray, game: str = "schieber") -> bool:
     """Does a seat of ``policies`` (a game's codes) play ``pimc``?"""
     k = _kernel(game)
-    code = {"schieber": "SCRIPTED", "differenzler": "PLAY_SCRIPTED", "norwegian_jazz": "POLICY_SCRIPTED"}[game]
+    code = {"schieber": "SCRIPTED", "differenzler": "PLAY_SCRIPTED", "english_jazz": "PIMC",
+            "norwegian_jazz": "POLICY_SCRIPTED"}[game]
     return bool((np.asarray(policies)[:, 0] == getattr(k, code)).any())
 
 
@@ -87,6 +94,8 @@ def play_game(game: str, seed: int, index: int, params: np.ndarray, policies: np
         script[sc.SC_COUNT] = count
         if game == "schieber":
             nrows, nev = k.play_game(seed, index, 4, params, policies, rows, events, cond, script)
+        elif game == "english_jazz":
+            nrows, nev = k.play_game(seed, index, players, params, policies, rows, events, cond, script)
         elif game == "norwegian_jazz":
             nrows = k.DEALS * players
             nev = k.play_games(seed, index, 1, players, params, policies, rows, 0, events, *k.new_scratch(players),
@@ -142,7 +151,7 @@ def seen(game: str, events: np.ndarray, rows: np.ndarray | None = None, players:
     ev = np.asarray(events)
     start = int(np.flatnonzero(ev[:, 0] == EV_DEAL)[-1])
     number, dealer = int(ev[start, 1]), int(ev[start, 2])
-    deck, size = FULL, 9
+    deck, size = FULL, 12 if game == "english_jazz" else 9
     if game == "norwegian_jazz":
         from cardmc.kernels import norwegian_jazz as nj
 
@@ -184,6 +193,8 @@ def rules(view: dict) -> np.ndarray:
         team = 0b0101 if view["me"] % 2 == 0 else 0b1010
         return _rules("schieber", 4, view["contract"], team, team, MATCH)
     me = 1 << view["me"]
+    if view["game"] == "english_jazz":
+        return _rules("english_jazz", 3, 0, me, me)  # for the legal cards: the score is searched apart
     if view["game"] == "norwegian_jazz":
         n = view["players"]
         return _rules("norwegian_jazz", n, view["contract"], ((1 << n) - 1) ^ me, me)  # held to: the others maximise
@@ -211,13 +222,13 @@ def decide(view: dict, samples: int, rng: np.random.Generator, tt) -> int:
         return int(view["legal"]).bit_length() - 1
     R = rules(view)
     banned = forbidden(view, R, unseen_of(view))  # what the plays tell, and the deal so far: once a decision
-    past = history(view, R)
+    past = None if view["game"] == "english_jazz" else history(view, R)
     totals: dict[int, int] = {}
     for _ in range(samples):
         hands = sample(view, rng, R, banned)
         for card, value in solve_cards(view, hands, R, tt, past).items():
             totals[card] = totals.get(card, 0) + value
-    sign = -1 if view["game"] == "schieber" else 1  # points: the most; penalties: the least
+    sign = -1 if view["game"] in ("schieber", "english_jazz") else 1  # points, scores: the most; penalties: the least
     return min(totals, key=lambda c: (sign * totals[c], c))
 
 
@@ -321,6 +332,8 @@ def solve_cards(view: dict, hands: np.ndarray, R: np.ndarray, tt,
     not given."""
     from cardmc.solve import _salt
 
+    if view["game"] == "english_jazz":
+        return _score_cards(view, hands)
     keys, lows, highs, bests, ages, moves, scores, fr, fk = tt
     _salt[0] += 1
     R[SR.TT_MASK] = keys.size - 1
@@ -333,6 +346,18 @@ def solve_cards(view: dict, hands: np.ndarray, R: np.ndarray, tt,
     out_v = np.zeros(S.MAX_MOVES, np.int64)
     m = S.card_values(R, keys, lows, highs, bests, ages, hands, line, len(view["trick"]), view["leader"], -1, flags,
                       target, out_c, out_v, moves, scores, fr, fk)
+    return {int(out_c[i]): int(out_v[i]) for i in range(m)}
+
+
+def _score_cards(view: dict, hands: np.ndarray) -> dict[int, int]:
+    """English Jazz: the deal score the seat can make sure of after each legal card."""
+    from cardmc.kernels import english_jazz_search as E
+
+    plays = np.array([c for _, c in view["plays"]] + [0], np.int64)
+    first = view["plays"][0][0] if view["plays"] else view["leader"]
+    out_c = np.zeros(S.MAX_MOVES, np.int64)
+    out_v = np.zeros(S.MAX_MOVES, np.int64)
+    m = E.card_values(hands.copy(), plays, len(view["plays"]), first, view["me"], out_c, out_v)
     return {int(out_c[i]): int(out_v[i]) for i in range(m)}
 
 

@@ -28,7 +28,7 @@ GAMES = ("schieber", "differenzler", "english_jazz", "norwegian_jazz")
 HANDS = {"schieber": "JS 9S AS KH QH TD 8D 7C 6C", "differenzler": "JS 9S AS KH QH TD 8D 7C 6C",
          "english_jazz": "JS 9S AS KH QH TD 8D 7C 6C KC QC JC", "norwegian_jazz": None}
 SEARCHED = {"schieber": "pimc,heuristic,heuristic,heuristic", "differenzler": "pimc,calibrated,calibrated,calibrated",
-            "norwegian_jazz": "pimc,heuristic,heuristic,heuristic"}  # a policy with a search player seat, per game
+            "english_jazz": "pimc,heuristic,heuristic", "norwegian_jazz": "pimc,heuristic,heuristic,heuristic"}  # a policy with a search player seat, per game
 # the kernel of each part whose cache entry tells whether the part is warm
 MARKERS = {game: (game, "play_chunks") for game in GAMES} | {"solver": ("solve_search", "value")}
 

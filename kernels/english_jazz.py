@@ -17,6 +17,8 @@ from cardmc.kernels.columns import new_rows
 from cardmc.kernels.condition import deal_given
 from cardmc.kernels.events import EV_DEAL, EV_FACE_UP, EV_HAND, EV_PLAY  # EV_FACE_UP: finding the first dealer
 from cardmc.kernels.jit import in_parts, jit
+from cardmc.kernels.script import scripted_card
+from cardmc.kernels.script import start as start_script
 from cardmc.kernels.tricks import (
     JASS_PLAIN, JASS_TRUMP, SUIT16, TRUMP_BASE, TRUMP_STRENGTH, TRUMPS_ABOVE, suit_cards,
 )
@@ -31,8 +33,11 @@ JACK_BONUS, NINE_BONUS = 18, 14  # trump column minus plain column
 RULE_A, RULE_B, RULE_C, RULE_D, RULE_E = 0, 1, 2, 3, 4
 RULE_LETTERS = "ABCDE"
 
-# policies (column 0 of the policies array); SCRIPTED is for tests only
-RANDOM, HEURISTIC, SCRIPTED = 0, 1, 2
+# policies (column 0 of the policies array); SCRIPTED is for tests only; PIMC, the search player, plays
+# from ``play_games``'s ``script`` (``cardmc.kernels.script``) once ``script[SC_TRICKS]`` tricks or fewer are
+# left and as HEURISTIC before (its cards come from ``cardmc.pimc``)
+RANDOM, HEURISTIC, SCRIPTED, PIMC = 0, 1, 2, 3
+P_PIMC_SAMPLES, P_PIMC_TRICKS = 0, 1  # read by cardmc.pimc, not here
 
 COLUMNS = (
     "game", "deal", "seat", "dealer", "position", "trump", "trump_set_by", "tricks", "card_points",
@@ -438,7 +443,9 @@ def play_deal(hands, dealer, pol, st, script, won, tricks, plain, events, ne):
     """Play one deal from ``hands`` (emptied as cards are played). Fills
     ``won`` (cards taken), ``tricks`` and ``plain`` (plain-column points) per
     seat; returns (trump, trump_set_by, new event count). ``pol[s]`` is the
-    policy of seat s; ``script`` the cards of SCRIPTED play (-1: lowest legal)."""
+    policy of seat s; ``script`` the cards of SCRIPTED play (-1: lowest legal),
+    or of PIMC play (``cardmc.kernels.script``: a seat with a single legal
+    card plays it without the script)."""
     for s in range(PLAYERS):
         won[s] = ZERO
         tricks[s] = 0
@@ -459,10 +466,13 @@ def play_deal(hands, dealer, pol, st, script, won, tricks, plain, events, ne):
             p = pol[s]
             if p == RANDOM:
                 c = nth(legal, rng.below(st, popcount(legal)))
-            elif p == HEURISTIC:
+            elif p == HEURISTIC or p == PIMC:
+                c = -1
                 if legal & (legal - ONE) == ZERO:
                     c = lowest(legal)
-                else:
+                elif p == PIMC:
+                    c = scripted_card(script, s, TRICKS - t, ne)
+                if c < 0:
                     hi = -1
                     for o in range(PLAYERS):
                         if o != s:
@@ -506,9 +516,11 @@ def hand_row(rows, r, hand):
     rows[r, C_LONGEST], rows[r, C_VOIDS] = longest, voids
 
 
-def play_game(seed, index, players, params, policies, rows, events, cond=None):
-    """Play game ``index`` of ``seed`` (12 deals); returns (rows, events) written."""
-    order, st, play, hands, dealt, won, tricks, plain, points, score, totals, pol, script = new_scratch()
+def play_game(seed, index, players, params, policies, rows, events, cond=None, script=None):
+    """Play game ``index`` of ``seed`` (12 deals); returns (rows, events) written. ``script``: the cards of
+    the PIMC seats (``cardmc.kernels.script``)."""
+    order, st, play, hands, dealt, won, tricks, plain, points, score, totals, pol, empty = new_scratch()
+    script = empty if script is None else script
     ne = play_games(seed, index, 1, policies, rows, 0, events,
                     order, st, play, hands, dealt, won, tricks, plain, points, score, totals, pol, script, cond)
     return ROWS_PER_GAME, ne
@@ -540,6 +552,8 @@ def play_games(seed, start, count, policies, rows, r0, events,
         pol[s] = policies[s, 0]
     for g in range(count):
         index = start + g
+        if script.size > 0:  # PIMC seats: one game, traced
+            start_script(script, policies, PLAYERS, PIMC)
         base = r0 + g * ROWS_PER_GAME
         for i in range(36):
             order[i] = DECK[i]

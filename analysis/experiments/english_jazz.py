@@ -123,6 +123,8 @@ def odds(
     SPEC.settings(settings)  # English Jazz has no rule options: names any given
     if policy not in POLICY_CODES:
         raise UsageError(f"unknown policy {policy!r}; policies: {', '.join(POLICY_CODES)}")
+    if policy == "pimc":
+        raise UsageError("hand odds play random or heuristic seats, not pimc (a search player: simulate it)")
     if target_se is not None and (isinstance(target_se, bool) or not isinstance(target_se, (int, float))
                                   or not target_se > 0):  # fmt: skip
         raise UsageError(f"target_se must be a positive number, not {target_se!r}")

@@ -1,0 +1,127 @@
+"""The search player ``pimc`` in English Jazz: its samples keep every earlier
+play legal (the trump setter and every discard held none of the suit led),
+it plays the search's best card when it sees every hand, its games are
+reproducible and audit clean, it plays as ``heuristic`` before its tricks,
+and it is refused where it cannot play."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import cardmc
+from cardmc import pimc
+from cardmc.english_jazz import SPEC, parse_policy
+from cardmc.kernels import cards as C
+from cardmc.kernels import english_jazz as k
+from cardmc.kernels.events import EV_DEAL, EV_HAND, EV_PLAY
+from cardmc.registry import UsageError
+from tests.reference import english_jazz as ref
+from tests.reference.minimax import english_jazz_score
+
+PARAMS = SPEC.params(SPEC.settings({}))
+
+
+def _events(seed: int, index: int, policy: str = "heuristic") -> np.ndarray:
+    rows = np.zeros((k.ROWS_PER_GAME, len(k.COLUMNS)), np.int32)
+    events = np.zeros((k.MAX_EVENTS, 4), np.int64)
+    _, nev = k.play_game(seed, index, 3, PARAMS, parse_policy(policy), rows, events)
+    return events[:nev]
+
+
+def _decisions(games: int, rng: np.random.Generator, least_played: int, policy: str = "heuristic"):
+    """(events up to a play, the hands then, the deal's plays before it) at random plays of whole games."""
+    for g in range(games):
+        ev = _events(5, g, policy)
+        plays = np.flatnonzero(ev[:, 0] == EV_PLAY)
+        deals = np.flatnonzero(ev[:, 0] == EV_DEAL)
+        for i in rng.choice(plays, size=12, replace=False):
+            start = int(deals[deals < i].max())
+            hands = {int(a): int(b) for kind, a, b, _ in ev[start:i].tolist() if kind == EV_HAND}
+            played = [(int(a), int(b)) for kind, a, b, _ in ev[start:i].tolist() if kind == EV_PLAY]
+            if len(played) < least_played:
+                continue
+            for s, c in played:
+                hands[s] &= ~(1 << c)
+            yield ev[:i + 1], hands, played
+
+
+def test_samples_keep_every_play_legal_and_never_rule_out_the_true_hands():
+    rng = np.random.default_rng(8)
+    checked = 0
+    for policy in ("heuristic", "random"):
+        for cut, hands, played in _decisions(10, rng, 3, policy):
+            view = pimc.seen("english_jazz", cut, None, 3)
+            me = view["me"]
+            assert view["hand"] == hands[me] and view["legal"] & ~hands[me] == 0 and view["size"] == 12
+            R = pimc.rules(view)
+            unseen = pimc.unseen_of(view)
+            assert unseen == sum(hands[s] for s in range(3) if s != me)
+            for s, mask in pimc.forbidden(view, R, unseen).items():
+                assert mask & hands[s] == 0, f"seat {s}'s true cards ruled out"
+            sample = pimc.sample(view, rng, R)
+            assert int(sample[me]) == hands[me]
+            assert all(bin(int(sample[s])).count("1") == bin(hands[s]).count("1") for s in range(3))
+            held = {s: int(sample[s]) for s in range(3) if s != me}
+            for i in range(len(played) - 1, -1, -1):  # back from the last play: a seat held its later cards too
+                s, c = played[i]
+                if s != me:
+                    held[s] |= 1 << c
+                    trick = [C.code(x) for _, x in played[i - i % 3:i]]
+                    assert C.code(c) in ref.legal(C.codes_of(held[s]), trick)
+            checked += 1
+    assert checked > 100
+
+
+def test_a_seat_that_set_trump_or_discarded_holds_none_of_the_suit_led():
+    rng = np.random.default_rng(1)
+    found = 0
+    for cut, hands, played in _decisions(8, rng, 3):
+        view = pimc.seen("english_jazz", cut, None, 3)
+        banned = pimc.forbidden(view, pimc.rules(view), pimc.unseen_of(view))
+        for i, (s, c) in enumerate(played):
+            led = played[i - i % 3][1] >> 4
+            if i % 3 and s != view["me"] and c >> 4 != led:
+                suit = sum(1 << (led * 16 + r) for r in range(16)) & pimc.unseen_of(view)
+                assert banned[s] & suit == suit
+                found += 1
+    assert found > 20
+
+
+def test_with_every_hand_seen_pimc_plays_the_search_s_best_card(monkeypatch):
+    rng = np.random.default_rng(3)
+    checked = 0
+    for cut, hands, played in _decisions(10, rng, least_played=24):
+        view = pimc.seen("english_jazz", cut, None, 3)
+        if view["legal"] & (view["legal"] - 1) == 0:
+            continue
+        true = np.array([hands[s] for s in range(3)], np.uint64)
+        monkeypatch.setattr(pimc, "sample", lambda view, rng, R, banned=None: true.copy())
+        card = pimc.decide(view, 2, rng, None)
+        value, each = english_jazz_score([set(C.codes_of(hands[s])) for s in range(3)],
+                                         [C.code(c) for _, c in played], played[0][0], view["me"])
+        best = [c for c, v in each.items() if v == value]
+        assert C.code(card) == min(best, key=C.parse), (C.code(card), each)
+        checked += 1
+    assert checked > 10
+
+
+def test_pimc_games_are_reproducible_play_as_heuristic_before_their_tricks_and_audit_clean():
+    run = {"games": 2, "seed": 4, "policy": "pimc,heuristic,pimc", "pimc_samples": 2, "pimc_tricks": 3}
+    one = cardmc.simulate("english_jazz", **run, threads=1)
+    pd.testing.assert_frame_equal(cardmc.simulate("english_jazz", **run, threads=2), one)
+    lines = list(cardmc.trace("english_jazz", **run))
+    plain = list(cardmc.trace("english_jazz", games=2, seed=4, policy="heuristic"))
+    for line, base in zip(lines, plain):
+        assert ref.audit(line) == []
+        first, other = line["deals"][0], base["deals"][0]
+        assert first["hands"] == other["hands"]
+        # the first 9 tricks are the heuristic's; the search plays the last 3
+        assert first["plays"][:27] == other["plays"][:27]
+
+
+def test_pimc_is_refused_where_it_cannot_play():
+    with pytest.raises(UsageError, match="pimc_tricks"):
+        cardmc.simulate("english_jazz", games=1, policy="pimc", pimc_tricks=8)
+    with pytest.raises(UsageError, match="not pimc"):
+        cardmc.odds("english_jazz", hand="JS 9S AS KH QH TD 8D 7C 6C KC QC JC", policy="pimc", games=10)
