@@ -13,6 +13,7 @@ from pathlib import Path
 import pandas as pd
 
 from cardmc.display import cell
+from cardmc.experiments.common import search_match
 from cardmc.driver import check_count, check_seed
 from cardmc.experiments.english_jazz import (BLOCK, DEALS, EXAMPLE_SEATS, MILLION, NO_VOID_HAND, POLICIES,
                                              STRONG_HAND, hand_odds_table, sweep_study)
@@ -24,6 +25,13 @@ from cardmc.reports.section import Section, note
 
 QUESTION = "How likely is one hand to take every trick in English Jazz?"
 SOLVED_GAMES = 50_000  # games of the perfect-information comparison at most (a solver probe per hand)
+PIMC_GAMES = (20, 100)  # games of the search player against the heuristic (a third of a second or so a game)
+PIMC_ARMS = ("heuristic", "pimc,heuristic,heuristic")
+
+
+def pimc_games(games: int) -> int:
+    """Games of the ``pimc`` comparison for a study of ``games`` games."""
+    return max(PIMC_GAMES[0], min(PIMC_GAMES[1], games // 16_000))
 
 
 def _count(n, word: str) -> str:
@@ -109,6 +117,12 @@ TABLE_CAPTIONS = {
         "24 cards dealt at random, all players heuristic: chance (%) that the hand takes all 12 tricks, "
         "share of deals (%) each rule decides, the hand's expected deal score and mean tricks, 95% CIs "
         "(Wilson for chances). n = deals."),
+    "pimc": (
+        "The search player against the heuristic: {p_games:,} games played twice on the same deals, seat 0 "
+        "playing heuristic, then pimc (from five tricks left, the card with the best mean deal score it can "
+        "make sure of against the other two together, over 8 deals of the unseen cards consistent with the "
+        "play; docs/RULES.md, Policies), the other seats heuristic. Score per deal and win share of seat 0, "
+        "and pimc minus heuristic paired per game. n = games."),
 }
 CHART_CAPTIONS = {
     "by_feature": (
@@ -159,6 +173,9 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
     t["solved"] = sweeps_solved(seed, solved_games, progress=progress)
     note("english_jazz", progress, f"worked example: {games:,} deals per hand and seat")
     t["hand_odds"] = hand_odds_table(games, seed)
+    p_games = pimc_games(games)
+    note("english_jazz", progress, f"pimc against heuristic play: {p_games:,} games, twice")
+    t["pimc"] = search_match("english_jazz", seed, p_games, PIMC_ARMS)
 
     drawn = [
         ("by_feature", ec.plot_sweeps_by_feature(t["by_feature"])),
@@ -170,19 +187,22 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
     files = [(name, CHART_CAPTIONS[name], charts.save(ax, folder, f"english_jazz_{name}"))
              for name, ax in drawn]  # fmt: skip
     order = ("all_tricks", "by_position", "solved", "by_feature", "hand_odds", "rules", "trump_setter",
-             "trump_never_set", "seat_advantage")  # fmt: skip
+             "trump_never_set", "seat_advantage", "pimc")  # fmt: skip
     deals = games * DEALS
     return Section(
         game="english_jazz",
         title="English Jazz",
         question=QUESTION,
         answer=headline(t),
-        tables=[(name, TABLE_CAPTIONS[name], t[name]) for name in order],
+        tables=[(name, TABLE_CAPTIONS[name].format(p_games=p_games), t[name]) for name in order],
         charts=files,
         data={f"english_jazz_{name}": t[name] for name in order},
         frames={"english_jazz_sweep_deals": sweeps} if len(sweeps) else {},
-        commands=commands(games, seed),
+        commands=commands(games, seed) + [
+            "# the search player against the heuristic, paired on the same deals",
+            f'cardmc compare english_jazz --arm heuristic --arm {PIMC_ARMS[1]} --games {p_games} --seed {seed}'],
         sample=(f"{games:,} games of 12 deals ({deals:,} deals, {3 * deals:,} hands) under random and under "
                 f"heuristic play, the same deals under both; worked example {games:,} deals per hand and "
-                f"seat; with every hand seen, the first {min(games, SOLVED_GAMES):,} games; seed {seed}"),
+                f"seat; with every hand seen, the first {min(games, SOLVED_GAMES):,} games; pimc against "
+                f"heuristic: {p_games:,} games, twice; seed {seed}"),
     )

@@ -36,7 +36,7 @@ def test_section_shape(runs):
     assert f"{GAMES * 12:,} deals" in s.answer and "Wilson" in s.answer
     assert f"seed {SEED}" in s.sample and f"{GAMES}" in s.sample
     names = {"all_tricks", "by_position", "solved", "by_feature", "hand_odds", "rules", "trump_setter",
-             "trump_never_set", "seat_advantage"}  # fmt: skip
+             "trump_never_set", "seat_advantage", "pimc"}  # fmt: skip
     assert {n for n, _, _ in s.tables} == names
     assert len(s.charts) >= 2
     for _, caption, files in s.charts:
@@ -51,6 +51,21 @@ def test_section_shape(runs):
     assert f"sweeps_solved(seed={SEED}, games={GAMES})" in text
     assert all(name.startswith("english_jazz_") for name in s.data)
     assert set(s.frames) == {"english_jazz_sweep_deals"}
+
+
+def test_the_search_player_table_pairs_pimc_with_the_heuristic_on_the_same_deals(runs):
+    _, s = runs[0]
+    t = dict((n, t) for n, _, t in s.tables)["pimc"]
+    games = rj.pimc_games(GAMES)
+    assert list(t.index) == [(m, a) for m in ("score per deal", "wins") for a in rj.PIMC_ARMS]
+    assert (t["n"] == games).all() and (t["diff_n"] == games).all()
+    first = t.xs(rj.PIMC_ARMS[0], level="arm")
+    assert (first["diff"] == 0).all()
+    searched = t.xs(rj.PIMC_ARMS[1], level="arm")
+    assert searched["diff"].to_numpy() == pytest.approx((searched["estimate"] - first["estimate"]).to_numpy())
+    assert (searched["diff_ci_low"] <= searched["diff"]).all() and (searched["diff"] <= searched["diff_ci_high"]).all()
+    text = "\n".join(s.commands)
+    assert f"cardmc compare english_jazz --arm heuristic --arm {rj.PIMC_ARMS[1]} --games {games} --seed {SEED}" in text
 
 
 def test_the_solved_table_pairs_the_solver_with_play_on_the_same_deals(runs):
