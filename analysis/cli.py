@@ -69,7 +69,7 @@ def _run_args(p: argparse.ArgumentParser, games_default: int | None = None) -> N
     p.add_argument("--seed", type=seed_int, default=0, help="random seed (default 0): game i of seed s is fixed")
     p.add_argument("--policy", default=None, help="player policy: a name for every seat, or one per seat "
                    "separated by commas (default: the game's best): random, heuristic; Differenzler also "
-                   "calibrated and PLAY:DECLARE; Schieber, Differenzler and Norwegian Jazz also pimc, the "
+                   "calibrated and PLAY:DECLARE; every game also pimc, the "
                    "search player (--set pimc_samples=K, --set pimc_tricks=T; a second or so a game)")  # fmt: skip
     p.add_argument("--players", type=positive_int, default=None, help="number of players (Norwegian Jazz: 3-7)")
     p.add_argument("--set", dest="settings", type=setting, action="append", default=[], metavar="NAME=VALUE",
