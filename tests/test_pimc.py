@@ -159,8 +159,10 @@ def test_the_command_line_runs_pimc_and_refuses_what_does_not_fit(tmp_path, caps
         cardmc.odds("schieber", hand="JH 9H AH KH QH 6C 7C 8C 9C", policy="pimc", games=10)
     with pytest.raises(UsageError, match="not pimc"):
         cardmc.odds("differenzler", hand="JH 9H AH KH QH 6C 7C 8C 9C", trump_card="6H", policy="pimc", games=10)
-    with pytest.raises(UsageError, match="unknown policy 'pimc'"):
-        cardmc.simulate("english_jazz", games=1, policy="pimc")
+    with pytest.raises(UsageError, match="not pimc"):
+        cardmc.odds("english_jazz", hand="JH 9H AH KH QH 6C 7C 8C 9C TD JD QD", policy="pimc", games=10)
+    with pytest.raises(UsageError, match="unknown policy 'mcts'"):
+        cardmc.simulate("english_jazz", games=1, policy="mcts")
 
 
 # ---------------------------------------------------------------- Differenzler
@@ -326,7 +328,7 @@ def test_the_speed_benchmark_prints_one_line_and_refuses_bad_values(capsys):
     line = capsys.readouterr().out.strip()
     assert line.startswith("differenzler: every seat pimc, 1 samples, from 2 tricks left, seed 1: 1 games, ")
     assert line.endswith("s a deal (1 thread)")
-    for bad in (["schieber", "--tricks", "10"], ["schieber", "--games", "0"], ["english_jazz"]):
+    for bad in (["schieber", "--tricks", "10"], ["schieber", "--games", "0"], ["english_jazz", "--tricks", "8"]):
         with pytest.raises(SystemExit) as stop:
             pimc.bench_main(bad)
         assert stop.value.code == 2
