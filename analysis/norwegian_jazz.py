@@ -321,6 +321,9 @@ SPEC = GameSpec(
                                "plays", 1, 1000),
         "pimc_tricks": Option(5, "int", "the pimc player searches once this many tricks or fewer are left, "
                               "and plays as heuristic before (deals 1-5; whole deals take seconds a solve)", 1, 17),
+        "pimc_sevens_cards": Option(0, "int", "in sevens the pimc player searches once this many cards "
+                                    "or fewer are left in all hands, and plays as heuristic before (0: never; "
+                                    "measured, the search does not beat the heuristic there)", 0, 52),
     },
     policies=k.POLICY_NAMES,
     default_policy="heuristic",

@@ -26,8 +26,12 @@ code) for its own objective:
   samples know the trump setter from the plays: the first seat that did not
   follow suit held none of that suit, like every seat that discarded.
 * Norwegian Jazz, deals 1-5: the least penalty it can be held to from here,
-  the others playing together against it: the lowest mean. In deal 6
-  (sevens) it plays as ``heuristic``.
+  the others playing together against it: the lowest mean. Deal 6 (sevens)
+  is searched by ``cardmc.pimc_sevens``, once ``pimc_sevens_cards`` cards or
+  fewer are left in all hands (default 0: never, it plays as ``heuristic``;
+  measured, the search did not beat it there): the deal score it can make sure of (the
+  first-out bonus, -1 a pass), the others playing together against it; the
+  samples keep every pass (a seat that passed held no card playable then).
 
 Whole deals take seconds each to solve, so the player searches once
 ``pimc_tricks`` tricks or fewer are left (default 5, about a millisecond a
@@ -107,6 +111,14 @@ def play_game(game: str, seed: int, index: int, params: np.ndarray, policies: np
         if need < 0:
             return nrows, nev
         rng = np.random.default_rng([seed, index, count, 0x9C])
+        if game == "norwegian_jazz":
+            from cardmc import pimc_sevens as ps  # deal 6, sevens: its own search
+
+            if ps.in_sevens(events[:need + 1]):
+                script[sc.SC_CARDS + count] = ps.decide(events[:need + 1], players, samples, rng, tt,
+                                                        int(params[k.P_FIRST_OUT_BONUS]))
+                count += 1
+                continue
         view = seen(game, events[:need + 1], rows, players)
         script[sc.SC_CARDS + count] = decide(view, samples, rng, tt)
         count += 1

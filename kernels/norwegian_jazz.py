@@ -33,8 +33,9 @@ SUIT16 = np.uint64(0xFFFF)
 # params: RULES.md options in the spec's order, then simulation options
 P_ROTATE_DEALER, P_FIRST_OUT_BONUS, P_PLAY_OUT, P_STOP_EARLY = 0, 1, 2, 3
 P_PIMC_SAMPLES, P_PIMC_TRICKS = 4, 5  # read by cardmc.pimc, not here
+P_PIMC_SEVENS_CARDS = 6  # sevens: the scripted seats search from this many cards left in hands
 
-POLICY_NAMES = ("random", "heuristic", "pimc")  # pimc: POLICY_SCRIPTED in deals 1-5 (cardmc.pimc), else heuristic
+POLICY_NAMES = ("random", "heuristic", "pimc")  # pimc: POLICY_SCRIPTED (cardmc.pimc, cardmc.pimc_sevens)
 POLICY_SCRIPTED = 2
 # the scripted seats play from ``play_games``'s ``script`` (``cardmc.kernels.script``); plain runs pass none
 
@@ -348,8 +349,10 @@ def play_games(seed, start, count, players, params, policies, rows, r0, events,
     play_out = params[P_PLAY_OUT] != 0
     stop_early = params[P_STOP_EARLY] != 0
     heuristic = heuristic_seats(policies, n)
+    sevens_cards = 0  # sevens: the scripted seats search from this many cards left in hands (0: never)
     if script is not None:
         start_script(script, policies, n, POLICY_SCRIPTED)
+        sevens_cards = 0 if play_out else params[P_PIMC_SEVENS_CARDS]  # the solver ends at the first out
     ne = 0
     for g in range(count):
         index = start + g
@@ -395,7 +398,7 @@ def play_games(seed, start, count, players, params, policies, rows, r0, events,
                     seats[k, R_SCORE, s] = tally1[s] * unit
             else:  # tallies: passes, out order
                 turns, first, z, ne = sevens_from(hands, ZERO, leader, n, play_out, heuristic, z,
-                                                  tally0, tally1, events, ne)
+                                                  tally0, tally1, events, ne, script, sevens_cards)
                 for s in range(n):
                     seats[k, R_TRICKS, s] = 0
                     seats[k, R_TAKEN, s] = 0

@@ -15,6 +15,7 @@ from cardmc.kernels.bits import ONE, ZERO, bit, highest, lowest, nth, nth_bit, p
 from cardmc.kernels.cards import SEVEN, deck_mask
 from cardmc.kernels.events import EV_PLAY
 from cardmc.kernels.jit import jit
+from cardmc.kernels.script import scripted_card
 
 FULL52 = np.uint64(deck_mask(52))
 SUIT16 = np.uint64(0xFFFF)
@@ -134,11 +135,16 @@ def play_sevens(hands, table, leader, n, play_out, policies, st, passes, out_ord
 
 
 @jit
-def sevens_from(hands, table, leader, n, play_out, heuristic, z, passes, out_order, events, ne):
+def sevens_from(hands, table, leader, n, play_out, heuristic, z, passes, out_order, events, ne, script=None,
+                cards=0):
     """``play_sevens`` with the seats of the heuristic player as the bits of
     ``heuristic`` and the random stream's state ``z`` in a register. Returns
     (turns, first_out seat or -1, new stream state, events written so far).
-    A turn is written without branches on the cards: a pass plays no bit."""
+    A turn is written without branches on the cards: a pass plays no bit.
+    The scripted seats (``cardmc.kernels.script``) play the cards of
+    ``script`` once ``cards`` or fewer are left in all hands, when they have
+    a choice (two legal cards or more); before, and for a forced play or
+    pass, they play as the heuristic."""
     tracing = events.shape[0] > 0
     playable = playable_of(table)
     inhand = ZERO
@@ -156,6 +162,10 @@ def sevens_from(hands, table, leader, n, play_out, heuristic, z, passes, out_ord
             legal = h & playable
             if (heuristic >> seat) & 1:
                 b = bit(heuristic_sevens_card(h, legal, inhand) & 63) & legal  # 0: a pass
+                if script is not None:
+                    if left <= cards and legal & (legal - ONE) != ZERO:
+                        c = scripted_card(script, seat, 0, ne)
+                        b = bit(c) if c >= 0 else b
             else:
                 z2, j = rng.below_from(z, popcount(legal))
                 z = z2 if legal != ZERO else z

@@ -232,9 +232,9 @@ def test_parse_policy():
 def test_spec_options_and_players():
     spec = A.SPEC
     defaults = {"rotate_dealer": False, "first_out_bonus": 10, "play_out": False, "stop_early": True,
-                "pimc_samples": 8, "pimc_tricks": 5}
+                "pimc_samples": 8, "pimc_tricks": 5, "pimc_sevens_cards": 0}
     assert spec.settings({}) == defaults
-    assert spec.params(spec.settings({"first_out_bonus": "80"})).tolist() == [0, 80, 0, 1, 8, 5]
+    assert spec.params(spec.settings({"first_out_bonus": "80"})).tolist() == [0, 80, 0, 1, 8, 5, 0]
     with pytest.raises(UsageError, match="bonus_points"):
         spec.settings({"bonus_points": 3})
     with pytest.raises(UsageError, match="2"):
