@@ -428,6 +428,17 @@ def heuristic_card(k, hand, legal, led, trump, top, trick_plain, trick_mask, pla
 
 
 @jit(inline="always")
+def heuristic_play(k, s, hand, legal, led, trump, top, trick_plain, trick_mask, played, won, tricks, plain, t):
+    """``heuristic_card`` for seat ``s`` with the card points taken so far."""
+    hi = -1
+    for o in range(PLAYERS):
+        if o != s:
+            hi = max(hi, card_points(plain[o], won[o], trump))
+    return heuristic_card(k, hand, legal, led, trump, top, trick_plain, trick_mask, played, tricks[s],
+                          card_points(plain[s], won[s], trump), hi, t)
+
+
+@jit(inline="always")
 def close_trick(leader, best, trick_mask, trick_plain, won, tricks, plain):
     """The trick goes to the best card's seat, who leads next; returns that seat."""
     w = leader + best
@@ -439,13 +450,13 @@ def close_trick(leader, best, trick_mask, trick_plain, won, tricks, plain):
 
 
 @jit
-def play_deal(hands, dealer, pol, st, script, won, tricks, plain, events, ne):
+def play_deal(hands, dealer, pol, st, script, won, tricks, plain, events, ne, pimc=None):
     """Play one deal from ``hands`` (emptied as cards are played). Fills
     ``won`` (cards taken), ``tricks`` and ``plain`` (plain-column points) per
     seat; returns (trump, trump_set_by, new event count). ``pol[s]`` is the
-    policy of seat s; ``script`` the cards of SCRIPTED play (-1: lowest legal),
-    or of PIMC play (``cardmc.kernels.script``: a seat with a single legal
-    card plays it without the script)."""
+    policy of seat s; ``script`` the cards of SCRIPTED play (-1: lowest legal);
+    ``pimc`` those of PIMC play (``cardmc.kernels.script``: a seat with a
+    single legal card plays it without the script), or None."""
     for s in range(PLAYERS):
         won[s] = ZERO
         tricks[s] = 0
@@ -466,19 +477,17 @@ def play_deal(hands, dealer, pol, st, script, won, tricks, plain, events, ne):
             p = pol[s]
             if p == RANDOM:
                 c = nth(legal, rng.below(st, popcount(legal)))
-            elif p == HEURISTIC or p == PIMC:
-                c = -1
+            elif p == HEURISTIC:
                 if legal & (legal - ONE) == ZERO:
                     c = lowest(legal)
-                elif p == PIMC:
-                    c = scripted_card(script, s, TRICKS - t, ne)
+                else:
+                    c = heuristic_play(k, s, hand, legal, led, trump, top, trick_plain, trick_mask, played, won,
+                                       tricks, plain, t)  # fmt: skip
+            elif pimc is not None:  # PIMC (runs without such seats compile without this)
+                c = lowest(legal) if legal & (legal - ONE) == ZERO else scripted_card(pimc, s, TRICKS - t, ne)
                 if c < 0:
-                    hi = -1
-                    for o in range(PLAYERS):
-                        if o != s:
-                            hi = max(hi, card_points(plain[o], won[o], trump))
-                    c = heuristic_card(k, hand, legal, led, trump, top, trick_plain, trick_mask, played, tricks[s],
-                                       card_points(plain[s], won[s], trump), hi, t)  # fmt: skip
+                    c = heuristic_play(k, s, hand, legal, led, trump, top, trick_plain, trick_mask, played, won,
+                                       tricks, plain, t)  # fmt: skip
             else:
                 c = script[n] if n < script.size and script[n] >= 0 else lowest(legal)
             n += 1
@@ -520,9 +529,13 @@ def play_game(seed, index, players, params, policies, rows, events, cond=None, s
     """Play game ``index`` of ``seed`` (12 deals); returns (rows, events) written. ``script``: the cards of
     the PIMC seats (``cardmc.kernels.script``)."""
     order, st, play, hands, dealt, won, tricks, plain, points, score, totals, pol, empty = new_scratch()
-    script = empty if script is None else script
-    ne = play_games(seed, index, 1, policies, rows, 0, events,
-                    order, st, play, hands, dealt, won, tricks, plain, points, score, totals, pol, script, cond)
+    if script is None:  # (not passed: Numba compiles a passed None as another kind of call)
+        ne = play_games(seed, index, 1, policies, rows, 0, events,
+                        order, st, play, hands, dealt, won, tricks, plain, points, score, totals, pol, empty, cond)
+    else:
+        ne = play_games(seed, index, 1, policies, rows, 0, events,
+                        order, st, play, hands, dealt, won, tricks, plain, points, score, totals, pol, empty, cond,
+                        script)  # fmt: skip
     return ROWS_PER_GAME, ne
 
 
@@ -540,20 +553,22 @@ def new_scratch():
 
 @jit
 def play_games(seed, start, count, policies, rows, r0, events,
-               order, st, play, hands, dealt, won, tricks, plain, points, score, totals, pol, script, cond=None):
+               order, st, play, hands, dealt, won, tricks, plain, points, score, totals, pol, script, cond=None,
+               pimc=None):
     """Games start..start+count-1 as ``play_game`` plays them, their rows from
     ``rows[r0]`` on, with the work arrays of ``new_scratch`` passed one by one
     (one call per batch chunk: their reference counts are taken once, not per
     game); ``cond`` a condition on every deal (``cardmc.kernels.condition``)
-    or None. Returns the events written (tracing is for one game)."""
+    or None; ``pimc``: the script of the PIMC seats (``play_game``), or
+    None. Returns the events written (tracing is for one game)."""
     rec = events.shape[0] > 0
     ne = 0
     for s in range(PLAYERS):
         pol[s] = policies[s, 0]
     for g in range(count):
         index = start + g
-        if script.size > 0:  # PIMC seats: one game, traced
-            start_script(script, policies, PLAYERS, PIMC)
+        if pimc is not None:  # PIMC seats: one game, traced
+            start_script(pimc, policies, PLAYERS, PIMC)
         base = r0 + g * ROWS_PER_GAME
         for i in range(36):
             order[i] = DECK[i]
@@ -586,7 +601,7 @@ def play_games(seed, start, count, policies, rows, r0, events,
                 for s in range(PLAYERS):
                     events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_HAND, s, np.int64(dealt[s]), 0
                     ne += 1
-            trump, setter, ne = play_deal(hands, dealer, pol, play, script, won, tricks, plain, events, ne)
+            trump, setter, ne = play_deal(hands, dealer, pol, play, script, won, tricks, plain, events, ne, pimc)
             for s in range(PLAYERS):
                 points[s] = card_points(plain[s], won[s], trump)
             rule = deal_score(tricks, points, score)
