@@ -89,27 +89,40 @@ def play_game(game: str, seed: int, index: int, params: np.ndarray, policies: np
     Differenzler's calibration) and returns how many of each."""
     k = _kernel(game)
     players = len(policies)
+
+    def play(script):
+        if game == "schieber":
+            return k.play_game(seed, index, 4, params, policies, rows, events, cond, script)
+        if game == "english_jazz":
+            return k.play_game(seed, index, players, params, policies, rows, events, cond, script)
+        if game == "norwegian_jazz":
+            return k.DEALS * players, k.play_games(seed, index, 1, players, params, policies, rows, 0, events,
+                                                   *k.new_scratch(players), cond, script)  # fmt: skip
+        return k.play_game(seed, index, 4, params, policies, table, rows, events, k.new_scratch(), cond, script)
+
+    return scripted(game, players, seed, index, params, play, events, rows, 52 * (rows.shape[0] // players))
+
+
+def scripted(game: str, players: int, seed: int, index: int, params: np.ndarray, play, events: np.ndarray,
+             rows: np.ndarray | None, cards: int):  # fmt: skip
+    """Play with the ``pimc`` seats scripted: ``play(script)`` plays from the
+    start, tracing into ``events`` (and ``rows``), with the cards decided so
+    far; where the script runs out, the seat's card is decided from the
+    events up to there and it plays again. Returns ``play``'s answer once no
+    card is missing (``cards``: the script's room, 52 a deal at most). The
+    samples come from a stream keyed by ``seed``, ``index`` and decision."""
+    k = _kernel(game)
     samples, tricks = int(params[k.P_PIMC_SAMPLES]), int(params[k.P_PIMC_TRICKS])
-    script = np.zeros(sc.SC_CARDS + 52 * (rows.shape[0] // players), np.int64)  # 52 cards a deal at most
+    script = np.zeros(sc.SC_CARDS + cards, np.int64)
     script[sc.SC_TRICKS] = tricks
     count = 0
     tt = _table()
     while True:
         script[sc.SC_COUNT] = count
-        if game == "schieber":
-            nrows, nev = k.play_game(seed, index, 4, params, policies, rows, events, cond, script)
-        elif game == "english_jazz":
-            nrows, nev = k.play_game(seed, index, players, params, policies, rows, events, cond, script)
-        elif game == "norwegian_jazz":
-            nrows = k.DEALS * players
-            nev = k.play_games(seed, index, 1, players, params, policies, rows, 0, events, *k.new_scratch(players),
-                               cond, script)  # fmt: skip
-        else:
-            nrows, nev = k.play_game(seed, index, 4, params, policies, table, rows, events, k.new_scratch(), cond,
-                                     script)  # fmt: skip
+        out = play(script)
         need = int(script[sc.SC_NEED])
         if need < 0:
-            return nrows, nev
+            return out
         rng = np.random.default_rng([seed, index, count, 0x9C])
         if game == "norwegian_jazz":
             from cardmc import pimc_sevens as ps  # deal 6, sevens: its own search

@@ -719,6 +719,17 @@ def odds_given(seed, start, count, fixed, seat, dealer, policy):
     return out
 
 
+@jit(inline="always")
+def odds_hands(seed, i, pfixed, psizes, dealer, st, buf, packets, hands):
+    """The hands of deal ``i`` of ``odds_given`` (``packet_condition``'s packets)."""
+    st[0] = rng.key(seed, i, 0, rng.DEAL)
+    deal_given(FULL, pfixed, psizes, 4 * PLAYERS, st, buf, packets)
+    for s in range(PLAYERS):
+        hands[s] = ZERO
+    for p in range(4 * PLAYERS):
+        hands[(dealer + 1 + p % PLAYERS) % PLAYERS] |= packets[p]
+
+
 @jit
 def _odds_given_chunks(seed, start, count, fixed, seat, dealer, policy, out, lo, hi):
     """Chunks lo..hi-1 of ``odds_given``."""
@@ -740,13 +751,8 @@ def _odds_given_chunks(seed, start, count, fixed, seat, dealer, policy, out, lo,
         events = np.zeros((0, 4), np.int64)
         for j in range(ch * size, min(count, (ch + 1) * size)):
             i = start + j
-            st[0] = rng.key(seed, i, 0, rng.DEAL)
-            deal_given(FULL, pfixed, psizes, 4 * PLAYERS, st, buf, packets)
+            odds_hands(seed, i, pfixed, psizes, dealer, st, buf, packets, hands)
             play[0] = rng.key(seed, i, 0, rng.PLAY)
-            for s in range(PLAYERS):
-                hands[s] = ZERO
-            for p in range(4 * PLAYERS):
-                hands[(dealer + 1 + p % PLAYERS) % PLAYERS] |= packets[p]
             trump, _, _ = play_deal(hands, dealer, pol, play, script, won, tricks, plain, events, 0)
             for s in range(PLAYERS):
                 points[s] = card_points(plain[s], won[s], trump)
@@ -755,3 +761,36 @@ def _odds_given_chunks(seed, start, count, fixed, seat, dealer, policy, out, lo,
             out[j, 1] = points[seat]
             out[j, 2] = rule
             out[j, 3] = score[seat]
+
+
+@jit
+def odds_deal_pimc(seed, i, fixed, dealer, policies, pimc, events):
+    """Deal ``i`` of ``odds_given`` (the same hands) played with the
+    ``policies`` per seat, the PIMC seats from ``pimc`` (``cardmc.kernels.script``),
+    traced into ``events`` (EV_DEAL 0, the hands, the plays) for
+    ``cardmc.pimc``. Returns (per seat: tricks, card points, score; the rule
+    code; events written)."""
+    pfixed, psizes = packet_condition(fixed, dealer)
+    hands = np.empty(PLAYERS, np.uint64)
+    odds_hands(seed, i, pfixed, psizes, dealer, np.empty(1, np.uint64), np.empty(36, np.int64),
+               np.empty(4 * PLAYERS, np.uint64), hands)  # fmt: skip
+    play = np.empty(1, np.uint64)
+    play[0] = rng.key(seed, i, 0, rng.PLAY)
+    pol = np.empty(PLAYERS, np.int64)
+    for s in range(PLAYERS):
+        pol[s] = policies[s, 0]
+    start_script(pimc, policies, PLAYERS, PIMC)
+    events[0, 0], events[0, 1], events[0, 2], events[0, 3] = EV_DEAL, 0, dealer, (dealer + 1) % PLAYERS
+    for s in range(PLAYERS):
+        events[1 + s, 0], events[1 + s, 1], events[1 + s, 2], events[1 + s, 3] = EV_HAND, s, np.int64(hands[s]), 0
+    won = np.empty(PLAYERS, np.uint64)
+    tricks = np.empty(PLAYERS, np.int64)
+    plain = np.empty(PLAYERS, np.int64)
+    trump, _, ne = play_deal(hands, dealer, pol, play, np.empty(0, np.int64), won, tricks, plain, events,
+                             1 + PLAYERS, pimc)  # fmt: skip
+    out = np.empty((3, PLAYERS), np.int64)
+    for s in range(PLAYERS):
+        out[0, s] = tricks[s]
+        out[1, s] = card_points(plain[s], won[s], trump)
+    rule = deal_score(tricks, out[1], out[2])
+    return out, rule, ne

@@ -14,6 +14,7 @@ from cardmc import pimc
 from cardmc.english_jazz import SPEC, parse_policy
 from cardmc.kernels import cards as C
 from cardmc.kernels import english_jazz as k
+from cardmc.kernels import script as sc
 from cardmc.kernels.events import EV_DEAL, EV_HAND, EV_PLAY
 from cardmc.registry import UsageError
 from tests.reference import english_jazz as ref
@@ -123,5 +124,44 @@ def test_pimc_games_are_reproducible_play_as_heuristic_before_their_tricks_and_a
 def test_pimc_is_refused_where_it_cannot_play():
     with pytest.raises(UsageError, match="pimc_tricks"):
         cardmc.simulate("english_jazz", games=1, policy="pimc", pimc_tricks=8)
-    with pytest.raises(UsageError, match="not pimc"):
-        cardmc.odds("english_jazz", hand="JS 9S AS KH QH TD 8D 7C 6C KC QC JC", policy="pimc", games=10)
+    with pytest.raises(UsageError, match="pimc_tricks"):
+        cardmc.odds("english_jazz", hand=HAND, policy="pimc", games=10, settings={"pimc_tricks": 0})
+
+
+HAND = "JS 9S AS KH QH TD 8D 7C 6C KC QC JC"
+
+
+def test_an_odds_deal_with_the_search_player_is_the_odds_deal():
+    """``odds_deal_pimc`` deals deal i of ``odds_given``; with no PIMC seat it
+    plays it as ``odds_given`` does, and with PIMC seats every card is legal."""
+    fixed = np.zeros(3, np.uint64)
+    fixed[1] = C.parse_hand(HAND, 12, 36)
+    want = k.odds_given(9, 0, 40, fixed, 1, 0, k.HEURISTIC).astype(np.int64)
+    events = np.zeros((40, 4), np.int64)
+    script = np.zeros(sc.SC_CARDS + 52, np.int64)
+    for i in range(40):
+        res, rule, ne = k.odds_deal_pimc(9, i, fixed, 0, parse_policy("heuristic"), script, events)
+        assert [res[0, 1], res[1, 1], rule, res[2, 1]] == want[i].tolist()
+        assert ne == 40 and events[2, 2] == fixed[1] and events[0, 2] == 0
+    params = SPEC.params(SPEC.settings({"pimc_samples": 2, "pimc_tricks": 4}))
+    for i in range(6):
+        res, rule, _ = pimc.scripted("english_jazz", 3, 9, i, params,
+                                     lambda s, i=i: k.odds_deal_pimc(9, i, fixed, 0, parse_policy("pimc"), s, events),
+                                     events, None, 52)  # fmt: skip
+        hands = {int(a): C.codes_of(int(b)) for kind, a, b, _ in events[1:4].tolist()}
+        plays = [(int(a), int(b)) for kind, a, b, _ in events[4:40].tolist()]
+        for t in range(12):
+            trick = plays[3 * t:3 * t + 3]
+            for j, (s, c) in enumerate(trick):
+                assert C.code(c) in ref.legal(hands[s], [C.code(x) for _, x in trick[:j]])
+                hands[s].remove(C.code(c))
+        assert res[0].sum() == 12 and res[2].sum() == 0  # twelve tricks; scores sum to 0
+
+
+def test_hand_odds_with_the_search_player_are_reproducible_on_any_threads():
+    run = {"hand": HAND, "policy": "pimc", "games": 12, "seed": 3, "settings": {"pimc_samples": 2}}
+    one = cardmc.odds("english_jazz", **run, threads=1)
+    two = cardmc.odds("english_jazz", **run, threads=2)
+    for name, table in one["tables"].items():
+        pd.testing.assert_frame_equal(two["tables"][name], table)
+    assert one["tables"]["summary"].loc["mean_tricks", "n"] == 12

@@ -120,11 +120,9 @@ def odds(
     fixed = np.array(parse_hands([f"{s}:{text}" for s, text in items], PLAYERS, 36, [12] * PLAYERS), np.uint64)
     games = check_count("games", games)
     seed = check_seed(seed)
-    SPEC.settings(settings)  # English Jazz has no rule options: names any given
+    params = SPEC.params(SPEC.settings(settings))  # English Jazz has no rule options: names any given
     if policy not in POLICY_CODES:
         raise UsageError(f"unknown policy {policy!r}; policies: {', '.join(POLICY_CODES)}")
-    if policy == "pimc":
-        raise UsageError("hand odds play random or heuristic seats, not pimc (a search player: simulate it)")
     if target_se is not None and (isinstance(target_se, bool) or not isinstance(target_se, (int, float))
                                   or not target_se > 0):  # fmt: skip
         raise UsageError(f"target_se must be a positive number, not {target_se!r}")
@@ -133,7 +131,10 @@ def odds(
     points = np.zeros(153, np.int64)  # deals by card points the hand took
 
     def sample(start: int, count: int) -> None:
-        out = k.odds_given(seed, start, count, fixed, seat, dealer, POLICY_CODES[policy]).astype(np.int64)
+        if policy == "pimc":
+            out = _pimc_deals(seed, start, count, fixed, seat, dealer, params)
+        else:
+            out = k.odds_given(seed, start, count, fixed, seat, dealer, POLICY_CODES[policy]).astype(np.int64)
         acc.ravel()[:] += np.bincount(out[:, 2] * 5 + out[:, 3] + 2, minlength=25)
         tricks[:] += np.bincount(out[:, 0], minlength=k.TRICKS + 1)
         points[:] += np.bincount(out[:, 1], minlength=153)
@@ -142,8 +143,9 @@ def odds(
         n = int(tricks.sum())
         return max(_hist_mean(acc.sum(axis=0), SCORES)["se"], _ac_se(int(tricks[k.TRICKS]), n))
 
+    each = PIMC_ROUND if policy == "pimc" else _round(games, target_se, max_seconds)
     n, stopped = rounds(sample, games, worst_se, target_se, max_seconds, progress, "english_jazz odds",
-                        round_deals=_round(games, target_se, max_seconds))  # fmt: skip
+                        round_deals=each)  # fmt: skip
     summary = pd.concat([
         _row("all_tricks", stats.proportion(int(tricks[k.TRICKS]), n)),
         _row("expected_score", _hist_mean(acc.sum(axis=0), SCORES)),
@@ -180,6 +182,36 @@ def odds(
         seat=seat, dealer=dealer, position=position, policy=policy, seed=seed, deals=n, target_se=target_se,
         stopped_by=stopped, summary=summary, rules=rules, scores=scores,
     )  # fmt: skip
+
+
+PIMC_ROUND = 64  # deals a round with the search player (a tenth of a second or so a deal)
+
+
+def _pimc_deals(seed: int, start: int, count: int, fixed: np.ndarray, seat: int, dealer: int,
+                params: np.ndarray) -> np.ndarray:  # fmt: skip
+    """``odds_given``'s answer for deals start..start+count-1 with every seat
+    the search player (``cardmc.pimc``): the same hands, played on the run's
+    threads."""
+    import numba
+
+    from cardmc import pimc
+    from cardmc.kernels.jit import in_threads
+
+    out = np.zeros((count, 4), np.int64)
+    policies = np.full((PLAYERS, 1), k.PIMC, np.int64)
+    parts = max(1, min(numba.get_num_threads(), count))
+
+    def work(part: int) -> None:
+        events = np.zeros((1 + PLAYERS + 36, 4), np.int64)
+        for j in range(count * part // parts, count * (part + 1) // parts):
+            def play(script, i=start + j):
+                return k.odds_deal_pimc(seed, i, fixed, dealer, policies, script, events)
+
+            res, rule, _ = pimc.scripted("english_jazz", PLAYERS, seed, start + j, params, play, events, None, 52)
+            out[j] = res[0, seat], res[1, seat], rule, res[2, seat]
+
+    in_threads(work, parts)
+    return out
 
 
 def _round(games: int, target_se, max_seconds) -> int:
