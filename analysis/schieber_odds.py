@@ -51,13 +51,14 @@ def odds(hand=None, *, seat: int = 0, dealer: int | None = None, pushed: bool = 
             raise UsageError(f"dealer {dealer} does not fit seat {seat} as {role}: the forehand is seat "
                              f"{forehand}, so the dealer is seat {(forehand - 1) % PLAYERS}")  # fmt: skip
     games, seed = check_count("games", games), check_seed(seed)
+    policies = game.parse_policy(policy if policy is not None else "heuristic")
+    searching = game.pimc.has_pimc(policies)
     for name in game.SPEC.options:
-        if name in (settings or {}):
+        if name in (settings or {}) and not (searching and name.startswith("pimc_")):
+            if name.startswith("pimc_"):
+                raise UsageError(f"option {name} applies to pimc seats, and no seat plays pimc")
             raise UsageError(f"option {name} does not apply to odds: every contract and pushing are played")
     params = game.SPEC.params(game.SPEC.settings(dict(settings or {})))
-    policies = game.parse_policy(policy if policy is not None else "heuristic")
-    if game.pimc.has_pimc(policies):
-        raise UsageError("hand odds play random or heuristic seats, not pimc (a search player: simulate it)")
     items = [f"{s}:{text}" for s, text in hand_items(hands)]
     if hand is not None:
         items.insert(0, f"{seat}:{hand if isinstance(hand, str) else ' '.join(map(str, hand))}")
@@ -72,8 +73,8 @@ def odds(hand=None, *, seat: int = 0, dealer: int | None = None, pushed: bool = 
     after_push = np.zeros(6, np.int64)
 
     def sample(start, count):
-        own, other, match, contract = k.deal_scores(seed, start, count, forehand, seat, fixed, choices, policies,
-                                                    params)  # fmt: skip
+        scores = _pimc_scores if searching else k.deal_scores
+        own, other, match, contract = scores(seed, start, count, forehand, seat, fixed, choices, policies, params)
         own, other = own.astype(np.int64), other.astype(np.int64)
         net = own - other
         for key, x in (("own", own), ("other", other), ("net", net), ("match", match)):
@@ -99,7 +100,8 @@ def odds(hand=None, *, seat: int = 0, dealer: int | None = None, pushed: bool = 
         ses += [frame.share_se(sums["match"][j], n) for j in range(m)]
         return max(ses)
 
-    n, stopped = frame.rounds(counted, games, worst_se, target_se, max_seconds, progress, desc="schieber")
+    n, stopped = frame.rounds(counted, games, worst_se, target_se, max_seconds, progress, desc="schieber",
+                              round_deals=PIMC_ROUND if searching else frame.ROUND)  # fmt: skip
     best = int(np.argmax(sums["net"]))
     rows = {}
     for j, name in enumerate(names):
@@ -125,6 +127,38 @@ def odds(hand=None, *, seat: int = 0, dealer: int | None = None, pushed: bool = 
                       best=f"{names[best]} (net {net['net']:+.1f} [{net['net_ci_low']:+.1f}, "
                       f"{net['net_ci_high']:+.1f}] points a deal)", best_choice=names[best], tables=tables,
                       notes=notes)  # fmt: skip
+
+
+PIMC_ROUND = 16  # deals a round with search player seats (every choice played: a second or so a deal)
+
+
+def _pimc_scores(seed, start, count, forehand, chooser, fixed, choices, policies, params):
+    """``deal_scores`` with ``pimc`` seats (``cardmc.pimc``): every choice of
+    each deal played from the same hands and stream, on the run's threads;
+    a deal's choices share the search player's samples."""
+    import numba
+
+    from cardmc import pimc
+    from cardmc.kernels.jit import in_threads
+
+    m = len(choices)
+    own, other = np.zeros((count, m), np.int64), np.zeros((count, m), np.int64)
+    match, contract = np.zeros((count, m), np.int64), np.zeros((count, m), np.int64)
+    parts = max(1, min(numba.get_num_threads(), count))
+
+    def work(part: int) -> None:
+        events = np.zeros((128, 4), np.int64)
+        for j in range(count * part // parts, count * (part + 1) // parts):
+            for c, choice in enumerate(choices.tolist()):
+                def play(script, i=start + j, choice=choice):
+                    return k.odds_deal_pimc(seed, i, forehand, chooser, fixed, choice, policies, params, script,
+                                            events)  # fmt: skip
+
+                own[j, c], other[j, c], match[j, c], contract[j, c], _ = pimc.scripted(
+                    "schieber", PLAYERS, seed, start + j, params, play, events, None, 52)
+
+    in_threads(work, parts)
+    return own, other, match, contract
 
 
 def _paired(sums, products, a: int, b: int, n: int) -> dict:

@@ -17,8 +17,11 @@ from cardmc.kernels import rng
 from cardmc.kernels.cards import FULL36
 from cardmc.kernels.condition import deal_given
 from cardmc.kernels.jit import in_parts, jit
-from cardmc.kernels.schieber import (O_SCORE, O_TRICKS, OUT_SIZE, RANDOM, _choose, play_deal, rules_of, weis_of)
+from cardmc.kernels.events import EV_CONTRACT, EV_DEAL, EV_HAND
+from cardmc.kernels.schieber import (O_SCORE, O_TRICKS, OUT_SIZE, RANDOM, S_HANDS, S_OUT, SCRIPTED, STATE_SIZE,
+                                     _choose, _heuristic_seats, _play_deal, play_deal, rules_of, weis_of)
 from cardmc.kernels.schieber_weis import OBENABE, declare
+from cardmc.kernels.script import start as start_script
 
 PUSH_CHOICE = 6
 CHUNK = 1024
@@ -88,3 +91,36 @@ def _deal_scores_chunks(seed, start, count, forehand, chooser, fixed, choices, p
                 other[i, j] = out[O_SCORE + 1 - team]
                 match[i, j] = 1 if out[O_TRICKS + team] + out[O_TRICKS + team + 2] == 9 else 0
                 contract[i, j] = con
+
+
+@jit
+def odds_deal_pimc(seed, i, forehand, chooser, fixed, choice, policies, params, script, events):
+    """Choice ``choice`` of deal ``i`` of ``deal_scores`` (the same hands,
+    stream and choosing), the SCRIPTED (``pimc``) seats playing the cards of
+    ``script`` (``cardmc.kernels.script``), traced into ``events`` for
+    ``cardmc.pimc`` (the deal, the hands, the contract, the plays). Returns
+    (own, other, match, contract, events written) as ``deal_scores`` has them."""
+    rules = rules_of(params)
+    dealt = np.empty(4, np.uint64)
+    st = np.empty(1, np.uint64)
+    st[0] = rng.key(seed, i, 0, rng.DEAL)
+    deal_given(DECK_MASK, fixed, SIZES, 4, st, np.empty(64, np.int64), dealt)
+    z = rng.key(seed, i, 0, rng.PLAY)
+    partner = (forehand + 2) & 3
+    who, con, pushed = chooser, choice, 0
+    if con == PUSH_CHOICE:  # the partner must choose, as its policy does in a match
+        w = declare(dealt[partner], OBENABE, weis_of(rules))[1] if policies[partner, 0] != RANDOM else 0
+        z, who, _, con = _choose(forehand, (policies[forehand, 0], dealt[forehand], 0),
+                                 (policies[partner, 0], dealt[partner], w), z, -1, 1, rules)
+        pushed = 1
+    start_script(script, policies, 4, SCRIPTED)
+    events[0, 0], events[0, 1], events[0, 2], events[0, 3] = EV_DEAL, 0, (forehand + 3) & 3, forehand
+    state = np.zeros(STATE_SIZE, np.int64)
+    for s in range(4):
+        events[1 + s, 0], events[1 + s, 1], events[1 + s, 2], events[1 + s, 3] = EV_HAND, s, np.int64(dealt[s]), 0
+        state[S_HANDS + s] = np.int64(dealt[s])
+    events[5, 0], events[5, 1], events[5, 2], events[5, 3] = EV_CONTRACT, who, pushed, con
+    _, nev = _play_deal(state, events, forehand, who, con, NO_END, _heuristic_seats(policies), z, 6, rules, script)
+    team = forehand & 1
+    match = 1 if state[S_OUT + O_TRICKS + team] + state[S_OUT + O_TRICKS + team + 2] == 9 else 0
+    return state[S_OUT + O_SCORE + team], state[S_OUT + O_SCORE + 1 - team], match, con, nev
