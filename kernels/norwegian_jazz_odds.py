@@ -8,7 +8,9 @@ dealt uniformly by ``cardmc.kernels.condition.deal_given`` from stream
 own per-deal functions (``trick_deal_from``, ``sevens_from``) with the random
 choices from stream ``(seed, i, number - 1, PLAY)``, as deal ``number`` of a
 game draws them. Sample deal i is the same cards under every rule option and
-policy, so options are compared on the same deals.
+policy, so options are compared on the same deals. ``odds_deal_pimc`` plays
+one sample deal traced, with the search player's seats scripted
+(``cardmc.pimc``).
 """
 from __future__ import annotations
 
@@ -17,9 +19,11 @@ import numpy as np
 from cardmc.kernels import rng
 from cardmc.kernels.bits import ZERO
 from cardmc.kernels.condition import deal_given
+from cardmc.kernels.events import EV_DEAL, EV_HAND
 from cardmc.kernels.jit import in_parts, jit
-from cardmc.kernels.norwegian_jazz import UNIT_SCORE, heuristic_seats, trick_deal_from
-from cardmc.kernels.sevens import sevens_from
+from cardmc.kernels.norwegian_jazz import POLICY_SCRIPTED, UNIT_SCORE, heuristic_seats, trick_deal_from
+from cardmc.kernels.script import start as start_script
+from cardmc.kernels.sevens import record, sevens_from
 
 # output columns, one row per sample deal
 O_SCORE, O_TRICKS, O_TAKEN, O_PASSES, O_FIRST_OUT, O_SIZE = range(6)
@@ -78,3 +82,45 @@ def _odds_deals_chunks(seed, start, count, players, number, dealer, seat, deck, 
                 out[j, O_SCORE] = -tally0[seat] + (bonus if first == seat else 0)
                 out[j, O_PASSES] = tally0[seat]
                 out[j, O_FIRST_OUT] = 1 if first == seat else 0
+
+
+@jit
+def odds_deal_pimc(seed, i, players, number, dealer, seat, deck, fixed, sizes, bonus, play_out, stop_early,
+                   policies, sevens_cards, pimc, events):  # fmt: skip
+    """Sample deal ``i`` of ``odds_deals`` (the same hands, dealer, leader and
+    random stream) played with the ``policies`` per seat, the search
+    player's seats (``POLICY_SCRIPTED``) from ``pimc``
+    (``cardmc.kernels.script``; in sevens once ``sevens_cards`` or fewer
+    cards are left in all hands, 0: never), traced into ``events`` (EV_DEAL
+    with ``number - 1``, dealer and leader; the hands; the plays) for
+    ``cardmc.pimc``. Returns (``odds_deals``' row for deal i, events
+    written)."""
+    n = players
+    k = number - 1
+    leader = dealer + 1 if dealer + 1 < n else 0
+    heuristic = heuristic_seats(policies, n)
+    hands = np.empty(n, np.uint64)
+    st = np.empty(1, np.uint64)
+    st[0] = rng.key(seed, i, k, rng.DEAL)
+    deal_given(deck, fixed, sizes, n, st, np.empty(64, np.int64), hands)
+    z = rng.key(seed, i, k, rng.PLAY)
+    start_script(pimc, policies, n, POLICY_SCRIPTED)
+    ne = record(events, 0, EV_DEAL, k, dealer, leader)
+    for s in range(n):
+        ne = record(events, ne, EV_HAND, s, np.int64(hands[s]), 0)
+    tally0 = np.zeros(n, np.int64)
+    tally1 = np.zeros(n, np.int64)
+    row = np.zeros(O_SIZE, np.int64)
+    if number <= 5:  # tallies: tricks, penalty units
+        _, _, ne = trick_deal_from(hands, leader, number, n, stop_early, heuristic, z, tally0, tally1,
+                                   np.zeros(64, np.int64), events, ne, pimc)  # fmt: skip
+        row[O_SCORE] = tally1[seat] * UNIT_SCORE[number]
+        row[O_TRICKS] = tally0[seat]
+        row[O_TAKEN] = tally1[seat]
+    else:  # tallies: passes, out order
+        _, first, _, ne = sevens_from(hands, ZERO, leader, n, play_out, heuristic, z, tally0, tally1, events, ne,
+                                      pimc, sevens_cards)  # fmt: skip
+        row[O_SCORE] = -tally0[seat] + (bonus if first == seat else 0)
+        row[O_PASSES] = tally0[seat]
+        row[O_FIRST_OUT] = 1 if first == seat else 0
+    return row, ne

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from cardmc import stats
+from cardmc import pimc, stats
 from cardmc.condition import hand_items, parse_hands
 from cardmc.driver import check_count, check_seed
 from cardmc.kernels import norwegian_jazz as k
@@ -98,7 +98,10 @@ def odds(
     is the seat's whole hand; ``hands`` (``{seat: cards}`` or
     ``["SEAT:CARDS", ...]``) fixes whole or part hands of any seat.
     ``settings``: the game's rule options (``first_out_bonus``, ``play_out``;
-    ``stop_early`` changes nothing but speed). Deals run in rounds
+    ``stop_early`` changes nothing but speed) and the search player's
+    (``pimc_samples``, ``pimc_tricks``, ``pimc_sevens_cards``): seats of
+    policy ``pimc`` search as in games, on the same sample deals, in rounds
+    of ``PIMC_ROUND`` deals. Deals run in rounds
     (``cardmc.odds.rounds``) until ``games``, ``max_seconds`` or every
     standard error at most ``target_se``."""
     from cardmc.norwegian_jazz import SPEC, parse_policy
@@ -121,9 +124,16 @@ def odds(
     bonus, play_out, stop_early = int(full["first_out_bonus"]), bool(full["play_out"]), bool(full["stop_early"])
     parts: list[dict] = []
 
+    searching = pimc.has_pimc(policies, "norwegian_jazz")
+    params = SPEC.params(full)
+
     def sample(start: int, count: int) -> None:
-        out = ko.odds_deals(seed, start, count, players, deal, dealer, seat, deck, fixed, sizes, bonus, play_out,
-                            stop_early, policies)  # fmt: skip
+        if searching:
+            out = _pimc_deals(seed, start, count, players, deal, dealer, seat, deck, fixed, sizes, bonus, play_out,
+                              stop_early, policies, params)  # fmt: skip
+        else:
+            out = ko.odds_deals(seed, start, count, players, deal, dealer, seat, deck, fixed, sizes, bonus, play_out,
+                                stop_early, policies)  # fmt: skip
         parts[:] = [_merge([*parts, _counts(out)])]
 
     def worst_se() -> float:
@@ -135,8 +145,9 @@ def odds(
         return float(max(se))
 
     stepped = target_se is not None or max_seconds is not None
+    each = PIMC_ROUND if searching else ROUND if stepped else min(games, BATCH)
     n, stopped = rounds(sample, games, worst_se, target_se, max_seconds, progress, "norwegian_jazz odds",
-                        round_deals=ROUND if stepped else min(games, BATCH))  # fmt: skip
+                        round_deals=each)  # fmt: skip
     counts = parts[0]
     rules = SPEC.rule_settings(full)
     summary, scores, quantiles = _summary(counts, n, deal), _scores(counts["score"], n), _quantiles(counts["score"])
@@ -145,6 +156,10 @@ def odds(
     size = bin(int(fixed[seat])).count("1")
     known = "" if size == sizes[seat] else f" ({size} of {sizes[seat]} cards known)"
     options = "" if deal <= 5 else f", first_out_bonus {bonus}, play_out {str(play_out).lower()}"
+    if searching:
+        search = f"pimc_tricks {int(full['pimc_tricks'])}" if deal <= 5 else \
+            f"pimc_sevens_cards {int(full['pimc_sevens_cards'])}"  # fmt: skip
+        options += f", pimc_samples {int(full['pimc_samples'])}, {search}"
     question = (f"deal {deal} ({DEAL_NAMES[deal]}), {players} players, hand {' '.join(codes_of(int(fixed[seat])))}"
                 f"{known}: seat {seat}, dealer {dealer}{others}, policy {policy}{options}")  # fmt: skip
     return Odds(
@@ -155,6 +170,38 @@ def odds(
         settings=rules, seed=seed, deals=n, target_se=target_se, stopped_by=stopped,
         summary=summary, scores=scores, quantiles=quantiles,
     )  # fmt: skip
+
+
+PIMC_ROUND = 64  # deals a round with the search player (hundredths to tenths of a second a deal)
+
+
+def _pimc_deals(seed: int, start: int, count: int, players: int, deal: int, dealer: int, seat: int, deck,
+                fixed: np.ndarray, sizes: np.ndarray, bonus: int, play_out: bool, stop_early: bool,
+                policies: np.ndarray, params: np.ndarray) -> np.ndarray:  # fmt: skip
+    """``odds_deals``' answer for sample deals start..start+count-1 with the
+    ``pimc`` seats of ``policies`` searching (``cardmc.pimc``; in sevens from
+    ``pimc_sevens_cards`` cards left, as in games): the same hands, played on
+    the run's threads, deal i the same whatever the threads."""
+    import numba
+
+    from cardmc.kernels.jit import in_threads
+
+    out = np.zeros((count, ko.O_SIZE), np.int64)
+    # sevens: as in games (play_games), no search when play_out (the solver stops at the first out)
+    sevens_cards = 0 if play_out else int(params[k.P_PIMC_SEVENS_CARDS])
+    parts = max(1, min(numba.get_num_threads(), count))
+
+    def work(part: int) -> None:
+        events = np.zeros((k.max_events(players), 4), np.int64)
+        for j in range(count * part // parts, count * (part + 1) // parts):
+            def play(script, i=start + j):
+                return ko.odds_deal_pimc(seed, i, players, deal, dealer, seat, deck, fixed, sizes, bonus, play_out,
+                                         stop_early, policies, sevens_cards, script, events)  # fmt: skip
+
+            out[j] = pimc.scripted("norwegian_jazz", players, seed, start + j, params, play, events, None, 52)[0]
+
+    in_threads(work, parts)
+    return out
 
 
 def _counts(out: np.ndarray) -> dict[str, pd.Series]:
