@@ -13,6 +13,12 @@ their paired differences against the best, all with 95% CIs.
 The second pass (the whole numbers near the best) replays the deals of the
 first, so its figures are paired with it; ``target_se`` and ``max_seconds``
 apply to the first pass.
+
+With the search player ``pimc`` at a seat (``--policy pimc``: every seat,
+declaring as ``calibrated``), each sample deal is the same deal, played once
+per distinct declaration of the asking seat with the ``pimc`` seats searching
+(``cardmc.pimc``), the plays side by side on the run's threads, in rounds of
+``PIMC_ROUND`` deals: seconds a deal with the default candidates.
 """
 from __future__ import annotations
 
@@ -50,9 +56,7 @@ def odds(hand=None, *, seat: int = 0, dealer: int | None = None, trump_card: str
     games, seed = check_count("games", games), check_seed(seed)
     params = game.SPEC.params(game.SPEC.settings(dict(settings or {})))
     policies = game.parse_policy(policy if policy is not None else "calibrated")
-    if game.pimc.has_pimc(policies, "differenzler"):
-        raise UsageError("hand odds play random, heuristic or calibrated seats, not pimc (a search player: "
-                         "simulate it)")
+    searching = game.pimc.has_pimc(policies, "differenzler")
     table = game.calibration_table() if calibration is None else game.read_calibration(calibration)
     grid = check_candidates(candidates)
     items = [f"{s}:{text}" for s, text in hand_items(hands)]
@@ -78,9 +82,14 @@ def odds(hand=None, *, seat: int = 0, dealer: int | None = None, trump_card: str
     fixed = np.array(masks, np.uint64)
     rules = list(RULES.values())
 
+    played: dict = {}  # with pimc seats: (deal, declaration) -> points made, shared by the two passes
+
     def run(decl, start, count):
         cand = np.array(decl, np.int64)
-        return k.points_made(seed, start, count, seat, dealer, fixed, trump, cand, policies, table, params)
+        made, declared = k.points_made(seed, start, count, seat, dealer, fixed, trump, cand, policies, table, params)
+        if searching:  # the declarations are points_made's (they do not depend on the play); the play searches
+            made = _pimc_made(seed, start, seat, dealer, fixed, trump, declared, policies, table, params, played)
+        return made, declared
 
     first = Tally(list(grid) + rules)
 
@@ -91,13 +100,15 @@ def odds(hand=None, *, seat: int = 0, dealer: int | None = None, trump_card: str
         b = first.best(len(grid))
         return max(first.worst_mean_se(), *(first.paired(j, b)["se"] for j in range(len(grid), len(first.candidates))))
 
-    n, stopped = frame.rounds(sample, games, worst_se, target_se, max_seconds, progress, desc="differenzler")
+    each = PIMC_ROUND if searching else frame.ROUND
+    n, stopped = frame.rounds(sample, games, worst_se, target_se, max_seconds, progress, desc="differenzler",
+                              round_deals=each)  # fmt: skip
     b = first.candidates[first.best(len(grid))]
     near = [d for d in range(max(b - 4, 0), min(b + 4, TOP) + 1) if d not in grid] if candidates is None else []
     second = Tally([b, *near] + rules)
     if near:
         frame.rounds(lambda s, c: second.add(*run(second.candidates, s, c)), n, progress=progress,
-                     desc="differenzler, near the best")  # fmt: skip
+                     desc="differenzler, near the best", round_deals=each)  # fmt: skip
     else:
         second = first.subset([first.candidates.index(b)] + list(range(len(grid), len(first.candidates))))
     best_j = second.best(1 + len(near))
@@ -133,6 +144,49 @@ def odds(hand=None, *, seat: int = 0, dealer: int | None = None, trump_card: str
     return frame.Odds(game="differenzler", question=question, deals=n, seed=seed, stopped_by=stopped,
                       best=f"declare {best} (expected penalty {second.mean(best_j)['estimate']:.2f})",
                       best_declaration=best, tables=tables, notes=notes)  # fmt: skip
+
+
+PIMC_ROUND = 2  # deals a round with the search player: each deal is played once a declaration (seconds a deal)
+
+
+def _pimc_made(seed: int, start: int, seat: int, dealer: int, fixed: np.ndarray, trump: int, declared: np.ndarray,
+               policies: np.ndarray, table: np.ndarray, params: np.ndarray, played: dict) -> np.ndarray:  # fmt: skip
+    """``points_made``'s ``made`` for deals start..start+count-1 with the
+    ``pimc`` seats of ``policies`` searching (``cardmc.pimc``): deal ``i`` is
+    ``points_made``'s deal ``i``, played once a distinct declaration of the
+    asking seat (``declared[i - start]``; ``played`` keeps the points made by
+    (deal, declaration) for the next calls), the plays side by side on the
+    run's threads. Each play depends on its deal and declaration only."""
+    import numba
+
+    from cardmc import pimc
+    from cardmc.kernels import differenzler as dk
+    from cardmc.kernels.jit import in_threads
+
+    count = declared.shape[0]
+    todo = sorted({(start + j, int(d)) for j in range(count) for d in declared[j]} - played.keys())
+    got = np.zeros(len(todo), np.int64)
+    parts = max(1, min(numba.get_num_threads(), len(todo)))
+
+    def work(part: int) -> None:
+        events = np.zeros((dk.MAX_EVENTS_PER_DEAL, 4), np.int64)
+        rows = np.zeros((PLAYERS, len(dk.COLUMNS)), np.int32)
+        for t in range(len(todo) * part // parts, len(todo) * (part + 1) // parts):
+            i, d = todo[t]
+
+            def play(script, i=i, d=d):
+                return k.odds_deal_pimc(seed, i, seat, dealer, fixed, trump, d, policies, table, script, events, rows)
+
+            made, _ = pimc.scripted("differenzler", PLAYERS, seed, i, params, play, events, rows, 52)
+            got[t] = made[seat]
+
+    in_threads(work, parts)
+    played.update(zip(todo, got.tolist()))
+    out = np.empty(declared.shape, np.uint8)
+    for j in range(count):
+        for c in range(declared.shape[1]):
+            out[j, c] = played[start + j, int(declared[j, c])]
+    return out
 
 
 def _named(name: str, row: dict) -> dict:

@@ -8,7 +8,8 @@ played once per candidate declaration of the asking seat, each time from the
 same hands and the same players' stream ``(seed, i, 0, PLAY)``: the candidates
 are compared on identical deals. A candidate is a declaration 0..157, or
 ``RULE_HEURISTIC`` / ``RULE_CALIBRATED``: what that rule declares for the
-hand as dealt.
+hand as dealt. ``odds_deal_pimc`` plays one such deal for one declaration
+traced, with the search player's seats scripted (``cardmc.pimc``).
 """
 from __future__ import annotations
 
@@ -17,9 +18,11 @@ import numpy as np
 from cardmc.kernels import rng
 from cardmc.kernels.cards import FULL36
 from cardmc.kernels.condition import deal_given, face_up_card
-from cardmc.kernels.differenzler import (DECLARE_CALIBRATED, DECLARE_HEURISTIC, PLAYERS, W_DECLARED, W_MADE, W_SIZE,
-                                         declare, play_tricks)
+from cardmc.kernels.differenzler import (C_TRUMP, C_TRUMP_CARD, DECLARE_CALIBRATED, DECLARE_HEURISTIC, PLAY_SCRIPTED,
+                                         PLAYERS, W_DECLARED, W_MADE, W_SIZE, declare, play_tricks)
+from cardmc.kernels.events import EV_DEAL, EV_DECLARE, EV_HAND
 from cardmc.kernels.jit import in_parts, jit
+from cardmc.kernels.script import start as start_script
 
 RULE_HEURISTIC, RULE_CALIBRATED = -1, -2
 CHUNK = 1024
@@ -42,6 +45,24 @@ def points_made(seed, start, count, seat, dealer, fixed, trump_card, candidates,
     return made, declared
 
 
+@jit(inline="always")
+def odds_deal(seed, i, seat, dealer, fixed, trump_card, policies, table, st, buf, dealt, work):
+    """Deal ``i`` of ``points_made``: the hands into ``dealt``, the other
+    seats' declarations into ``work``; returns (the face-up trump card, the
+    players' stream after those declarations)."""
+    st[0] = rng.key(seed, i, 0, rng.DEAL)
+    deal_given(DECK_MASK, fixed, SIZES, PLAYERS, st, buf, dealt)
+    card = face_up_card(dealt[dealer], trump_card, st)
+    trump = card >> 4
+    z0 = rng.key(seed, i, 0, rng.PLAY)
+    for j in range(PLAYERS):  # declaration order: from the seat after the dealer
+        s = (dealer + 1 + j) % PLAYERS
+        if s != seat:
+            rel = (s - dealer) % PLAYERS
+            z0, work[W_DECLARED + s] = declare(policies[s, 1], rel, dealt[s], trump, z0, table)
+    return card, z0
+
+
 @jit
 def _points_made_chunks(seed, start, count, seat, dealer, fixed, trump_card, candidates, policies, table, params,
                         made, declared, lo, hi):  # fmt: skip
@@ -55,16 +76,10 @@ def _points_made_chunks(seed, start, count, seat, dealer, fixed, trump_card, can
         work = np.zeros(W_SIZE, np.int64)
         events = np.zeros((0, 4), np.int64)
         for i in range(c * CHUNK, min(count, (c + 1) * CHUNK)):
-            st[0] = rng.key(seed, start + i, 0, rng.DEAL)
-            deal_given(DECK_MASK, fixed, SIZES, PLAYERS, st, buf, dealt)
-            trump = face_up_card(dealt[dealer], trump_card, st) >> 4
+            card, z0 = odds_deal(seed, start + i, seat, dealer, fixed, trump_card, policies, table, st, buf, dealt,
+                                 work)  # fmt: skip
+            trump = card >> 4
             leader = (dealer + 1) % PLAYERS
-            z0 = rng.key(seed, start + i, 0, rng.PLAY)
-            for j in range(PLAYERS):  # declaration order: from the seat after the dealer
-                s = (dealer + 1 + j) % PLAYERS
-                if s != seat:
-                    rel = (s - dealer) % PLAYERS
-                    z0, work[W_DECLARED + s] = declare(policies[s, 1], rel, dealt[s], trump, z0, table)
             rel = (seat - dealer) % PLAYERS
             for j in range(n_cand):
                 d = candidates[j]
@@ -78,3 +93,36 @@ def _points_made_chunks(seed, start, count, seat, dealer, fixed, trump_card, can
                 play_tricks(hands, leader, trump, policies, work, z0, events, 0)
                 made[i, j] = work[W_MADE + seat]
                 declared[i, j] = d
+
+
+@jit
+def odds_deal_pimc(seed, i, seat, dealer, fixed, trump_card, declared, policies, table, script, events, rows):
+    """Deal ``i`` of ``points_made`` (the same hands, trump card and
+    declarations of the other seats), the asking seat declaring ``declared``
+    (a declaration 0..157: a rule's as ``points_made`` reports it), played
+    with the ``policies`` per seat, the ``pimc`` seats from ``script``
+    (``cardmc.kernels.script``), traced for ``cardmc.pimc``: into ``events``
+    (EV_DEAL 0, the hands, the declarations, the plays; ``MAX_EVENTS_PER_DEAL``
+    rows) and the face-up trump card into ``rows[0..3]`` (the game's columns).
+    Returns (the points each seat made, events written)."""
+    dealt = np.empty(PLAYERS, np.uint64)
+    work = np.zeros(W_SIZE, np.int64)
+    card, z0 = odds_deal(seed, i, seat, dealer, fixed, trump_card, policies, table, np.empty(1, np.uint64),
+                         np.empty(64, np.int64), dealt, work)  # fmt: skip
+    work[W_DECLARED + seat] = declared
+    trump = card >> 4
+    leader = (dealer + 1) % PLAYERS
+    start_script(script, policies, PLAYERS, PLAY_SCRIPTED)
+    events[0, 0], events[0, 1], events[0, 2], events[0, 3] = EV_DEAL, 0, dealer, leader
+    for s in range(PLAYERS):
+        events[1 + s, 0], events[1 + s, 1], events[1 + s, 2], events[1 + s, 3] = EV_HAND, s, np.int64(dealt[s]), 0
+        rows[s, C_TRUMP_CARD], rows[s, C_TRUMP] = card, trump
+    for j in range(PLAYERS):  # declaration order: from the seat after the dealer
+        s = (dealer + 1 + j) % PLAYERS
+        e = 1 + PLAYERS + j
+        events[e, 0], events[e, 1], events[e, 2], events[e, 3] = EV_DECLARE, s, work[W_DECLARED + s], 0
+    _, ne = play_tricks(dealt, leader, trump, policies, work, z0, events, 1 + 2 * PLAYERS, script)
+    made = np.empty(PLAYERS, np.int64)
+    for s in range(PLAYERS):
+        made[s] = work[W_MADE + s]
+    return made, ne

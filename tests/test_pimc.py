@@ -155,8 +155,6 @@ def test_the_command_line_runs_pimc_and_refuses_what_does_not_fit(tmp_path, caps
                      "--out", str(tmp_path / "q.parquet")]) == 2
     assert "pimc_tricks" in capsys.readouterr().err.strip().splitlines()[-1]
     assert not (tmp_path / "q.parquet").exists()
-    with pytest.raises(UsageError, match="not pimc"):
-        cardmc.odds("differenzler", hand="JH 9H AH KH QH 6C 7C 8C 9C", trump_card="6H", policy="pimc", games=10)
     with pytest.raises(UsageError, match="unknown policy 'mcts'"):
         cardmc.simulate("english_jazz", games=1, policy="mcts")
 
