@@ -116,8 +116,8 @@ def odds_arguments(p) -> None:
     p.add_argument("--dealer", type=int, default=None, help="the dealer's seat (default: the game's)")
     p.add_argument("--games", type=positive_int, default=None, help="deals at most (default: the game's)")
     p.add_argument("--seed", type=seed_int, default=0, help="random seed (default 0)")
-    p.add_argument("--policy", default=None, help="policy of the players (default: the game's); Schieber and "
-                   "English Jazz also pimc, the search player (a second or less a deal: set --games)")
+    p.add_argument("--policy", default=None, help="policy of the players (default: the game's); also pimc, "
+                   "the search player (hundredths of a second to seconds a deal: set --games or --max-seconds)")
     p.add_argument("--set", dest="settings", type=setting, action="append", default=[], metavar="NAME=VALUE",
                    help="a rule option by its docs/RULES.md name (repeatable)")
     p.add_argument("--target-se", type=float, default=None,
