@@ -61,9 +61,12 @@ def compile_part(part: str) -> None:
     cardmc.simulate(part, games=16, seed=1, threads=1, hands={0: "JS 9S AS"}, **deal)
     cardmc.trace(part, seed=1, games=1)
     cardmc.odds(part, HANDS[part], games=64)
-    if part in SEARCHED:  # the kernels' scripted variant, for the search player
+    if part in SEARCHED:  # the kernels' scripted variant, for the search player, in games and hand odds
         cardmc.simulate(part, games=1, seed=1, threads=1, policy=SEARCHED[part], pimc_samples=1, pimc_tricks=2,
                         **({"target": 300} if part == "schieber" else {}))  # fmt: skip
+        cardmc.odds(part, HANDS[part], games=1, policy="pimc" if part == "english_jazz" else SEARCHED[part],
+                    settings={"pimc_samples": 1, "pimc_tricks": 1},
+                    **({"candidates": [0]} if part == "differenzler" else {}))  # fmt: skip
 
 
 def is_warm(part: str) -> bool:
