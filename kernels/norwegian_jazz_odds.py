@@ -45,6 +45,21 @@ def odds_deals(seed, start, count, players, number, dealer, seat, deck, fixed, s
     return out
 
 
+@jit(inline="always")
+def odds_row(out, j, number, seat, bonus, tally0, tally1, first):
+    """Row ``j`` of ``odds_deals``: ``seat``'s score in deal ``number``, with
+    its tricks and penalty units (deals 1-5: the tallies), or its passes and
+    whether it went out first (sevens: passes, the first seat out)."""
+    if number <= 5:
+        out[j, O_SCORE] = tally1[seat] * UNIT_SCORE[number]
+        out[j, O_TRICKS] = tally0[seat]
+        out[j, O_TAKEN] = tally1[seat]
+    else:
+        out[j, O_SCORE] = -tally0[seat] + (bonus if first == seat else 0)
+        out[j, O_PASSES] = tally0[seat]
+        out[j, O_FIRST_OUT] = 1 if first == seat else 0
+
+
 @jit
 def _odds_deals_chunks(seed, start, count, players, number, dealer, seat, deck, fixed, sizes, bonus, play_out,
                        stop_early, policies, out, lo, hi):  # fmt: skip
@@ -53,7 +68,6 @@ def _odds_deals_chunks(seed, start, count, players, number, dealer, seat, deck, 
     k = number - 1
     leader = dealer + 1 if dealer + 1 < n else 0
     heuristic = heuristic_seats(policies, n)
-    unit = UNIT_SCORE[number]
     for ch in range(lo, hi):
         buf = np.empty(64, np.int64)
         hands = np.empty(n, np.uint64)
@@ -73,15 +87,11 @@ def _odds_deals_chunks(seed, start, count, players, number, dealer, seat, deck, 
             if number <= 5:  # tallies: tricks, penalty units
                 trick_deal_from(hands, leader, number, n, stop_early, heuristic, z, tally0, tally1, holder,
                                 events, 0)  # fmt: skip
-                out[j, O_SCORE] = tally1[seat] * unit
-                out[j, O_TRICKS] = tally0[seat]
-                out[j, O_TAKEN] = tally1[seat]
+                odds_row(out, j, number, seat, bonus, tally0, tally1, -1)
             else:  # tallies: passes, out order
                 _, first, _, _ = sevens_from(hands, ZERO, leader, n, play_out, heuristic, z, tally0, tally1,
                                              events, 0)  # fmt: skip
-                out[j, O_SCORE] = -tally0[seat] + (bonus if first == seat else 0)
-                out[j, O_PASSES] = tally0[seat]
-                out[j, O_FIRST_OUT] = 1 if first == seat else 0
+                odds_row(out, j, number, seat, bonus, tally0, tally1, first)
 
 
 @jit
@@ -110,17 +120,13 @@ def odds_deal_pimc(seed, i, players, number, dealer, seat, deck, fixed, sizes, b
         ne = record(events, ne, EV_HAND, s, np.int64(hands[s]), 0)
     tally0 = np.zeros(n, np.int64)
     tally1 = np.zeros(n, np.int64)
-    row = np.zeros(O_SIZE, np.int64)
+    out = np.zeros((1, O_SIZE), np.int64)
+    first = -1
     if number <= 5:  # tallies: tricks, penalty units
         _, _, ne = trick_deal_from(hands, leader, number, n, stop_early, heuristic, z, tally0, tally1,
                                    np.zeros(64, np.int64), events, ne, pimc)  # fmt: skip
-        row[O_SCORE] = tally1[seat] * UNIT_SCORE[number]
-        row[O_TRICKS] = tally0[seat]
-        row[O_TAKEN] = tally1[seat]
     else:  # tallies: passes, out order
         _, first, _, ne = sevens_from(hands, ZERO, leader, n, play_out, heuristic, z, tally0, tally1, events, ne,
                                       pimc, sevens_cards)  # fmt: skip
-        row[O_SCORE] = -tally0[seat] + (bonus if first == seat else 0)
-        row[O_PASSES] = tally0[seat]
-        row[O_FIRST_OUT] = 1 if first == seat else 0
-    return row, ne
+    odds_row(out, 0, number, seat, bonus, tally0, tally1, first)
+    return out[0], ne

@@ -49,13 +49,26 @@ def deal_scores(seed, start, count, forehand, chooser, fixed, choices, policies,
     return own, other, match, contract
 
 
+@jit(inline="always")
+def _chosen(forehand, chooser, choice, dealt, policies, z, wr, rules):
+    """(stream state, chooser, contract) of a choice: a contract made by
+    ``chooser``, or ``PUSH_CHOICE``, after which the partner must choose, as
+    its policy does in a match."""
+    who, con = chooser, choice
+    if choice == PUSH_CHOICE:
+        partner = (forehand + 2) & 3
+        w = declare(dealt[partner], OBENABE, wr)[1] if policies[partner, 0] != RANDOM else 0
+        z, who, _, con = _choose(forehand, (policies[forehand, 0], dealt[forehand], 0),
+                                 (policies[partner, 0], dealt[partner], w), z, -1, 1, rules)
+    return z, who, con
+
+
 @jit
 def _deal_scores_chunks(seed, start, count, forehand, chooser, fixed, choices, policies, params, own, other, match,
                         contract, lo, hi):  # fmt: skip
     """Chunks lo..hi-1 of ``deal_scores``."""
     n_choice = choices.shape[0]
     team = forehand & 1
-    partner = (forehand + 2) & 3
     rules = rules_of(params)
     wr = weis_of(rules)
     for c in range(lo, hi):
@@ -75,12 +88,7 @@ def _deal_scores_chunks(seed, start, count, forehand, chooser, fixed, choices, p
             deal_given(DECK_MASK, fixed, SIZES, 4, st, buf, dealt)
             z0 = rng.key(seed, start + i, 0, rng.PLAY)
             for j in range(n_choice):
-                z = z0
-                who, con = chooser, choices[j]
-                if con == PUSH_CHOICE:  # the partner must choose, as its policy does in a match
-                    w = declare(dealt[partner], OBENABE, wr)[1] if policies[partner, 0] != RANDOM else 0
-                    z, who, _, con = _choose(forehand, (policies[forehand, 0], dealt[forehand], 0),
-                                             (policies[partner, 0], dealt[partner], w), z, -1, 1, rules)
+                z, who, con = _chosen(forehand, chooser, choices[j], dealt, policies, z0, wr, rules)
                 for s in range(4):
                     hands[s] = dealt[s]
                 totals[0] = totals[1] = 0
@@ -105,14 +113,9 @@ def odds_deal_pimc(seed, i, forehand, chooser, fixed, choice, policies, params, 
     st = np.empty(1, np.uint64)
     st[0] = rng.key(seed, i, 0, rng.DEAL)
     deal_given(DECK_MASK, fixed, SIZES, 4, st, np.empty(64, np.int64), dealt)
-    z = rng.key(seed, i, 0, rng.PLAY)
-    partner = (forehand + 2) & 3
-    who, con, pushed = chooser, choice, 0
-    if con == PUSH_CHOICE:  # the partner must choose, as its policy does in a match
-        w = declare(dealt[partner], OBENABE, weis_of(rules))[1] if policies[partner, 0] != RANDOM else 0
-        z, who, _, con = _choose(forehand, (policies[forehand, 0], dealt[forehand], 0),
-                                 (policies[partner, 0], dealt[partner], w), z, -1, 1, rules)
-        pushed = 1
+    z, who, con = _chosen(forehand, chooser, choice, dealt, policies, rng.key(seed, i, 0, rng.PLAY), weis_of(rules),
+                          rules)  # fmt: skip
+    pushed = 1 if choice == PUSH_CHOICE else 0
     start_script(script, policies, 4, SCRIPTED)
     events[0, 0], events[0, 1], events[0, 2], events[0, 3] = EV_DEAL, 0, (forehand + 3) & 3, forehand
     state = np.zeros(STATE_SIZE, np.int64)
