@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from cardmc.kernels.cards import code, parse
+from cardmc.kernels.cards import code, codes_of, parse
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
@@ -171,3 +171,30 @@ def error_bar_points(ax) -> int:
     boxes = [c for c in ax.containers if isinstance(c, ErrorbarContainer)]
     assert boxes and all(c.has_yerr for c in boxes)
     return sum(len(c.lines[0].get_xdata()) for c in boxes)
+
+
+def assert_plays_legal(sample, me: int, played: list, legal) -> None:
+    """Every play of a deal by the seats other than ``me`` was legal, by the
+    reference rules ``legal(hand codes, trick codes)``, with the hands of
+    ``sample`` (the search player's deal of the unseen cards) and the cards
+    each seat played since."""
+    n = len(sample)
+    held = {s: int(sample[s]) for s in range(n) if s != me}
+    for i in range(len(played) - 1, -1, -1):  # back from the last play: a seat held its later cards too
+        s, c = played[i]
+        if s == me:
+            continue
+        held[s] |= 1 << c
+        assert code(c) in legal(codes_of(held[s]), [code(x) for _, x in played[i - i % n:i]])
+
+
+def decide_seeing_all(monkeypatch, view: dict, hands: dict, rng):
+    """The search player's card at ``view`` when its every sample is the true
+    deal ``hands`` (seat: mask), or None when the seat has one legal card."""
+    from cardmc import pimc
+
+    if view["legal"] & (view["legal"] - 1) == 0:
+        return None
+    true = np.array([hands[s] for s in range(view["players"])], np.uint64)
+    monkeypatch.setattr(pimc, "sample", lambda view, rng, R, banned=None: true.copy())
+    return pimc.decide(view, 2, rng, pimc._table())

@@ -15,6 +15,7 @@ from cardmc.kernels import schieber as k
 from cardmc.kernels.events import EV_DEAL, EV_HAND, EV_PLAY
 from cardmc.registry import UsageError
 from cardmc.schieber import SPEC, max_events, parse_policy
+from tests.helpers import assert_plays_legal, decide_seeing_all
 from tests.reference import differenzler as dref
 from tests.reference import schieber as ref
 
@@ -44,19 +45,6 @@ def _cuts(ev: np.ndarray, rng: np.random.Generator, picks: int, least_played: in
         for s, c in played:
             hands[s] &= ~(1 << c)
         yield int(i), start, hands, played
-
-
-def _assert_plays_legal(sample: np.ndarray, me: int, played: list, legal) -> None:
-    """Every play of the other seats was legal, by the reference rules ``legal(hand codes, trick codes)``,
-    with the sampled hand and the cards the seat played since."""
-    n = len(sample)
-    held = {s: int(sample[s]) for s in range(n) if s != me}
-    for i in range(len(played) - 1, -1, -1):  # back from the last play: a seat held its later cards too
-        s, c = played[i]
-        if s == me:
-            continue
-        held[s] |= 1 << c
-        assert C.code(c) in legal(_codes(held[s]), [C.code(x) for _, x in played[i - i % n:i]])
 
 
 def _decisions(games: int, rng: np.random.Generator, least_played: int = 0):
@@ -90,7 +78,7 @@ def test_samples_keep_every_play_legal_under_the_rulebook_and_never_rule_out_the
             others = [s for s in range(4) if s != me]
             assert sum(int(sample[s]) for s in others) == unseen
             assert all(bin(int(sample[s])).count("1") == bin(hands[s]).count("1") for s in others)
-            _assert_plays_legal(sample, me, played, lambda hand, trick: ref.legal(hand, trick, contract))
+            assert_plays_legal(sample, me, played, lambda hand, trick: ref.legal(hand, trick, contract))
             checked += 1
     assert checked > 100
 
@@ -100,11 +88,9 @@ def test_with_every_hand_seen_pimc_plays_the_solver_s_best_card(monkeypatch):
     checked = 0
     for cut, hands, played in _decisions(6, rng, least_played=16):
         view = pimc.seen("schieber", cut)
-        if view["legal"] & (view["legal"] - 1) == 0:
+        card = decide_seeing_all(monkeypatch, view, hands, rng)
+        if card is None:
             continue
-        true = np.array([hands[s] for s in range(4)], np.uint64)
-        monkeypatch.setattr(pimc, "sample", lambda view, rng, R, banned=None: true.copy())
-        card = pimc.decide(view, 2, rng, pimc._table())
         me, trick = view["me"], view["trick"]
         taken, points = [0] * 4, [0] * 4
         for t in range(len(played) // 4):
@@ -195,7 +181,7 @@ def test_differenzler_samples_keep_the_plays_legal_and_the_trump_card_with_the_d
             sample = pimc.sample(view, rng, R)
             if (unseen >> shown) & 1:
                 assert (int(sample[view["dealer"]]) >> shown) & 1, "the face-up trump card left the dealer"
-            _assert_plays_legal(sample, me, played, lambda hand, trick: dref.legal(set(hand), trick, trump))
+            assert_plays_legal(sample, me, played, lambda hand, trick: dref.legal(set(hand), trick, trump))
             checked += 1
     assert checked > 60
 
@@ -204,11 +190,9 @@ def test_differenzler_pimc_with_every_hand_seen_plays_for_the_least_sure_penalty
     rng = np.random.default_rng(5)
     checked = 0
     for view, hands, played, _ in _differenzler_decisions(16, rng, least_played=20):
-        if view["legal"] & (view["legal"] - 1) == 0:
+        card = decide_seeing_all(monkeypatch, view, hands, rng)
+        if card is None:
             continue
-        true = np.array([hands[s] for s in range(4)], np.uint64)
-        monkeypatch.setattr(pimc, "sample", lambda view, rng, R, banned=None: true.copy())
-        card = pimc.decide(view, 2, rng, pimc._table())
         trump = C.SUITS[view["contract"]]
         points, taken = [0] * 4, [0] * 4
         for t in range(len(played) // 4):
@@ -273,7 +257,7 @@ def test_norwegian_jazz_samples_keep_every_play_legal(players):
             assert mask & hands[s] == 0, f"seat {s}'s true cards ruled out"
         sample = pimc.sample(view, rng, R)
         assert sum(int(x) for x in sample) == unseen | view["hand"]
-        _assert_plays_legal(sample, me, played, nref.trick_legal)
+        assert_plays_legal(sample, me, played, nref.trick_legal)
         checked += 1
     assert checked > 10
 
@@ -284,11 +268,9 @@ def test_norwegian_jazz_pimc_with_every_hand_seen_plays_for_the_least_it_can_be_
     rng = np.random.default_rng(2)
     checked = 0
     for view, hands, played in _nj_decisions(4, 12, rng, least_played=36):
-        if view["legal"] & (view["legal"] - 1) == 0:
+        card = decide_seeing_all(monkeypatch, view, hands, rng)
+        if card is None:
             continue
-        true = np.array([hands[s] for s in range(4)], np.uint64)
-        monkeypatch.setattr(pimc, "sample", lambda view, rng, R, banned=None: true.copy())
-        card = pimc.decide(view, 2, rng, pimc._table())
         taken = [0] * 4
         for t in range(len(played) // 4):
             trick = played[4 * t:4 * t + 4]

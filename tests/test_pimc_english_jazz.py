@@ -17,6 +17,7 @@ from cardmc.kernels import english_jazz as k
 from cardmc.kernels import script as sc
 from cardmc.kernels.events import EV_DEAL, EV_HAND, EV_PLAY
 from cardmc.registry import UsageError
+from tests.helpers import assert_plays_legal, decide_seeing_all
 from tests.reference import english_jazz as ref
 from tests.reference.minimax import english_jazz_score
 
@@ -63,13 +64,7 @@ def test_samples_keep_every_play_legal_and_never_rule_out_the_true_hands():
             sample = pimc.sample(view, rng, R)
             assert int(sample[me]) == hands[me]
             assert all(bin(int(sample[s])).count("1") == bin(hands[s]).count("1") for s in range(3))
-            held = {s: int(sample[s]) for s in range(3) if s != me}
-            for i in range(len(played) - 1, -1, -1):  # back from the last play: a seat held its later cards too
-                s, c = played[i]
-                if s != me:
-                    held[s] |= 1 << c
-                    trick = [C.code(x) for _, x in played[i - i % 3:i]]
-                    assert C.code(c) in ref.legal(C.codes_of(held[s]), trick)
+            assert_plays_legal(sample, me, played, ref.legal)
             checked += 1
     assert checked > 100
 
@@ -94,11 +89,9 @@ def test_with_every_hand_seen_pimc_plays_the_search_s_best_card(monkeypatch):
     checked = 0
     for cut, hands, played in _decisions(10, rng, least_played=24):
         view = pimc.seen("english_jazz", cut, None, 3)
-        if view["legal"] & (view["legal"] - 1) == 0:
+        card = decide_seeing_all(monkeypatch, view, hands, rng)
+        if card is None:
             continue
-        true = np.array([hands[s] for s in range(3)], np.uint64)
-        monkeypatch.setattr(pimc, "sample", lambda view, rng, R, banned=None: true.copy())
-        card = pimc.decide(view, 2, rng, None)
         value, each = english_jazz_score([set(C.codes_of(hands[s])) for s in range(3)],
                                          [C.code(c) for _, c in played], played[0][0], view["me"])
         best = [c for c, v in each.items() if v == value]
