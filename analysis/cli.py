@@ -264,7 +264,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--solve", action="store_true", help="add each deal's exact values with every hand seen "
                    "(solved_* columns: see cardmc.solve_deals), to files, run folders and cluster runs alike; "
                    "with --aggregate, the solved tables analyze shows instead; slow beside play: English Jazz "
-                   "about 0.1 s a deal, the Jass games seconds to minutes")  # fmt: skip
+                   "about 0.1 s a deal, Schieber about 40 s a deal on one core (six contracts), "
+                   "Differenzler minutes (two values for each seat)")  # fmt: skip
     where = p.add_mutually_exclusive_group()
     where.add_argument("--scheduler", metavar="ADDRESS", default=None,
                        help="run on an existing Dask cluster, e.g. tcp://HOST:8786")
