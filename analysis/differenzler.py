@@ -310,11 +310,7 @@ SPEC = GameSpec(
         "max_extra_deals": Option(4, "int", "tie-break deals at most after the four", 0, 16),
     },
     options={
-        "pimc_samples": Option(8, "int", "deals of the unseen cards the pimc player solves for each card it "
-                               "plays", 1, 1000),
-        "pimc_tricks": Option(5, "int", "the pimc player searches once this many tricks or fewer are left, "
-                              "and plays as heuristic before (9: every card; whole deals take seconds a solve)",
-                              1, 9),
+        **pimc.options(9, "9: every card; whole deals take seconds a solve"),
     },
     policies=("random", "heuristic", "calibrated", "pimc"),
     default_policy="calibrated",

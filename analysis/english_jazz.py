@@ -7,7 +7,7 @@ import pandas as pd
 from cardmc import aggregate as agg
 from cardmc import pimc, stats, trace_lines
 from cardmc.frames import Columns
-from cardmc.registry import GameSpec, Option, UsageError, compact, seat_codes
+from cardmc.registry import GameSpec, UsageError, compact, seat_codes
 from cardmc.kernels import condition as kc
 from cardmc.kernels import english_jazz as k
 from cardmc.kernels.cards import SUITS, code
@@ -244,11 +244,7 @@ SPEC = GameSpec(
     default_players=3,
     rules={},
     options={
-        "pimc_samples": Option(8, "int", "deals of the unseen cards the pimc player solves for each card it "
-                               "plays", 1, 1000),
-        "pimc_tricks": Option(5, "int", "the pimc player searches once this many tricks or fewer are left, "
-                              "and plays as heuristic before (a solve takes about 2 ms from 5 tricks, 40 ms from "
-                              "6 and 0.2 s from 7)", 1, 7),
+        **pimc.options(7, "a solve takes about 2 ms from 5 tricks, 40 ms from 6 and 0.2 s from 7"),
     },
     policies=tuple(POLICIES),
     default_policy="heuristic",

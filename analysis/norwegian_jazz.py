@@ -317,10 +317,7 @@ SPEC = GameSpec(
     options={
         "stop_early": Option(True, "bool", "end deals 2-4 after the trick that leaves no club / queen / KC "
                                            "in any hand (same scores, fewer plays)"),
-        "pimc_samples": Option(8, "int", "deals of the unseen cards the pimc player solves for each card it "
-                               "plays", 1, 1000),
-        "pimc_tricks": Option(5, "int", "the pimc player searches once this many tricks or fewer are left, "
-                              "and plays as heuristic before (deals 1-5; whole deals take seconds a solve)", 1, 17),
+        **pimc.options(17, "deals 1-5; whole deals take seconds a solve"),
         "pimc_sevens_cards": Option(0, "int", "in sevens the pimc player searches once this many cards "
                                     "or fewer are left in all hands, and plays as heuristic before (0: never; "
                                     "measured, the search does not beat the heuristic there)", 0, 52),

@@ -59,11 +59,24 @@ from cardmc.kernels import script as sc
 from cardmc.kernels import solve_rules as SR
 from cardmc.kernels import solve_search as S
 from cardmc.kernels.events import EV_CONTRACT, EV_DEAL, EV_DECLARE, EV_HAND, EV_PLAY
+from cardmc.registry import Option
 
 TT_MIB = 16  # a search from five tricks left fills a small table; one a thread
 TRIES = 200  # samples drawn for one accepted (a player's inferences make almost every one pass)
 FULL = C.mask_of(C.deck(36))  # the 36 cards (suit * 16 + rank) of the Jass games
 GAMES = ("schieber", "differenzler", "english_jazz", "norwegian_jazz")
+
+
+def options(most: int, cost: str) -> dict[str, Option]:
+    """The search player's two simulation options, as every game offers them:
+    ``most`` tricks at the most (``pimc_tricks``), ``cost`` what searching
+    from more tricks costs in the game."""
+    return {
+        "pimc_samples": Option(8, "int", "deals of the unseen cards the pimc player solves for each card it plays",
+                               1, 1000),
+        "pimc_tricks": Option(5, "int", "the pimc player searches once this many tricks or fewer are left, and "
+                              f"plays as heuristic before ({cost})", 1, most),
+    }
 
 
 def _kernel(game: str):

@@ -351,11 +351,7 @@ SPEC = GameSpec(
                            choices={"choose": -1, **{name: i for i, name in enumerate(CONTRACTS)}}),
         "forehand_push": Option("policy", "choice", "force the forehand to push or to choose",
                                 choices={"policy": 0, "always": 1, "never": 2}),
-        "pimc_samples": Option(8, "int", "deals of the unseen cards the pimc player solves for each card it "
-                               "plays", 1, 1000),
-        "pimc_tricks": Option(5, "int", "the pimc player searches once this many tricks or fewer are left, "
-                              "and plays as heuristic before (9: every card; whole deals take seconds a solve)",
-                              1, 9),
+        **pimc.options(9, "9: every card; whole deals take seconds a solve"),
     },
     policies=tuple(POLICIES),
     default_policy="heuristic",
