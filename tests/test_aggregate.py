@@ -213,3 +213,19 @@ def test_a_file_is_aggregated_whole_game_by_whole_game(tmp_path, rows):
     assert total["rows"]["n"].tolist() == whole.groupby("game").size().tolist()
     games = [set(df["game"]) for df in seen]
     assert sum(len(g) for g in games) == len(set().union(*games)) == 60  # no game split between calls
+
+
+@pytest.mark.parametrize("game", registry.GAMES)
+def test_one_thread_s_smaller_blocks_give_the_tables_of_the_rows(game):
+    """On one thread an aggregate run tallies blocks of at most
+    AGGREGATE_BLOCK_ONE_THREAD games, on two of at most AGGREGATE_BLOCK: a
+    run over several blocks gives, on either, exactly the tables of its rows."""
+    from cardmc import driver
+
+    games = 2 * driver.AGGREGATE_BLOCK_ONE_THREAD + 77
+    kw = dict(games=games, seed=5, chunk_games=games)
+    want = api.analyze(game, api.simulate(game, threads=1, **kw))
+    for threads in (1, 2):
+        aggs = api.simulate(game, threads=threads, aggregate=True, **kw)
+        assert aggs.attrs["games"] == games
+        assert_same_tables(api.analyze(game, aggs), want)
