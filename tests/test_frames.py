@@ -102,12 +102,18 @@ def test_frame_is_the_former_frame(game, policy, players, settings, before):
         assert spec.frame(rows)["trump"].isna().any()
 
 
+@pytest.mark.parametrize("small_pages_from", [1 << 62, 1], ids=["numpy", "small pages"])
 @pytest.mark.parametrize("game,policy,players,settings,before", CASES)
-def test_gathered_blocks_are_one_frame_of_them_all(game, policy, players, settings, before):
+def test_gathered_blocks_are_one_frame_of_them_all(game, policy, players, settings, before, small_pages_from,
+                                                   monkeypatch):  # fmt: skip
     """A run's blocks split straight into one set of column arrays make the
     frame of all their rows, whether the arrays' first estimate of the run's
-    rows is too small (they grow), too large or exact."""
+    rows is too small (they grow), too large or exact, and whether the arrays
+    come from numpy or, as large ones do, are mapped on small pages."""
+    from cardmc import frames
     from cardmc.frames import Gather
+
+    monkeypatch.setattr(frames, "SMALL_PAGES_FROM", small_pages_from)
 
     spec = registry.get(game)
     players = spec.check_players(players)
