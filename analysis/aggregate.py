@@ -47,7 +47,7 @@ import pyarrow.parquet as pq
 from cardmc import stats
 from cardmc import files
 from cardmc.kernels.jit import in_threads
-from cardmc.registry import GameSpec, UsageError
+from cardmc.registry import GameSpec, UsageError, join_spans
 
 EXACT = 2.0**53  # float64 sums of integers are exact below this
 META_KEY = b"cardmc.aggregates"
@@ -437,7 +437,10 @@ class Tally:
         self.total: dict | None = None
         self.rows = 0
 
-    def add(self, rows: np.ndarray) -> None:
+    def add(self, rows: np.ndarray, spans: np.ndarray | None = None) -> None:
+        """Adds the games of ``rows`` (with ``spans``: the rows of
+        ``registry.join_spans(rows, spans)``, which may move them)."""
+        rows = rows if spans is None else join_spans(rows, spans)
         part = self.aggregate(self.spec.frame(rows))
         self.total = part if self.total is None else merge(self.total, part)
         self.rows += len(rows)
@@ -497,27 +500,36 @@ class GridTally(Tally):
         self.acc = np.zeros(grid.size, np.int64)
         self.spilled = 0
 
-    def add(self, rows: np.ndarray) -> None:
+    def add(self, rows: np.ndarray, spans: np.ndarray | None = None) -> None:
+        """Adds the games of ``rows`` (with ``spans``, the rows of
+        ``registry.join_spans(rows, spans)``, read where they are)."""
         import numba
 
         from cardmc.kernels.tally import split
 
         rows = np.ascontiguousarray(rows, dtype=np.int32)
-        parts = split(rows, max(1, min(numba.get_num_threads(), len(rows) >> 12)))
+        threads = numba.get_num_threads()
+        if spans is None:
+            cuts = split(rows, max(1, min(threads, len(rows) >> 12)))
+            ranges = np.stack([cuts[:-1], cuts[1:]], axis=1)
+        else:  # each span holds whole games: the parts are runs of spans
+            ranges = np.stack([spans[:, 0], spans[:, 0] + spans[:, 1]], axis=1)
+        parts = span_parts(ranges[:, 1] - ranges[:, 0], threads)
         cells = np.zeros((len(parts) - 1, self.grid.size), np.int64)
         at, dims = self.grid.at, self.dims
 
         def tally(p: int) -> int:
-            return self.kernel(rows, parts[p], parts[p + 1], cells[p], at, dims)
+            return sum(self.kernel(rows, lo, hi, cells[p], at, dims) for lo, hi in ranges[parts[p]:parts[p + 1]])
 
         misfit = sum(in_threads(tally, len(parts) - 1))
+        n = int((ranges[:, 1] - ranges[:, 0]).sum())
         if misfit:
-            part = self.aggregate(self.spec.frame(rows))
+            part = self.aggregate(self.spec.frame(rows if spans is None else join_spans(rows, spans)))
             self.total = part if self.total is None else merge(self.total, part)
-            self.spilled += len(rows)
+            self.spilled += n
         else:
             self.acc += cells[0] if len(cells) == 1 else cells.sum(axis=0)
-        self.rows += len(rows)
+        self.rows += n
 
     def result(self) -> Aggregates:
         if self.total is None:
@@ -525,6 +537,17 @@ class GridTally(Tally):
         if self.spilled == self.rows:
             return Aggregates(self.total)
         return merge(self.grid.frames(self.acc), self.total)
+
+
+def span_parts(sizes: np.ndarray, threads: int) -> np.ndarray:
+    """Bounds of at most ``threads`` runs of consecutive spans of about equal
+    rows (``sizes``: each span's rows), a run at least ``1 << 12`` rows
+    where there are enough."""
+    total = int(sizes.sum())
+    parts = max(1, min(threads, total >> 12, len(sizes)))
+    ends = np.cumsum(sizes)
+    cuts = np.searchsorted(ends, [total * p // parts for p in range(1, parts)], side="left") + 1
+    return np.unique(np.concatenate([[0], np.minimum(cuts, len(sizes)), [len(sizes)]]))
 
 
 FRAME_PIECE = 1 << 18  # rows a frame is tallied by at a time (``tally_frame``)

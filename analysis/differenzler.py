@@ -9,7 +9,7 @@ import pandas as pd
 
 from cardmc import pimc, stats, trace_lines
 from cardmc.frames import Columns
-from cardmc.registry import GameSpec, Option, UsageError, join_spans
+from cardmc.registry import GameSpec, Option, UsageError, join_spans, whole
 from cardmc.kernels import condition as kc
 from cardmc.kernels import differenzler as k
 from cardmc.kernels.cards import RANKS, SUITS, code
@@ -91,12 +91,17 @@ def simulate_block(seed, start, count, players, params, policies, calibration=No
     calibrated declarations (default: the shipped one), ``condition`` the
     array of a ``cardmc.condition.Condition`` (None: unconditioned), ``out``
     a ``RowBuffer`` to hold the rows (``cardmc.kernels.columns``)."""
+    return join_spans(*simulate_spans(seed, start, count, players, params, policies, calibration, condition, out))
+
+
+def simulate_spans(seed, start, count, players, params, policies, calibration=None, condition=None, out=None):
+    """``simulate_block``'s rows as the kernel left them, with its spans
+    (``cardmc.registry.join_spans``), for a consumer that reads them span by span."""
     table = calibration_table() if calibration is None else calibration
     if pimc.has_pimc(policies, "differenzler"):
-        return pimc.play_block("differenzler", seed, start, count, params, policies, kc.of(condition),
-                               k.max_rows(4, params), len(k.COLUMNS), k.max_events(params), table)
-    rows, spans = k.simulate(seed, start, count, players, params, policies, table, kc.of(condition), out)
-    return join_spans(rows, spans)
+        return whole(pimc.play_block("differenzler", seed, start, count, params, policies, kc.of(condition),
+                                     k.max_rows(4, params), len(k.COLUMNS), k.max_events(params), table))
+    return k.simulate(seed, start, count, players, params, policies, table, kc.of(condition), out)
 
 
 _SMALL = {c: "int16" for c in k.COLUMNS}
@@ -324,6 +329,7 @@ SPEC = GameSpec(
     extra={
         "bench": [("random", "random", {}), ("heuristic+calibrated", "calibrated", {})],
         "deals_per_game": 4,
+        "simulate_spans": simulate_spans,
         "block": 8192,  # rows of a block stay below the allocator's reuse threshold
         "tally": tally,
         "columns": _COLUMNS,

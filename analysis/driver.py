@@ -22,7 +22,7 @@ from cardmc.frames import Gather
 from cardmc.job import AGGREGATES, ROWS, Job  # noqa: F401
 from cardmc.kernels.columns import RowBuffer
 from cardmc.kernels.jit import KERNEL_LOCK
-from cardmc.registry import GameSpec, UsageError
+from cardmc.registry import GameSpec, UsageError, join_spans, whole
 
 DEFAULT_BLOCK = 1 << 15
 DEFAULT_CHUNK = 1 << 19  # games per chunk by default: seconds of work for every game, fewer for small runs
@@ -179,18 +179,28 @@ def _visible(target: dict) -> bool:
         return f.read(len(target["token"]) + 1) == target["token"].encode()
 
 
-def simulated_blocks(job: Job, first: int, count: int, block: int, nthreads: int) -> Iterator[tuple[int, np.ndarray]]:
-    """(games, the kernel's rows) of each block of games first..first+count-1,
-    on ``nthreads`` of Numba's threads. Whatever turns a block into a frame, a
-    file or aggregates runs on the same threads after it (``threads=1`` is one
-    core)."""
+def simulated_blocks(job: Job, first: int, count: int, block: int,
+                     nthreads: int) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:  # fmt: skip
+    """(games, the kernel's rows, their spans) of each block of games
+    first..first+count-1, on ``nthreads`` of Numba's threads. The rows are
+    as the kernel left them, its chunks' rows one after another in each span
+    (``registry.join_spans``): a consumer that reads them span by span saves
+    moving them together. Whatever turns a block into a frame, a file or
+    aggregates runs on the same threads after it (``threads=1`` is one core)."""
     spec, params, codes, tables = job.spec, job.params(), job.codes(), job.kernel_tables()
+    simulate = spec.extra.get("simulate_spans") or (lambda *a, **kw: whole(spec.simulate_block(*a, **kw)))
     out = RowBuffer()  # each block's rows are used before the next is made
     for at, n in blocks(first, count, block):
         with KERNEL_LOCK:
             numba.set_num_threads(nthreads)
-            rows = spec.simulate_block(job.seed, at, n, job.players, params, codes, out=out, **tables)
-        yield n, rows
+            rows, spans = simulate(job.seed, at, n, job.players, params, codes, out=out, **tables)
+        yield n, rows, spans
+
+
+def joined(arrays) -> Iterator[tuple[int, np.ndarray]]:
+    """(games, rows) of each block of ``simulated_blocks``, its spans moved together."""
+    for n, rows, spans in arrays:
+        yield n, join_spans(rows, spans)
 
 
 def run_chunk(job: Job, first: int, count: int, target=None, *, version: str | None = None,
@@ -231,11 +241,12 @@ def run_chunk(job: Job, first: int, count: int, target=None, *, version: str | N
         tally = agg.tally(spec, job.players, job.params())
         solved = None
         at = first
-        for n, rows in safe_blocks(arrays):
+        for n, rows, spans in safe_blocks(arrays):
             if job.solve:  # the block's frame, before its row array is reused
+                rows, spans = whole(join_spans(rows, spans))
                 solved = _solved_aggregates(job, at, spec.frame(rows), n, nthreads, solved)
                 at += n
-            tally.add(rows)
+            tally.add(rows, spans)
             _progress(on_block, n)
         out["rows"] = tally.rows
         total = tally.result()
@@ -254,11 +265,11 @@ def run_chunk(job: Job, first: int, count: int, target=None, *, version: str | N
         return _deliver(out, target, write_aggregates)
 
     if job.solve:
-        arrays = _solved(job, first, arrays, nthreads)
+        arrays = _solved(job, first, joined(arrays), nthreads)
 
     def write_rows(writer) -> int:
         rows = 0
-        for n, block_rows in safe_blocks(arrays):
+        for n, block_rows in safe_blocks(arrays if job.solve else joined(arrays)):
             writer.write(block_rows if job.solve else spec.frame(block_rows))
             rows += len(block_rows)
             _progress(on_block, n)
@@ -275,8 +286,8 @@ def run_chunk(job: Job, first: int, count: int, target=None, *, version: str | N
     if target is None:
         # each block split into the chunk's columns at once (its rows are freed), one frame at the end
         gather = Gather(spec.extra["columns"], count)
-        for n, rows in safe_blocks(arrays):
-            gather.add(rows, n)
+        for n, rows, spans in safe_blocks(arrays):
+            gather.add(rows, n, spans)
             _progress(on_block, n)
         out["frames"] = [gather.frame()]
         out["rows"] = gather.rows

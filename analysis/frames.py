@@ -111,21 +111,34 @@ class Gather:
         self.outs = [np.empty((len(p), 0), w) for p, w in zip(columns.picks, WIDTHS)]
         self.rows = self.done = 0
 
-    def add(self, rows: np.ndarray, n: int = 0) -> None:
+    def add(self, rows: np.ndarray, n: int = 0, spans: np.ndarray | None = None) -> None:
+        """Adds ``rows``, the rows of ``n`` games; with ``spans``, the rows
+        of ``registry.join_spans(rows, spans)``, read where they are."""
         columns = self.columns
         rows = np.ascontiguousarray(rows, dtype=np.int32)
         if rows.ndim != 2 or rows.shape[1] != len(columns.columns):
             raise ValueError(f"rows should have {len(columns.columns)} columns, not shape {rows.shape}")
-        need = self.rows + len(rows)
+        if spans is None:
+            spans = np.array([[0, len(rows)]], np.int64)
+        count = int(spans[:, 1].sum())
+        need = self.rows + count
         self.done += n
         if need > self.outs[0].shape[1]:
             guess = need * self.games // self.done + need // 32 + 64 if 0 < self.done < self.games else need
             self._grow(max(need, guess))
-        n, at, outs = len(rows), self.rows, self.outs
-        parts = max(1, min(numba.get_num_threads(), n // kc.CHUNK))
+        # each span's rows go to their place among the columns: cut into one piece a thread
+        places = self.rows + np.cumsum(spans[:, 1]) - spans[:, 1]
+        parts = max(1, min(numba.get_num_threads(), count // kc.CHUNK))
+        outs = self.outs
 
         def split(p: int) -> None:
-            kc.split_rows(rows, n * p // parts, n * (p + 1) // parts, *columns.picks, columns.cards, *outs, at)
+            lo, hi = count * p // parts, count * (p + 1) // parts  # this piece's rows of the joined block
+            for (first, m), place in zip(spans.tolist(), places.tolist()):
+                a, b = max(lo, place - self.rows), min(hi, place - self.rows + m)
+                if a < b:  # rows a..b-1 of the joined block are rows a..b-1 - (place - first) here
+                    shift = place - first
+                    kc.split_rows(rows, a - shift + self.rows, b - shift + self.rows, *columns.picks, columns.cards,
+                                  *outs, shift)  # fmt: skip
 
         in_threads(split, parts)
         self.rows = need

@@ -158,6 +158,11 @@ def compact(rows: np.ndarray, nrows: np.ndarray, per_game: int) -> np.ndarray:
     return rows[keep.ravel()]
 
 
+def whole(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Rows written one after another, as (rows, spans) of one span."""
+    return rows, np.array([[0, len(rows)]], np.int64)
+
+
 def join_spans(rows: np.ndarray, spans: np.ndarray) -> np.ndarray:
     """The written rows of a batch kernel whose chunks wrote their games' rows
     one after another: chunk c wrote ``rows[first : first + n]`` with

@@ -13,7 +13,7 @@ import pandas as pd
 
 from cardmc import pimc, stats, trace_lines
 from cardmc.frames import Columns
-from cardmc.registry import GameSpec, Option, UsageError, join_spans, seat_codes
+from cardmc.registry import GameSpec, Option, UsageError, join_spans, seat_codes, whole
 from cardmc.kernels import condition as kc
 from cardmc.kernels import schieber as k
 from cardmc.kernels import schieber_weis as w
@@ -35,12 +35,16 @@ def parse_policy(text: str, players: int = 4) -> np.ndarray:
 
 
 def simulate_block(seed, start, count, players, params, policies, condition=None, out=None) -> np.ndarray:
+    return join_spans(*simulate_spans(seed, start, count, players, params, policies, condition, out))
+
+
+def simulate_spans(seed, start, count, players, params, policies, condition=None, out=None):
+    """``simulate_block``'s rows as the kernel left them, with its spans
+    (``cardmc.registry.join_spans``), for a consumer that reads them span by span."""
     if pimc.has_pimc(policies):
-        return pimc.play_block("schieber", seed, start, count, params, policies, kc.of(condition),
-                               k.max_rows(4, params), k.NCOL, max_events(params))
-    rows, spans = k.simulate(seed, start, count, players, params, policies, numba.get_num_threads(), kc.of(condition),
-                             out)
-    return join_spans(rows, spans)
+        return whole(pimc.play_block("schieber", seed, start, count, params, policies, kc.of(condition),
+                                     k.max_rows(4, params), k.NCOL, max_events(params)))
+    return k.simulate(seed, start, count, players, params, policies, numba.get_num_threads(), kc.of(condition), out)
 
 
 _SMALL = {c: "int8" for c in k.COLUMNS}
@@ -364,6 +368,7 @@ SPEC = GameSpec(
     columns=k.COLUMNS,
     extra={
         "bench": [("random", "random", {}), ("heuristic", "heuristic", {})],
+        "simulate_spans": simulate_spans,
         "block": 1024,
         "bench_games": 20_000,
         "deals_per_game": 9.6,  # heuristic play to 3000

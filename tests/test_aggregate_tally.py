@@ -85,6 +85,35 @@ def test_a_block_out_of_the_grid_goes_through_aggregate():
         assert_same_tables(acc.result(), want)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_blocks_out_of_the_grid_between_blocks_in_it_drop_only_their_own_cells(threads):
+    """Blocks that fit, then ones the kernel cannot place, then ones that fit
+    again, on one or two threads (each thread keeps its part's cells of the
+    block before until the next block): the tables are those of the fitting
+    blocks' cells and the others' frames."""
+    for game, policy, players, settings, games in (CASES[3], CASES[12]):
+        spec, players, params, blocks = _rows(game, policy, players, settings, games * 8, block=games * 8)
+        rows = blocks[0]
+        aggregate = agg.require(spec)[0]
+        games_of = rows[:, 0]
+        half = int(np.searchsorted(games_of, games_of[len(rows) // 2]))  # whole games before
+        cut = half + 6 * players * 10 + 1  # inside a deal
+        assert half > 2 * 4096  # two parts a block on two threads
+        # forty whole deals, then one that starts at its second seat: cells added before the kernel stops
+        torn = np.concatenate([rows[half:half + 40 * players], rows[half + 1:half + 1 + players]])
+        parts = [rows[:half], torn, rows[cut:], rows[:half], rows[:64 * players]]
+        set_threads(threads)
+        try:
+            acc = agg.tally(spec, players, params)
+            for part in parts:
+                acc.add(part)
+        finally:
+            set_threads(None)
+        assert acc.rows == sum(len(p) for p in parts) and acc.spilled == len(torn) + len(rows) - cut
+        want = agg.merge(*(aggregate(spec.frame(p)) for p in parts))
+        assert_same_tables(acc.result(), want)
+
+
 def test_grid_tables_equal_moments():
     rnd = np.random.default_rng(8)
     n = 3000

@@ -130,3 +130,43 @@ def test_gathered_blocks_are_one_frame_of_them_all(game, policy, players, settin
         got = gather.frame()
         pd.testing.assert_frame_equal(got, want, check_exact=True)
         assert list(got.dtypes) == list(want.dtypes) and _parquet(got) == _parquet(want)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("game", ["differenzler", "schieber"])
+def test_rows_read_span_by_span_are_the_joined_rows(game, threads):
+    """The kernel's rows left where its chunks wrote them, read span by span
+    (a run's frame, its aggregates), give what the rows moved together give:
+    in blocks whose pieces, one a thread, cut across the spans."""
+    import numba
+
+    from cardmc import aggregate as agg
+    from cardmc.frames import Gather
+    from cardmc.registry import join_spans
+
+    spec = registry.get(game)
+    params, codes = spec.params(spec.settings({})), spec.parse_policy("random", 4)
+    before = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        rows, spans = spec.extra["simulate_spans"](5, 0, 2500, 4, params, codes)
+        if threads > 1 or game == "differenzler":  # (Schieber: a chunk a thread)
+            assert len(spans) > 1 and (spans[1:, 0] != spans[:-1].sum(axis=1)).any()  # gaps between spans
+        joined = join_spans(rows.copy(), spans)
+        assert len(joined) > 2 * 4096  # more than one piece a thread
+        gather = Gather(spec.extra["columns"], 5000)
+        gather.add(rows[:0], 0)
+        gather.add(rows, 2500, spans)
+        gather.add(joined[:7], 0)  # after spans, plain rows go on from the spans' end
+        want = spec.frame(np.concatenate([joined, joined[:7]]))
+        pd.testing.assert_frame_equal(gather.frame(), want, check_exact=True)
+        by_spans, by_rows = (agg.tally(spec, 4, params) for _ in range(2))
+        by_spans.add(rows.copy(), spans)
+        by_rows.add(joined)
+        assert by_spans.rows == by_rows.rows == len(joined)
+        a, b = by_spans.result(), by_rows.result()
+        assert list(a) == list(b)
+        for name in a:
+            pd.testing.assert_frame_equal(a[name], b[name], check_exact=True)
+    finally:
+        numba.set_num_threads(before)
