@@ -2,7 +2,9 @@
 
 Each case is timed on three paths, so one run shows what the pipeline costs:
 
-* ``kernel`` — the game's batch kernel alone, in the blocks ``cardmc simulate`` uses;
+* ``kernel`` — the game's batch kernel alone, in the blocks ``cardmc simulate`` uses,
+  its rows left where the kernel wrote them (as the frame and aggregate paths
+  read them: ``simulate_spans``);
 * ``frame`` — ``cardmc.simulate(game, games=..., seed=...)``, the rows as a DataFrame;
 * ``aggregate`` — ``cardmc.simulate(..., aggregate=True)``, the game's aggregates.
 
@@ -30,6 +32,7 @@ import cardmc
 from cardmc import registry
 from cardmc.driver import block_size, set_threads
 from cardmc.kernels.columns import RowBuffer
+from cardmc.registry import whole
 
 SEED = 12345
 PATHS = ("kernel", "frame", "aggregate")
@@ -39,11 +42,12 @@ def _kernel(spec, players, params, policies, games, block=None):
     """Seconds and rows for ``games`` games, played in the blocks that
     ``cardmc simulate`` uses, into one row buffer as it does."""
     block = block or block_size(spec)
+    simulate = spec.extra.get("simulate_spans") or (lambda *a, **kw: whole(spec.simulate_block(*a, **kw)))
     rows = 0
     out = RowBuffer()
     t = time.perf_counter()
     for first in range(0, games, block):
-        rows += len(spec.simulate_block(SEED, first, min(block, games - first), players, params, policies, out=out))
+        rows += int(simulate(SEED, first, min(block, games - first), players, params, policies, out=out)[1][:, 1].sum())
     return time.perf_counter() - t, rows
 
 
