@@ -62,3 +62,24 @@ def test_parts_cover_every_item_once_on_the_run_s_threads(threads, items):
 def test_in_threads_gives_results_in_order():
     assert in_threads(lambda p: p * p, 4) == [0, 1, 4, 9]
     assert in_threads(lambda p: p, 1) == [0]
+
+
+@pytest.mark.parametrize("failing", [0, 1])
+def test_in_threads_finishes_every_part_before_it_raises(failing):
+    """A part that fails (the calling thread's own, or another's) is raised
+    only once every part has finished: none still writes into the caller's
+    arrays after it returns."""
+    import time
+
+    done = []
+
+    def work(p: int) -> int:
+        if p == failing:
+            raise ValueError(f"part {p}")
+        time.sleep(0.05)
+        done.append(p)
+        return p
+
+    with pytest.raises(ValueError, match=f"part {failing}"):
+        in_threads(work, 3)
+    assert sorted(done) == [p for p in range(3) if p != failing]
