@@ -94,14 +94,17 @@ def simulate_block(seed, start, count, players, params, policies, calibration=No
     return join_spans(*simulate_spans(seed, start, count, players, params, policies, calibration, condition, out))
 
 
-def simulate_spans(seed, start, count, players, params, policies, calibration=None, condition=None, out=None):
+def simulate_spans(seed, start, count, players, params, policies, calibration=None, condition=None, out=None,
+                   after=None):  # fmt: skip
     """``simulate_block``'s rows as the kernel left them, with its spans
-    (``cardmc.registry.join_spans``), for a consumer that reads them span by span."""
+    (``cardmc.registry.join_spans``), for a consumer that reads them span by
+    span; ``after(p, rows, lo, hi)`` reads each chunk's rows where they were
+    written, right after (not for the search player's blocks)."""
     table = calibration_table() if calibration is None else calibration
     if pimc.has_pimc(policies, "differenzler"):
         return whole(pimc.play_block("differenzler", seed, start, count, params, policies, kc.of(condition),
                                      k.max_rows(4, params), len(k.COLUMNS), k.max_events(params), table))
-    return k.simulate(seed, start, count, players, params, policies, table, kc.of(condition), out)
+    return k.simulate(seed, start, count, players, params, policies, table, kc.of(condition), out, after)
 
 
 _SMALL = {c: "int16" for c in k.COLUMNS}

@@ -179,21 +179,26 @@ def _visible(target: dict) -> bool:
         return f.read(len(target["token"]) + 1) == target["token"].encode()
 
 
-def simulated_blocks(job: Job, first: int, count: int, block: int,
-                     nthreads: int) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:  # fmt: skip
+def simulated_blocks(job: Job, first: int, count: int, block: int, nthreads: int,
+                     tally=None) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:  # fmt: skip
     """(games, the kernel's rows, their spans) of each block of games
     first..first+count-1, on ``nthreads`` of Numba's threads. The rows are
     as the kernel left them, its chunks' rows one after another in each span
     (``registry.join_spans``): a consumer that reads them span by span saves
     moving them together. Whatever turns a block into a frame, a file or
-    aggregates runs on the same threads after it (``threads=1`` is one core)."""
+    aggregates runs on the same threads after it (``threads=1`` is one core).
+    A ``tally`` that tallies chunk by chunk (``aggregate.GridTally.block``)
+    reads each chunk's rows on the thread that wrote them, right after."""
     spec, params, codes, tables = job.spec, job.params(), job.codes(), job.kernel_tables()
-    simulate = spec.extra.get("simulate_spans") or (lambda *a, **kw: whole(spec.simulate_block(*a, **kw)))
+    simulate = spec.extra.get("simulate_spans")
+    fused = simulate is not None and hasattr(tally, "block")
+    simulate = simulate or (lambda *a, **kw: whole(spec.simulate_block(*a, **kw)))
     out = RowBuffer()  # each block's rows are used before the next is made
     for at, n in blocks(first, count, block):
+        after = {"after": tally.block(nthreads)} if fused else {}
         with KERNEL_LOCK:
             numba.set_num_threads(nthreads)
-            rows, spans = simulate(job.seed, at, n, job.players, params, codes, out=out, **tables)
+            rows, spans = simulate(job.seed, at, n, job.players, params, codes, out=out, **tables, **after)
         yield n, rows, spans
 
 
@@ -234,11 +239,11 @@ def run_chunk(job: Job, first: int, count: int, target=None, *, version: str | N
         block = min(block, AGGREGATE_BLOCK if nthreads > 1 else AGGREGATE_BLOCK_ONE_THREAD)
     if job.solve or job.searching:
         block = min(block, SOLVE_BLOCK)  # solving is slow: small blocks keep progress and Ctrl-C near
-    arrays = simulated_blocks(job, first, count, block, nthreads)
+    tally = agg.tally(spec, job.players, job.params()) if job.kind == AGGREGATES else None
+    arrays = simulated_blocks(job, first, count, block, nthreads, None if job.solve else tally)
     out: dict = {"start": first, "count": count}
 
     if job.kind == AGGREGATES:
-        tally = agg.tally(spec, job.players, job.params())
         solved = None
         at = first
         for n, rows, spans in safe_blocks(arrays):

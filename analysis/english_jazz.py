@@ -7,7 +7,7 @@ import pandas as pd
 from cardmc import aggregate as agg
 from cardmc import pimc, stats, trace_lines
 from cardmc.frames import Columns
-from cardmc.registry import GameSpec, UsageError, compact, seat_codes
+from cardmc.registry import GameSpec, UsageError, compact, seat_codes, whole
 from cardmc.kernels import condition as kc
 from cardmc.kernels import english_jazz as k
 from cardmc.kernels.cards import SUITS, code
@@ -26,11 +26,18 @@ def parse_policy(text: str, players: int = 3) -> np.ndarray:
 
 
 def simulate_block(seed, start, count, players, params, policies, condition=None, out=None) -> np.ndarray:
+    return simulate_spans(seed, start, count, players, params, policies, condition, out)[0]
+
+
+def simulate_spans(seed, start, count, players, params, policies, condition=None, out=None, after=None):
+    """``simulate_block``'s rows as one span (``cardmc.registry.whole``);
+    ``after(p, rows, lo, hi)`` reads each chunk's rows where they were
+    written, right after (not for the search player's blocks)."""
     if pimc.has_pimc(policies, "english_jazz"):
-        return pimc.play_block("english_jazz", seed, start, count, params, policies, kc.of(condition),
-                               k.ROWS_PER_GAME, len(k.COLUMNS), k.MAX_EVENTS)
-    rows, nrows = k.simulate(seed, start, count, players, params, policies, kc.of(condition), out)
-    return compact(rows, nrows, k.max_rows(players, params))
+        return whole(pimc.play_block("english_jazz", seed, start, count, params, policies, kc.of(condition),
+                                     k.ROWS_PER_GAME, len(k.COLUMNS), k.MAX_EVENTS))
+    rows, nrows = k.simulate(seed, start, count, players, params, policies, kc.of(condition), out, after)
+    return whole(compact(rows, nrows, k.max_rows(players, params)))
 
 
 _SMALL = {c: "int8" for c in k.COLUMNS}
@@ -260,6 +267,7 @@ SPEC = GameSpec(
         "deals_per_game": k.DEALS,
         # blocks of 8192 games (29 MB of rows) stay under glibc's mmap threshold,
         # so a run reuses its memory instead of page-faulting fresh pages
+        "simulate_spans": simulate_spans,
         "block": 8192,
         "bench_games": 65_536,  # games of about 13 deals: long enough that a run's fixed costs do not set the rate
         "odds": odds,

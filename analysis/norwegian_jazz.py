@@ -15,7 +15,7 @@ from cardmc import aggregate as agg
 from cardmc import pimc, trace_lines
 from cardmc.frames import Columns
 from cardmc.driver import check_count, check_seed
-from cardmc.registry import GameSpec, Option, UsageError, compact, seat_codes
+from cardmc.registry import GameSpec, Option, UsageError, compact, seat_codes, whole
 from cardmc.kernels import condition as kc
 from cardmc.kernels import norwegian_jazz as k
 
@@ -43,11 +43,18 @@ def simulate_block(seed: int, start: int, count: int, players: int, params: np.n
     policies = np.asarray(policies, np.int64)
     if policies.shape != (players, 1) or not np.isin(policies, list(PLAY.values())).all():
         raise UsageError(f"policies should be a ({players}, 1) array of policy codes, not {policies!r}")
+    return simulate_spans(seed, start, count, players, params, policies, condition, out)[0]
+
+
+def simulate_spans(seed, start, count, players, params, policies, condition=None, out=None, after=None):
+    """``simulate_block``'s rows as one span (``cardmc.registry.whole``);
+    ``after(p, rows, lo, hi)`` reads each chunk's rows where they were
+    written, right after (not for the search player's blocks)."""
     if pimc.has_pimc(policies, "norwegian_jazz"):
-        return pimc.play_block("norwegian_jazz", seed, start, count, params, policies, kc.of(condition),
-                               k.DEALS * players, len(k.COLUMNS), k.max_events(players))
-    rows, nrows = k.simulate(seed, start, count, players, params, policies, kc.of(condition), out)
-    return compact(rows, nrows, k.max_rows(players, params))
+        return whole(pimc.play_block("norwegian_jazz", seed, start, count, params, policies, kc.of(condition),
+                                     k.DEALS * players, len(k.COLUMNS), k.max_events(players)))
+    rows, nrows = k.simulate(seed, start, count, players, params, policies, kc.of(condition), out, after)
+    return whole(compact(rows, nrows, k.max_rows(players, params)))
 
 
 _DTYPES = {c: "int8" for c in k.COLUMNS}
@@ -333,6 +340,7 @@ SPEC = GameSpec(
     columns=k.COLUMNS,
     extra={
         "bench": [("random", "random", {}), ("heuristic", "heuristic", {})],
+        "simulate_spans": simulate_spans,
         "block": 4096,  # a block's rows (7 seats: 17 MB) stay below the allocator's reuse threshold (32 MiB)
         "deals_per_game": k.DEALS,
         "tally": tally,

@@ -494,16 +494,17 @@ def play_games(seed, start, count, players, params, policies, table, rows, r0, e
     return base - r0, ne
 
 
-def simulate(seed, start, count, players, params, policies, table, cond=None, out=None):
+def simulate(seed, start, count, players, params, policies, table, cond=None, out=None, after=None):
     """Play games start..start+count-1 in chunks of consecutive games, side by
     side; chunk c writes its games' rows one after another from row
     ``spans[c, 0]``, in all ``spans[c, 1]`` rows (``cardmc.registry.join_spans``
-    packs them)."""
+    packs them). ``after(p, rows, lo, hi)``, if given, reads each chunk's rows
+    lo..hi-1 on the thread that wrote them, right after (``jit.in_parts``)."""
     m = PLAYERS * (4 + params[P_MAX_EXTRA_DEALS])
     rows = new_rows(out, count * m, len(COLUMNS))  # only written rows are read
     spans = np.zeros((min(count, 64), 2), np.int64)
     in_parts(lambda lo, hi: play_chunks(seed, start, count, players, params, policies, table, cond, rows, spans, lo, hi),
-             len(spans))  # fmt: skip
+             len(spans), after and (lambda p, c: after(p, rows, spans[c, 0], spans[c, 0] + spans[c, 1])))  # fmt: skip
     return rows, spans
 
 

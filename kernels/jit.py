@@ -64,12 +64,25 @@ def in_threads(work, parts: int) -> list:
     return [first, *(f.result() for f in others)]
 
 
-def in_parts(work, items: int) -> None:
+def in_parts(work, items: int, after=None) -> None:
     """``work(lo, hi)`` over items 0..items-1 cut into one part of consecutive
     items per thread of the run (``numba.get_num_threads()``), side by side:
-    the batch drivers' loop over chunks of games."""
+    the batch drivers' loop over chunks of games. With ``after``, each part
+    does its items one at a time, each followed on the same thread by
+    ``after(p, i)`` (``p``: the part), while the item's output is still in
+    the core's cache."""
     parts = max(1, min(items, numba.get_num_threads()))
-    in_threads(lambda p: work(items * p // parts, items * (p + 1) // parts), parts)
+
+    def part(p: int) -> None:
+        lo, hi = items * p // parts, items * (p + 1) // parts
+        if after is None:
+            work(lo, hi)
+            return
+        for i in range(lo, hi):
+            work(i, i + 1)
+            after(p, i)
+
+    in_threads(part, parts)
 
 
 _POOLS: dict = {}

@@ -472,13 +472,16 @@ def play_games(seed, start, count, players, params, policies, rows, r0, events,
 CHUNK = 256  # games per parallel task (one set of work arrays each)
 
 
-def simulate(seed, start, count, players, params, policies, cond=None, out=None):
+def simulate(seed, start, count, players, params, policies, cond=None, out=None, after=None):
     """Play games start..start+count-1, chunks of ``CHUNK`` games side by side;
-    game j writes rows[j*m : j*m+nrows[j]]."""
+    game j writes rows[j*m : j*m+nrows[j]].; ``after(p, rows, lo, hi)``, if given,
+    reads each chunk's rows lo..hi-1 on the thread that wrote them, right
+    after (``jit.in_parts``)."""
     rows = new_rows(out, count * DEALS * players, len(COLUMNS))
     nrows = np.zeros(count, np.int64)
     in_parts(lambda lo, hi: play_chunks(seed, start, count, players, params, policies, cond, rows, nrows, lo, hi),
-             (count + CHUNK - 1) // CHUNK)  # fmt: skip
+             (count + CHUNK - 1) // CHUNK,
+             after and (lambda p, c: after(p, rows, c * CHUNK * (DEALS * players), min(count, (c + 1) * CHUNK) * (DEALS * players))))  # fmt: skip
     return rows, nrows
 
 

@@ -829,15 +829,18 @@ def play_game(seed, index, players, params, policies, rows, events, cond=None, s
     return play_match(seed, index, params, policies, rows, 0, events, new_scratch(), cond, script)
 
 
-def simulate(seed, start, count, players, params, policies, chunks=64, cond=None, out=None):
+def simulate(seed, start, count, players, params, policies, chunks=64, cond=None, out=None, after=None):
     """Matches start..start+count-1 in ``chunks`` chunks of consecutive matches (one per thread moves the
     fewest rows afterwards), side by side; chunk c writes its matches' rows one after another from row
-    ``spans[c, 0]``, in all ``spans[c, 1]`` rows (``cardmc.registry.join_spans`` packs them)."""
+    ``spans[c, 0]``, in all ``spans[c, 1]`` rows (``cardmc.registry.join_spans`` packs them).
+    ``after(p, rows, lo, hi)``, if given, reads each chunk's rows lo..hi-1 on the thread that wrote
+    them, right after (``jit.in_parts``)."""
     per = 4 * max_deals(params[P_TARGET])
     rows = new_rows(out, count * per, NCOL)  # only written rows are read
     chunks = max(1, min(count, chunks))
     spans = np.zeros((chunks, 2), np.int64)
-    in_parts(lambda lo, hi: play_chunks(seed, start, count, params, policies, cond, rows, spans, lo, hi), chunks)
+    in_parts(lambda lo, hi: play_chunks(seed, start, count, params, policies, cond, rows, spans, lo, hi), chunks,
+             after and (lambda p, c: after(p, rows, spans[c, 0], spans[c, 0] + spans[c, 1])))  # fmt: skip
     return rows, spans
 
 

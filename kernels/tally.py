@@ -12,7 +12,8 @@ key out of its range, rows not in whole deals): then the caller drops
 ``acc`` and aggregates the block another way. ``dims`` holds the ranges
 that depend on the run. The caller cuts a block into parts of whole games
 (``split``) and tallies them side by side, each part into its own ``acc``,
-and sums the parts (integers: exact in any order); see
+and sums the parts (integers: exact in any order), or tallies each chunk
+of games on the thread that played it, right after; see
 ``cardmc.aggregate.GridTally``.
 """
 from __future__ import annotations

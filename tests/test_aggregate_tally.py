@@ -12,6 +12,7 @@ import pytest
 from cardmc import aggregate as agg
 from cardmc import api, registry
 from cardmc.driver import set_threads
+from cardmc.registry import join_spans
 from tests.helpers import assert_same_tables
 
 CASES = [  # game, policy, players, settings, games
@@ -156,3 +157,42 @@ def test_a_frame_is_tallied_in_pieces_of_whole_games(monkeypatch):
     fast = agg.tally_frame(registry.get(game), module._COLUMNS, df, players)
     assert fast is not None
     assert_same_tables(fast, module.aggregate(df))
+
+
+@pytest.mark.parametrize("game", ["differenzler", "schieber", "english_jazz", "norwegian_jazz"])
+def test_a_block_tallied_chunk_by_chunk_is_the_block_tallied_after(game):
+    """A block whose chunks were tallied as the kernel wrote them (``block``)
+    gives the tables of its rows; when those chunks did not hold all its rows
+    (the search player's blocks) or did not fit the grid, ``add`` drops
+    them and tallies the block itself."""
+    spec = registry.get(game)
+    players = spec.default_players
+    params, codes = spec.params(spec.settings({})), spec.parse_policy("random", players)
+    aggregate = agg.require(spec)[0]
+    for threads in (1, 2):
+        set_threads(threads)
+        try:
+            acc = agg.tally(spec, players, params)
+            after = acc.block(threads)
+            rows, spans = spec.extra["simulate_spans"](9, 0, 700, players, params, codes, after=after)
+            rows = rows.copy()
+            acc.add(rows, spans)
+            want = [aggregate(spec.frame(join_spans(rows.copy(), spans)))]
+            for broken in ("part", "misfit"):
+                after = acc.block(threads)
+                lo, hi = int(spans[0, 0]), int(spans[0, 0] + spans[0, 1])
+                if broken == "part":
+                    after(0, rows, lo, lo + (hi - lo) // players // 2 * players)  # half a span's deals
+                else:  # one chunk's last row out of the grid: the kernel stops there, rows before it tallied
+                    bad = rows.copy()
+                    bad[hi - 1, list(spec.columns).index("penalty" if game == "differenzler" else "seat")] = 9999
+                    after(0, bad, lo, hi)
+                    for first, n in spans[1:].tolist():
+                        after(0, rows, first, first + n)
+                    assert acc.fused[1][0, 1] > 0
+                acc.add(rows, spans)
+                want.append(want[0])
+        finally:
+            set_threads(None)
+        assert acc.rows == 3 * int(spans[:, 1].sum()) and acc.spilled == 0
+        assert_same_tables(acc.result(), agg.merge(*want))
