@@ -504,8 +504,9 @@ class GridTally(Tally):
         self.spilled = 0
         self.fused = None  # the cells of the block being played, tallied chunk by chunk (``block``)
 
-    def block(self, threads: int):
-        """The kernel's ``after(p, rows, lo, hi)`` for the next block: part
+    def block(self, threads: int, n: int = 0):
+        """The kernel's ``after(p, rows, lo, hi)`` for the next block (of
+        ``n`` games): part
         ``p`` tallies each chunk's rows on its thread as soon as they are
         written, into its own cells; ``add`` then takes those cells for the
         block if they hold all its rows and all fitted (else it tallies the

@@ -180,22 +180,24 @@ def _visible(target: dict) -> bool:
 
 
 def simulated_blocks(job: Job, first: int, count: int, block: int, nthreads: int,
-                     tally=None) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:  # fmt: skip
+                     reader=None) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:  # fmt: skip
     """(games, the kernel's rows, their spans) of each block of games
     first..first+count-1, on ``nthreads`` of Numba's threads. The rows are
     as the kernel left them, its chunks' rows one after another in each span
     (``registry.join_spans``): a consumer that reads them span by span saves
     moving them together. Whatever turns a block into a frame, a file or
     aggregates runs on the same threads after it (``threads=1`` is one core).
-    A ``tally`` that tallies chunk by chunk (``aggregate.GridTally.block``)
-    reads each chunk's rows on the thread that wrote them, right after."""
+    A ``reader`` that reads chunk by chunk (``aggregate.GridTally.block``,
+    ``frames.Gather.block``) gets each chunk's rows on the thread that wrote
+    them, right after."""
     spec, params, codes, tables = job.spec, job.params(), job.codes(), job.kernel_tables()
     simulate = spec.extra.get("simulate_spans")
-    fused = simulate is not None and hasattr(tally, "block")
+    fused = simulate is not None and hasattr(reader, "block")
     simulate = simulate or (lambda *a, **kw: whole(spec.simulate_block(*a, **kw)))
     out = RowBuffer()  # each block's rows are used before the next is made
     for at, n in blocks(first, count, block):
-        after = {"after": tally.block(nthreads)} if fused else {}
+        after = reader.block(nthreads, n) if fused else None
+        after = {"after": after} if after is not None else {}
         with KERNEL_LOCK:
             numba.set_num_threads(nthreads)
             rows, spans = simulate(job.seed, at, n, job.players, params, codes, out=out, **tables, **after)
@@ -240,7 +242,9 @@ def run_chunk(job: Job, first: int, count: int, target=None, *, version: str | N
     if job.solve or job.searching:
         block = min(block, SOLVE_BLOCK)  # solving is slow: small blocks keep progress and Ctrl-C near
     tally = agg.tally(spec, job.players, job.params()) if job.kind == AGGREGATES else None
-    arrays = simulated_blocks(job, first, count, block, nthreads, None if job.solve else tally)
+    dense = spec.extra["dense_rows"](job.players, job.params()) if "dense_rows" in spec.extra else 0
+    gather = Gather(spec.extra["columns"], count, dense) if job.kind != AGGREGATES and target is None else None
+    arrays = simulated_blocks(job, first, count, block, nthreads, None if job.solve else tally or gather)
     out: dict = {"start": first, "count": count}
 
     if job.kind == AGGREGATES:
@@ -290,7 +294,6 @@ def run_chunk(job: Job, first: int, count: int, target=None, *, version: str | N
         return out
     if target is None:
         # each block split into the chunk's columns at once (its rows are freed), one frame at the end
-        gather = Gather(spec.extra["columns"], count)
         for n, rows, spans in safe_blocks(arrays):
             gather.add(rows, n, spans)
             _progress(on_block, n)

@@ -104,17 +104,44 @@ class Gather:
     (``add``, in game order), then one DataFrame of them (``frame``): no
     per-block frames and no join. The arrays grow, rarely, from an estimate
     of the run's rows (``games``: the run's games, ``add``'s ``n``: the
-    block's), and the frame takes views of their filled part."""
+    block's), and the frame takes views of their filled part.
 
-    def __init__(self, columns: Columns, games: int = 0):
-        self.columns, self.games = columns, games
+    Where every game writes the same ``dense`` rows, one game after another
+    (English Jazz, Norwegian Jazz), a block's place among the columns is
+    known before it is played, and each chunk of games is split on the thread
+    that played it, right after, while its rows are in the core's cache
+    (``block``)."""
+
+    def __init__(self, columns: Columns, games: int = 0, dense: int = 0):
+        self.columns, self.games, self.dense = columns, games, dense
         self.outs = [np.empty((len(p), 0), w) for p, w in zip(columns.picks, WIDTHS)]
         self.rows = self.done = 0
+        self.fused = None  # rows split by the chunks of the block being played (``block``)
+
+    def block(self, threads: int, n: int):
+        """The kernel's ``after(p, rows, lo, hi)`` for the next block, of
+        ``n`` games, when games write ``dense`` rows each: a chunk's rows
+        lo..hi-1 go into the columns from the block's place on; ``add`` then
+        takes them if they are all its rows (else it splits the block itself,
+        over them). None when games do not."""
+        if not self.dense:
+            return None
+        self._reserve(self.rows + n * self.dense, self.done + n)
+        columns, outs, at = self.columns, self.outs, self.rows
+        counts = np.zeros(threads, np.int64)
+
+        def after(p: int, rows: np.ndarray, lo: int, hi: int) -> None:
+            kc.split_rows(rows, lo, hi, *columns.picks, columns.cards, *outs, at)
+            counts[p] += hi - lo
+
+        self.fused = counts
+        return after
 
     def add(self, rows: np.ndarray, n: int = 0, spans: np.ndarray | None = None) -> None:
         """Adds ``rows``, the rows of ``n`` games; with ``spans``, the rows
         of ``registry.join_spans(rows, spans)``, read where they are."""
         columns = self.columns
+        fused, self.fused = self.fused, None
         rows = np.ascontiguousarray(rows, dtype=np.int32)
         if rows.ndim != 2 or rows.shape[1] != len(columns.columns):
             raise ValueError(f"rows should have {len(columns.columns)} columns, not shape {rows.shape}")
@@ -123,9 +150,10 @@ class Gather:
         count = int(spans[:, 1].sum())
         need = self.rows + count
         self.done += n
-        if need > self.outs[0].shape[1]:
-            guess = need * self.games // self.done + need // 32 + 64 if 0 < self.done < self.games else need
-            self._grow(max(need, guess))
+        if fused is not None and len(spans) == 1 and spans[0, 0] == 0 and fused.sum() == count:
+            self.rows = need  # split chunk by chunk as they were played
+            return
+        self._reserve(need, self.done)
         # each span's rows go to their place among the columns: cut into one piece a thread
         places = self.rows + np.cumsum(spans[:, 1]) - spans[:, 1]
         parts = max(1, min(numba.get_num_threads(), count // kc.CHUNK))
@@ -142,6 +170,13 @@ class Gather:
 
         in_threads(split, parts)
         self.rows = need
+
+    def _reserve(self, need: int, done: int) -> None:
+        """Room for ``need`` rows, ``done`` games in: grown to the run's
+        estimated rows, or to ``need`` when that is short."""
+        if need > self.outs[0].shape[1]:
+            guess = need * self.games // done + need // 32 + 64 if 0 < done < self.games else need
+            self._grow(max(need, guess))
 
     def _grow(self, size: int) -> None:
         grown = [small_pages((len(out), size), out.dtype) for out in self.outs]

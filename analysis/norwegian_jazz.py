@@ -341,6 +341,7 @@ SPEC = GameSpec(
     extra={
         "bench": [("random", "random", {}), ("heuristic", "heuristic", {})],
         "simulate_spans": simulate_spans,
+        "dense_rows": k.max_rows,  # every game writes its rows, one game after another
         "block": 4096,  # a block's rows (7 seats: 17 MB) stay below the allocator's reuse threshold (32 MiB)
         "deals_per_game": k.DEALS,
         "tally": tally,

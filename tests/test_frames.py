@@ -170,3 +170,37 @@ def test_rows_read_span_by_span_are_the_joined_rows(game, threads):
             pd.testing.assert_frame_equal(a[name], b[name], check_exact=True)
     finally:
         numba.set_num_threads(before)
+
+
+@pytest.mark.parametrize("game,players", [("english_jazz", 3), ("norwegian_jazz", 5)])
+def test_blocks_split_chunk_by_chunk_as_they_are_played_make_the_frame(game, players):
+    """Where every game writes its rows one after another, each chunk's rows
+    are split into the columns as they are played (``Gather.block``); a block
+    whose chunks did not all reach the columns (the search player's blocks)
+    is split afterwards, over what they wrote: the frame is that of the rows."""
+    import numba
+
+    from cardmc.frames import Gather
+
+    spec = registry.get(game)
+    params, codes = spec.params(spec.settings({})), spec.parse_policy("random", players)
+    dense = spec.extra["dense_rows"](players, params)
+    before = numba.get_num_threads()
+    try:
+        for threads in (1, 2):
+            numba.set_num_threads(threads)
+            gather, blocks = Gather(spec.extra["columns"], 900, dense), []
+            for i, (first, n) in enumerate([(0, 300), (300, 333), (633, 267)]):
+                after = gather.block(threads, n)
+                if i == 1:  # only the first chunk's rows reach the columns, and at the wrong place
+                    rows, spans = spec.extra["simulate_spans"](6, first, n, players, params, codes)
+                    after(0, rows, 1, 1 + dense * 2)
+                else:
+                    rows, spans = spec.extra["simulate_spans"](6, first, n, players, params, codes, after=after)
+                assert spans.tolist() == [[0, n * dense]]
+                blocks.append(rows.copy())
+                gather.add(rows, n, spans)
+            want = spec.frame(np.concatenate(blocks))
+            pd.testing.assert_frame_equal(gather.frame(), want, check_exact=True)
+    finally:
+        numba.set_num_threads(before)
