@@ -630,14 +630,15 @@ def play_games(seed, start, count, policies, rows, r0, events,
 
 def simulate(seed, start, count, players, params, policies, cond=None, out=None, after=None):
     """Play games start..start+count-1, chunks of ``CHUNK`` games side by side;
-    game j writes rows[j*36 : j*36+nrows[j]].; ``after(p, rows, lo, hi)``, if given,
+    game j writes rows[j*36 : j*36+nrows[j]]; ``after(p, rows, lo, hi)``, if given,
     reads each chunk's rows lo..hi-1 on the thread that wrote them, right
     after (``jit.in_parts``)."""
-    rows = new_rows(out, count * ROWS_PER_GAME, len(COLUMNS))
+    m = ROWS_PER_GAME
+    rows = new_rows(out, count * m, len(COLUMNS))
     nrows = np.zeros(count, np.int64)
     in_parts(lambda lo, hi: play_chunks(seed, start, count, policies, cond, rows, nrows, lo, hi),
              (count + CHUNK - 1) // CHUNK,
-             after and (lambda p, c: after(p, rows, c * CHUNK * (ROWS_PER_GAME), min(count, (c + 1) * CHUNK) * (ROWS_PER_GAME))))  # fmt: skip
+             after and (lambda p, c: after(p, rows, c * CHUNK * m, min(count, (c + 1) * CHUNK) * m)))  # fmt: skip
     return rows, nrows
 
 

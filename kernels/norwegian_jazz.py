@@ -474,14 +474,15 @@ CHUNK = 256  # games per parallel task (one set of work arrays each)
 
 def simulate(seed, start, count, players, params, policies, cond=None, out=None, after=None):
     """Play games start..start+count-1, chunks of ``CHUNK`` games side by side;
-    game j writes rows[j*m : j*m+nrows[j]].; ``after(p, rows, lo, hi)``, if given,
+    game j writes rows[j*m : j*m+nrows[j]]; ``after(p, rows, lo, hi)``, if given,
     reads each chunk's rows lo..hi-1 on the thread that wrote them, right
     after (``jit.in_parts``)."""
-    rows = new_rows(out, count * DEALS * players, len(COLUMNS))
+    m = DEALS * players
+    rows = new_rows(out, count * m, len(COLUMNS))
     nrows = np.zeros(count, np.int64)
     in_parts(lambda lo, hi: play_chunks(seed, start, count, players, params, policies, cond, rows, nrows, lo, hi),
              (count + CHUNK - 1) // CHUNK,
-             after and (lambda p, c: after(p, rows, c * CHUNK * (DEALS * players), min(count, (c + 1) * CHUNK) * (DEALS * players))))  # fmt: skip
+             after and (lambda p, c: after(p, rows, c * CHUNK * m, min(count, (c + 1) * CHUNK) * m)))  # fmt: skip
     return rows, nrows
 
 
