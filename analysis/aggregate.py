@@ -493,8 +493,9 @@ class GridTally(Tally):
     ``result``. A run tallies each chunk of games on the thread that played
     it, right after, while its rows are in the core's cache (``block``): on
     two threads, 2-14% less time than reading the block's rows back from
-    memory afterwards. A block the kernel cannot place (a key out of its grid, rows
-    not in whole deals) goes through the game's ``aggregate`` instead."""
+    memory afterwards. A block the kernel cannot place (a key out of its
+    grid, rows not in whole deals) goes through the game's ``aggregate``
+    instead."""
 
     def __init__(self, spec: GameSpec, players: int, params: np.ndarray, grid: Grid, kernel, dims=()):
         super().__init__(spec, players, params)
@@ -506,11 +507,10 @@ class GridTally(Tally):
 
     def block(self, threads: int, n: int = 0):
         """The kernel's ``after(p, rows, lo, hi)`` for the next block (of
-        ``n`` games): part
-        ``p`` tallies each chunk's rows on its thread as soon as they are
-        written, into its own cells; ``add`` then takes those cells for the
-        block if they hold all its rows and all fitted (else it tallies the
-        block again, as without)."""
+        ``n`` games): part ``p`` tallies each chunk's rows on its thread as
+        soon as they are written, into its own cells; ``add`` then takes those
+        cells for the block if they hold all its rows and all fitted (else it
+        tallies the block again, as without)."""
         cells = np.zeros((threads, self.grid.size), np.int64)
         counts = np.zeros((threads, 2), np.int64)  # per part: rows tallied, rows that did not fit
         at, dims, kernel = self.grid.at, self.dims, self.kernel

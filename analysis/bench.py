@@ -32,7 +32,6 @@ import cardmc
 from cardmc import registry
 from cardmc.driver import block_size, set_threads
 from cardmc.kernels.columns import RowBuffer
-from cardmc.registry import whole
 
 SEED = 12345
 PATHS = ("kernel", "frame", "aggregate")
@@ -42,12 +41,11 @@ def _kernel(spec, players, params, policies, games, block=None):
     """Seconds and rows for ``games`` games, played in the blocks that
     ``cardmc simulate`` uses, into one row buffer as it does."""
     block = block or block_size(spec)
-    simulate = spec.extra.get("simulate_spans") or (lambda *a, **kw: whole(spec.simulate_block(*a, **kw)))
     rows = 0
     out = RowBuffer()
     t = time.perf_counter()
     for first in range(0, games, block):
-        rows += int(simulate(SEED, first, min(block, games - first), players, params, policies, out=out)[1][:, 1].sum())
+        rows += int(spec.simulate_spans(SEED, first, min(block, games - first), players, params, policies, out=out)[1][:, 1].sum())
     return time.perf_counter() - t, rows
 
 

@@ -325,6 +325,7 @@ SPEC = GameSpec(
     unit="game of 4 deals (plus tie-breaks)",
     parse_policy=parse_policy,
     simulate_block=simulate_block,
+    simulate_spans=simulate_spans,
     frame=frame,
     trace_game=trace_game,
     analyze=analyze,
@@ -332,7 +333,6 @@ SPEC = GameSpec(
     extra={
         "bench": [("random", "random", {}), ("heuristic+calibrated", "calibrated", {})],
         "deals_per_game": 4,
-        "simulate_spans": simulate_spans,
         "block": 8192,  # rows of a block stay below the allocator's reuse threshold
         "tally": tally,
         "columns": _COLUMNS,

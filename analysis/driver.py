@@ -191,16 +191,14 @@ def simulated_blocks(job: Job, first: int, count: int, block: int, nthreads: int
     ``frames.Gather.block``) gets each chunk's rows on the thread that wrote
     them, right after."""
     spec, params, codes, tables = job.spec, job.params(), job.codes(), job.kernel_tables()
-    simulate = spec.extra.get("simulate_spans")
-    fused = simulate is not None and hasattr(reader, "block")
-    simulate = simulate or (lambda *a, **kw: whole(spec.simulate_block(*a, **kw)))
+    fused = hasattr(reader, "block")
     out = RowBuffer()  # each block's rows are used before the next is made
     for at, n in blocks(first, count, block):
         after = reader.block(nthreads, n) if fused else None
         after = {"after": after} if after is not None else {}
         with KERNEL_LOCK:
             numba.set_num_threads(nthreads)
-            rows, spans = simulate(job.seed, at, n, job.players, params, codes, out=out, **tables, **after)
+            rows, spans = spec.simulate_spans(job.seed, at, n, job.players, params, codes, out=out, **tables, **after)
         yield n, rows, spans
 
 

@@ -258,6 +258,7 @@ SPEC = GameSpec(
     unit="game of 12 deals",
     parse_policy=parse_policy,
     simulate_block=simulate_block,
+    simulate_spans=simulate_spans,
     frame=frame,
     trace_game=trace_game,
     analyze=analyze,
@@ -267,7 +268,6 @@ SPEC = GameSpec(
         "deals_per_game": k.DEALS,
         # blocks of 8192 games (29 MB of rows) stay under glibc's mmap threshold,
         # so a run reuses its memory instead of page-faulting fresh pages
-        "simulate_spans": simulate_spans,
         "dense_rows": k.max_rows,  # every game writes its rows, one game after another
         "block": 8192,
         "bench_games": 65_536,  # games of about 13 deals: long enough that a run's fixed costs do not set the rate

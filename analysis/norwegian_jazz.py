@@ -334,13 +334,13 @@ SPEC = GameSpec(
     unit="game of 6 deals",
     parse_policy=parse_policy,
     simulate_block=simulate_block,
+    simulate_spans=simulate_spans,
     frame=frame,
     trace_game=trace_game,
     analyze=analyze,
     columns=k.COLUMNS,
     extra={
         "bench": [("random", "random", {}), ("heuristic", "heuristic", {})],
-        "simulate_spans": simulate_spans,
         "dense_rows": k.max_rows,  # every game writes its rows, one game after another
         "block": 4096,  # a block's rows (7 seats: 17 MB) stay below the allocator's reuse threshold (32 MiB)
         "deals_per_game": k.DEALS,

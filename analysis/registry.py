@@ -72,6 +72,9 @@ class GameSpec:
     unit: str  # what one simulated "game" is, e.g. "game of 4 deals"
     parse_policy: Callable[[str, int], np.ndarray]
     simulate_block: Callable[..., np.ndarray]  # (seed, start, count, players, params, policies, *, out=None) -> rows
+    # the same rows as the kernel left them, (rows, spans) (join_spans), for readers that take them span by
+    # span; its ``after(p, rows, lo, hi)`` reads each chunk's rows on the thread that wrote them, right after
+    simulate_spans: Callable[..., tuple[np.ndarray, np.ndarray]]
     frame: Callable[[np.ndarray], object]  # rows -> DataFrame
     trace_game: Callable[..., dict]  # (seed, index, players, settings, policy) -> TRACE.md line
     analyze: Callable[..., dict]  # DataFrame -> {table name: DataFrame}

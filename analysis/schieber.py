@@ -367,13 +367,13 @@ SPEC = GameSpec(
     unit="match to the target",
     parse_policy=parse_policy,
     simulate_block=simulate_block,
+    simulate_spans=simulate_spans,
     frame=frame,
     trace_game=trace_game,
     analyze=analyze,
     columns=k.COLUMNS,
     extra={
         "bench": [("random", "random", {}), ("heuristic", "heuristic", {})],
-        "simulate_spans": simulate_spans,
         "block": 1024,
         "bench_games": 65_536,  # long enough that a run's fixed costs (about 10 ms) do not set the rate
         "deals_per_game": 9.6,  # heuristic play to 3000

@@ -174,7 +174,7 @@ def test_a_block_tallied_chunk_by_chunk_is_the_block_tallied_after(game):
         try:
             acc = agg.tally(spec, players, params)
             after = acc.block(threads)
-            rows, spans = spec.extra["simulate_spans"](9, 0, 700, players, params, codes, after=after)
+            rows, spans = spec.simulate_spans(9, 0, 700, players, params, codes, after=after)
             rows = rows.copy()
             acc.add(rows, spans)
             want = [aggregate(spec.frame(join_spans(rows.copy(), spans)))]

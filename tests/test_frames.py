@@ -149,7 +149,7 @@ def test_rows_read_span_by_span_are_the_joined_rows(game, threads):
     before = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:
-        rows, spans = spec.extra["simulate_spans"](5, 0, 2500, 4, params, codes)
+        rows, spans = spec.simulate_spans(5, 0, 2500, 4, params, codes)
         if threads > 1 or game == "differenzler":  # (Schieber: a chunk a thread)
             assert len(spans) > 1 and (spans[1:, 0] != spans[:-1].sum(axis=1)).any()  # gaps between spans
         joined = join_spans(rows.copy(), spans)
@@ -193,10 +193,10 @@ def test_blocks_split_chunk_by_chunk_as_they_are_played_make_the_frame(game, pla
             for i, (first, n) in enumerate([(0, 300), (300, 333), (633, 267)]):
                 after = gather.block(threads, n)
                 if i == 1:  # only the first chunk's rows reach the columns, and at the wrong place
-                    rows, spans = spec.extra["simulate_spans"](6, first, n, players, params, codes)
+                    rows, spans = spec.simulate_spans(6, first, n, players, params, codes)
                     after(0, rows, 1, 1 + dense * 2)
                 else:
-                    rows, spans = spec.extra["simulate_spans"](6, first, n, players, params, codes, after=after)
+                    rows, spans = spec.simulate_spans(6, first, n, players, params, codes, after=after)
                 assert spans.tolist() == [[0, n * dense]]
                 blocks.append(rows.copy())
                 gather.add(rows, n, spans)
