@@ -376,7 +376,10 @@ def play_deal(seed, index, k, dealer, policies, table, rows, r0, events, ne, han
         rows[r0 + s, C_LEN_H] = popcount(suit_cards(hands[s], 2))
         rows[r0 + s, C_LEN_S] = popcount(suit_cards(hands[s], 3))
         rows[r0 + s, C_PLAY_POLICY], rows[r0 + s, C_DECLARE_POLICY] = policies[s, 0], policies[s, 1]
-    z, ne = play_tricks(hands, leader, trump, policies, work, z, events, ne, script)
+    if rec or script is not None:
+        z, ne = play_tricks(hands, leader, trump, policies, work, z, events, ne, script)
+    else:  # a trick loop compiled without recording: fewer values held through it
+        z, _ = play_tricks(hands, leader, trump, policies, work, z, None, ne)
     play_st[0] = z
     for s in range(PLAYERS):
         rows[r0 + s, C_MADE] = work[W_MADE + s]
@@ -389,10 +392,12 @@ def play_deal(seed, index, k, dealer, policies, table, rows, r0, events, ne, han
 def play_tricks(hands, leader, trump, policies, work, z, events, ne, script=None):
     """The nine tricks of a deal whose declarations are in ``work``: each
     seat's points and tricks into ``work``, plays recorded in ``events``
-    from ``ne`` when it has rows. ``z`` is the players' stream state; the
+    from ``ne`` when it has rows (None: not recorded). ``z`` is the players' stream state; the
     scripted seats play the cards of ``script`` (``cardmc.kernels.script``).
     Returns (new stream state, new event count)."""
-    rec = events.shape[0] > 0
+    rec = False
+    if events is not None:  # (a test on the argument itself: Numba drops the branch for None)
+        rec = events.shape[0] > 0
     randoms = 0  # bit s: seat s plays random cards
     for s in range(PLAYERS):
         work[W_MADE + s] = 0
@@ -417,9 +422,10 @@ def play_tricks(hands, leader, trump, policies, work, z, events, ne, script=None
                 if c < 0:
                     need = work[W_DECLARED + s] - work[W_MADE + s]
                     c = heuristic_card(hand, legal, i, led, beat, pot, trump, need, ~(hand | gone))
-            if rec:
-                events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_PLAY, s, c, np.int64(legal)
-                ne += 1
+            if events is not None:
+                if rec:
+                    events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_PLAY, s, c, np.int64(legal)
+                    ne += 1
             # the trick's bookkeeping with selects and loads indexed by the card, not branches
             led = c >> 4 if i == 0 else led
             wins = beat & bit(c) != ZERO
