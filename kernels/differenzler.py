@@ -378,8 +378,16 @@ def play_deal(seed, index, k, dealer, policies, table, rows, r0, events, ne, han
         rows[r0 + s, C_PLAY_POLICY], rows[r0 + s, C_DECLARE_POLICY] = policies[s, 0], policies[s, 1]
     if rec or script is not None:
         z, ne = play_tricks(hands, leader, trump, policies, work, z, events, ne, script)
-    else:  # a trick loop compiled without recording: fewer values held through it
-        z, _ = play_tricks(hands, leader, trump, policies, work, z, None, ne)
+    else:  # trick loops compiled without recording, and without the kind of player the deal lacks
+        randoms = 0
+        for s in range(PLAYERS):
+            randoms += 1 if policies[s, 0] == PLAY_RANDOM else 0
+        if randoms == 0:
+            z, _ = play_tricks(hands, leader, trump, policies, work, z, None, ne, None, None)
+        elif randoms == PLAYERS:
+            z, _ = play_tricks(hands, leader, trump, policies, work, z, None, ne, None, True, None)
+        else:
+            z, _ = play_tricks(hands, leader, trump, policies, work, z, None, ne)
     play_st[0] = z
     for s in range(PLAYERS):
         rows[r0 + s, C_MADE] = work[W_MADE + s]
@@ -389,11 +397,14 @@ def play_deal(seed, index, k, dealer, policies, table, rows, r0, events, ne, han
 
 
 @jit
-def play_tricks(hands, leader, trump, policies, work, z, events, ne, script=None):
+def play_tricks(hands, leader, trump, policies, work, z, events, ne, script=None, random_seats=True,
+                heuristic_seats=True):
     """The nine tricks of a deal whose declarations are in ``work``: each
     seat's points and tricks into ``work``, plays recorded in ``events``
-    from ``ne`` when it has rows (None: not recorded). ``z`` is the players' stream state; the
-    scripted seats play the cards of ``script`` (``cardmc.kernels.script``).
+    from ``ne`` when it has rows (None: not recorded). ``z`` is the players'
+    stream state; the scripted seats play the cards of ``script``
+    (``cardmc.kernels.script``). ``random_seats`` or ``heuristic_seats`` None
+    compiles a loop without that kind of player, for deals that have none.
     Returns (new stream state, new event count)."""
     rec = False
     if events is not None:  # (a test on the argument itself: Numba drops the branch for None)
@@ -414,7 +425,7 @@ def play_tricks(hands, leader, trump, policies, work, z, events, ne, script=None
         for i in range(PLAYERS):
             hand = hands[s]
             legal = legal_cards(hand, led, trump, beat)
-            if (randoms >> s) & 1:
+            if random_seats is not None and (heuristic_seats is None or (randoms >> s) & 1):
                 z, pick = rng.below_from(z, popcount(legal))
                 c = nth(legal, pick)
             else:
