@@ -128,9 +128,12 @@ def test_calibrated_declarations_beat_heuristic_ones():
     assert d["ci_high"] < 0, (d, calibrated)
 
 
-def test_hand_features_match_the_dealt_hands():
-    lines = cardmc.trace("differenzler", games=40, seed=13, policy="random")
-    df = cardmc.simulate("differenzler", games=40, seed=13, policy="random").set_index(["game", "deal", "seat"])
+@pytest.mark.parametrize("policy", ["random", "calibrated", "heuristic:random,random,calibrated,random"])
+def test_hand_features_match_the_dealt_hands(policy):
+    """Also: the rows, played without a trace in loops compiled for all-random,
+    all-heuristic or mixed seats, are the traced games (audited by the rules)."""
+    lines = cardmc.trace("differenzler", games=40, seed=13, policy=policy)
+    df = cardmc.simulate("differenzler", games=40, seed=13, policy=policy).set_index(["game", "deal", "seat"])
     points = {"A": 11, "T": 10, "K": 4, "Q": 3}
     for line in lines:
         for k, deal in enumerate(line["deals"]):
