@@ -214,8 +214,9 @@ def heuristic_card(hand, legal, n, led, beat, pot, trump, need, unseen):
         # (the branches below are on the call's situation, the same for every card)
         if n == 0:
             if want:
-                # lead a sure winner (no unseen card of its suit beats it) with the most points,
-                # else a cheap low card
+                # lead a sure winner (a trump no unseen trump beats) with the most points, else a cheap
+                # low card. A plain card is never sure: its HIGHER holds its suit's bits above the ace,
+                # which are in ``unseen`` (no card has them), as any plain card may be trumped.
                 boss = HIGHER[tb + c] & unseen == ZERO
                 key = 100 + pts if boss else -pts * 4 - strength
             else:
@@ -227,10 +228,9 @@ def heuristic_card(hand, legal, n, led, beat, pot, trump, need, unseen):
             # enough: duck with the most points, or win as cheaply as possible
             enough = cheap if wins else 1000 + pts * 4 + st
             if want:
-                # want the trick: the cheapest winner that holds (the last card, a trump or a sure
-                # winner); else throw the least
-                boss = HIGHER[tb + c] & unseen == ZERO
-                holds = n == 3 or is_trump or boss
+                # want the trick: the cheapest winner that holds (the last card or a trump); else
+                # throw the least
+                holds = n == 3 or is_trump
                 short = (1000 if holds else 500) + cheap if wins else cheap
                 key = short if pot + pts + 4 * (3 - n) < 2 * need else enough
             else:
