@@ -20,30 +20,31 @@ TILE = 256  # rows split one column at a time (25 int32 columns: 25 KB)
 
 @jit
 def split_rows(rows, lo, hi, c8, c16, c32, c64, cards, out8, out16, out32, out64, at):
+    u = np.uint64  # unsigned places: no wrap-around test of a negative index per value (twice as fast)
     for a in range(lo, hi, TILE):
         b = min(hi, a + TILE)
         # one column of a tile of rows at a time: sequential writes, the tile stays in cache
         for t in range(len(c8)):
-            c = c8[t]
+            c, out = u(c8[t]), out8[t]
             for r in range(a, b):
-                out8[t, at + r] = rows[r, c]
+                out[u(at + r)] = rows[u(r), c]
         for t in range(len(c16)):
-            c = c16[t]
+            c, out = u(c16[t]), out16[t]
             for r in range(a, b):
-                out16[t, at + r] = rows[r, c]
+                out[u(at + r)] = rows[u(r), c]
         for t in range(len(c32)):
-            c = c32[t]
+            c, out = u(c32[t]), out32[t]
             for r in range(a, b):
-                out32[t, at + r] = rows[r, c]
+                out[u(at + r)] = rows[u(r), c]
         for t in range(len(c64)):
-            c = c64[t]
+            c, out = u(c64[t]), out64[t]
             for r in range(a, b):
-                out64[t, at + r] = rows[r, c]
+                out[u(at + r)] = rows[u(r), c]
         for i in range(len(cards)):
-            t = cards[i]
+            out = out8[cards[i]]
             for r in range(a, b):
-                v = out8[t, at + r]
-                out8[t, at + r] = (v >> 4) * 9 + (v & 15) - 4
+                v = out[u(at + r)]
+                out[u(at + r)] = (v >> 4) * 9 + (v & 15) - 4
 
 
 class RowBuffer:
