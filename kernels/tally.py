@@ -26,6 +26,8 @@ from cardmc.kernels import norwegian_jazz as N
 from cardmc.kernels import schieber as S
 from cardmc.kernels.jit import jit
 
+u = np.uint64  # places as unsigned: no wrap-around test of a negative index per cell and row (a third of a tally)
+
 
 @jit
 def split(rows, parts):
@@ -34,7 +36,7 @@ def split(rows, parts):
     out = np.zeros(parts + 1, np.int64)
     for p in range(1, parts):
         r = max(n * p // parts, out[p - 1])
-        while 0 < r < n and rows[r, 0] == rows[r - 1, 0]:
+        while 0 < r < n and rows[u(r), 0] == rows[u(r - 1), 0]:
             r += 1
         out[p] = r
     out[parts] = n
@@ -54,12 +56,12 @@ def differenzler(rows, lo, hi, acc, at, dims):
     pen_hist, by_rel, by_card, by_hand, by_declared, first, games, all_rows = (
         at[0], at[1], at[2], at[3], at[4], at[5], at[6], at[7])  # fmt: skip
     for r in range(lo, hi):
-        play, declare = rows[r, D.C_PLAY_POLICY], rows[r, D.C_DECLARE_POLICY]
-        penalty, made, declared = rows[r, D.C_PENALTY], rows[r, D.C_MADE], rows[r, D.C_DECLARED]
-        rel, card = rows[r, D.C_REL], rows[r, D.C_TRUMP_CARD]
-        trumps, jack, nine = rows[r, D.C_TRUMPS], rows[r, D.C_TRUMP_JACK], rows[r, D.C_TRUMP_NINE]
-        aces, tens = rows[r, D.C_ACES], rows[r, D.C_TENS]
-        winner, tied, deal = rows[r, D.C_WINNER], rows[r, D.C_TIED], rows[r, D.C_DEAL]
+        play, declare = rows[u(r), D.C_PLAY_POLICY], rows[u(r), D.C_DECLARE_POLICY]
+        penalty, made, declared = rows[u(r), D.C_PENALTY], rows[u(r), D.C_MADE], rows[u(r), D.C_DECLARED]
+        rel, card = rows[u(r), D.C_REL], rows[u(r), D.C_TRUMP_CARD]
+        trumps, jack, nine = rows[u(r), D.C_TRUMPS], rows[u(r), D.C_TRUMP_JACK], rows[u(r), D.C_TRUMP_NINE]
+        aces, tens = rows[u(r), D.C_ACES], rows[u(r), D.C_TENS]
+        winner, tied, deal = rows[u(r), D.C_WINNER], rows[u(r), D.C_TIED], rows[u(r), D.C_DEAL]
         rank = (card & 15) - 4
         if not (0 <= play < D_PLAYS and 0 <= declare < 3 and 0 <= penalty < PENALTY and 0 <= made < PENALTY
                 and 0 <= declared < PENALTY and 0 <= rel < 4 and 0 <= rank < 9 and 0 <= card >> 4 < 4
@@ -68,28 +70,28 @@ def differenzler(rows, lo, hi, acc, at, dims):
             bad += 1
             continue
         pol = play * 3 + declare
-        acc[pen_hist + pol * PENALTY + penalty] += 1
+        acc[u(pen_hist + pol * PENALTY + penalty)] += 1
         c = pol * 4 + rel
-        acc[by_rel + c] += 1
-        acc[by_rel + 4 * POLICY_CELLS + c] += penalty
-        acc[by_rel + 8 * POLICY_CELLS + c] += penalty * penalty
+        acc[u(by_rel + c)] += 1
+        acc[u(by_rel + 4 * POLICY_CELLS + c)] += penalty
+        acc[u(by_rel + 8 * POLICY_CELLS + c)] += penalty * penalty
         c = pol * 36 + (card >> 4) * 9 + rank
-        acc[by_card + c] += 1
-        acc[by_card + 36 * POLICY_CELLS + c] += penalty
-        acc[by_card + 72 * POLICY_CELLS + c] += penalty * penalty
+        acc[u(by_card + c)] += 1
+        acc[u(by_card + 36 * POLICY_CELLS + c)] += penalty
+        acc[u(by_card + 72 * POLICY_CELLS + c)] += penalty * penalty
         c = ((((pol * 10 + trumps) * 2 + jack) * 2 + nine) * 5 + aces) * 5 + tens
-        acc[by_hand + c] += 1
-        acc[by_hand + 1000 * POLICY_CELLS + c] += made
-        acc[by_hand + 2000 * POLICY_CELLS + c] += made * made
+        acc[u(by_hand + c)] += 1
+        acc[u(by_hand + 1000 * POLICY_CELLS + c)] += made
+        acc[u(by_hand + 2000 * POLICY_CELLS + c)] += made * made
         c = pol * PENALTY + declared
-        acc[by_declared + c] += 1
-        acc[by_declared + POLICY_CELLS * PENALTY + c] += made
-        acc[by_declared + 2 * POLICY_CELLS * PENALTY + c] += made * made
+        acc[u(by_declared + c)] += 1
+        acc[u(by_declared + POLICY_CELLS * PENALTY + c)] += made
+        acc[u(by_declared + 2 * POLICY_CELLS * PENALTY + c)] += made * made
         if deal == 0:
-            acc[first + (pol * 2 + winner) * 2 + tied] += 1
-            if rows[r, D.C_SEAT] == 0:
-                acc[games + pol] += 1
-        acc[all_rows + pol] += 1
+            acc[u(first + (pol * 2 + winner) * 2 + tied)] += 1
+            if rows[u(r), D.C_SEAT] == 0:
+                acc[u(games + pol)] += 1
+        acc[u(all_rows + pol)] += 1
     return bad
 
 
@@ -109,47 +111,47 @@ def schieber(rows, lo, hi, acc, at, dims):
     if (hi - lo) % 4:
         return hi - lo
     for r in range(lo, hi, 4):
-        game, deal = rows[r, S.C_GAME], rows[r, S.C_DEAL]
+        game, deal = rows[u(r), S.C_GAME], rows[u(r), S.C_DEAL]
         ok = True
         for s in range(4):
-            ok &= rows[r + s, S.C_GAME] == game and rows[r + s, S.C_DEAL] == deal and rows[r + s, S.C_SEAT] == s
-        fh = rows[r, S.C_FOREHAND]
+            ok &= rows[u(r + s), S.C_GAME] == game and rows[u(r + s), S.C_DEAL] == deal and rows[u(r + s), S.C_SEAT] == s
+        fh = rows[u(r), S.C_FOREHAND]
         if not (ok and 0 <= fh < 4):
             return hi - lo
-        contract, pushed, match_end = rows[r + fh, S.C_CONTRACT], rows[r + fh, S.C_PUSHED], rows[r, S.C_MATCH_END]
+        contract, pushed, match_end = rows[u(r + fh), S.C_CONTRACT], rows[u(r + fh), S.C_PUSHED], rows[u(r), S.C_MATCH_END]
         if not (0 <= contract < CONTRACTS and 0 <= pushed < 2):
             return hi - lo
         # per seat: the chooser's hand and contract, Weis kinds, the first deal
         for s in range(4):
             q = r + s
-            kinds = rows[q, S.C_WEIS_KINDS]
-            aces, sixes, tens = rows[q, S.C_ACES], rows[q, S.C_SIXES], rows[q, S.C_TENS]
-            longest, weis, c = rows[q, S.C_LONGEST], rows[q, S.C_WEIS], rows[q, S.C_CONTRACT]
-            p = rows[q, S.C_PUSHED]
+            kinds = rows[u(q), S.C_WEIS_KINDS]
+            aces, sixes, tens = rows[u(q), S.C_ACES], rows[u(q), S.C_SIXES], rows[u(q), S.C_TENS]
+            longest, weis, c = rows[u(q), S.C_LONGEST], rows[u(q), S.C_WEIS], rows[u(q), S.C_CONTRACT]
+            p = rows[u(q), S.C_PUSHED]
             if not (0 <= kinds < 512 and 0 <= aces < 5 and 0 <= sixes < 5 and 0 <= tens < 5 and 0 <= longest < 10
                     and 0 <= weis < WEIS and 0 <= c < CONTRACTS and 0 <= p < 2):  # fmt: skip
                 bad += 1
                 continue
-            acc[at[7] + kinds] += 1
-            if s == rows[q, S.C_CHOOSER]:
-                acc[at[0] + p * CONTRACTS + c] += 1
-                acc[at[1] + aces * CONTRACTS + c] += 1
-                acc[at[2] + sixes * CONTRACTS + c] += 1
-                acc[at[3] + tens * CONTRACTS + c] += 1
-                acc[at[4] + longest * CONTRACTS + c] += 1
-                acc[at[5] + weis * CONTRACTS + c] += 1
-                if rows[q, S.C_MATCH_END] == 0:
+            acc[u(at[7] + kinds)] += 1
+            if s == rows[u(q), S.C_CHOOSER]:
+                acc[u(at[0] + p * CONTRACTS + c)] += 1
+                acc[u(at[1] + aces * CONTRACTS + c)] += 1
+                acc[u(at[2] + sixes * CONTRACTS + c)] += 1
+                acc[u(at[3] + tens * CONTRACTS + c)] += 1
+                acc[u(at[4] + longest * CONTRACTS + c)] += 1
+                acc[u(at[5] + weis * CONTRACTS + c)] += 1
+                if rows[u(q), S.C_MATCH_END] == 0:
                     t = at[6]
-                    points, score = np.int64(rows[q, S.C_CARD_POINTS]), np.int64(rows[q, S.C_SCORE])
-                    acc[t + c] += 1
-                    acc[t + CONTRACTS + c] += points
-                    acc[t + 2 * CONTRACTS + c] += points * points
-                    acc[t + 3 * CONTRACTS + c] += score
-                    acc[t + 4 * CONTRACTS + c] += score * score
+                    points, score = np.int64(rows[u(q), S.C_CARD_POINTS]), np.int64(rows[u(q), S.C_SCORE])
+                    acc[u(t + c)] += 1
+                    acc[u(t + CONTRACTS + c)] += points
+                    acc[u(t + 2 * CONTRACTS + c)] += points * points
+                    acc[u(t + 3 * CONTRACTS + c)] += score
+                    acc[u(t + 4 * CONTRACTS + c)] += score * score
             if deal == 0 and s == 0:
-                w = rows[q, S.C_WINNER]
+                w = rows[u(q), S.C_WINNER]
                 if 0 <= w < 2:
-                    acc[at[14] + fh * 2 + w] += 1
+                    acc[u(at[14] + fh * 2 + w)] += 1
                 else:
                     bad += 1
         # per deal, from the forehand's point of view
@@ -157,35 +159,35 @@ def schieber(rows, lo, hi, acc, at, dims):
         scored = -1
         stoeck = 0
         for s in range(4):
-            if scored < 0 and rows[r + s, S.C_WEIS_SCORED] == 1:
-                scored = rows[r + s, S.C_TEAM]
-            stoeck = max(stoeck, rows[r + s, S.C_STOECK])
+            if scored < 0 and rows[u(r + s), S.C_WEIS_SCORED] == 1:
+                scored = rows[u(r + s), S.C_TEAM]
+            stoeck = max(stoeck, rows[u(r + s), S.C_STOECK])
         fh_weis = 1 if scored == (fh & 1) else 0
         op_weis = 1 if scored == 1 - (fh & 1) else 0
-        acc[at[8] + fh_weis * 2 + op_weis] += 1
+        acc[u(at[8] + fh_weis * 2 + op_weis)] += 1
         if contract < 4:
             if 0 <= stoeck < 2:
-                acc[at[9] + stoeck] += 1
+                acc[u(at[9] + stoeck)] += 1
             else:
                 bad += 1
         if match_end == 0:
-            tricks0 = rows[r, S.C_TRICKS] + rows[r + 2, S.C_TRICKS]
-            tricks1 = rows[r + 1, S.C_TRICKS] + rows[r + 3, S.C_TRICKS]
+            tricks0 = rows[u(r), S.C_TRICKS] + rows[u(r + 2), S.C_TRICKS]
+            tricks1 = rows[u(r + 1), S.C_TRICKS] + rows[u(r + 3), S.C_TRICKS]
             match = 1 if tricks0 == 9 or tricks1 == 9 else 0
-            acc[at[10] + contract * 2 + match] += 1
-            net = np.int64(rows[r + fh, S.C_SCORE]) - np.int64(rows[o, S.C_SCORE])
-            acc[at[11] + pushed] += 1
-            acc[at[11] + 2 + pushed] += net
-            acc[at[11] + 4 + pushed] += net * net
-            fh_points, op_points = rows[r + fh, S.C_CARD_POINTS], rows[o, S.C_CARD_POINTS]
+            acc[u(at[10] + contract * 2 + match)] += 1
+            net = np.int64(rows[u(r + fh), S.C_SCORE]) - np.int64(rows[u(o), S.C_SCORE])
+            acc[u(at[11] + pushed)] += 1
+            acc[u(at[11] + 2 + pushed)] += net
+            acc[u(at[11] + 4 + pushed)] += net * net
+            fh_points, op_points = rows[u(r + fh), S.C_CARD_POINTS], rows[u(o), S.C_CARD_POINTS]
             if 0 <= fh_points < CARD_POINTS and 0 <= op_points < CARD_POINTS:
-                acc[at[12] + fh_points * CARD_POINTS + op_points] += 1
+                acc[u(at[12] + fh_points * CARD_POINTS + op_points)] += 1
             else:
                 bad += 1
         elif match_end == 1:
-            schneider, deals = rows[r, S.C_SCHNEIDER], rows[r, S.C_DEALS]
+            schneider, deals = rows[u(r), S.C_SCHNEIDER], rows[u(r), S.C_DEALS]
             if 0 <= schneider < 2 and 0 <= deals < deals_size:
-                acc[at[13] + schneider * deals_size + deals] += 1
+                acc[u(at[13] + schneider * deals_size + deals)] += 1
             else:
                 bad += 1
     return bad
@@ -207,37 +209,37 @@ def english_jazz(rows, lo, hi, acc, at, dims):
     bad = 0
     swept = 0
     for r in range(lo, hi):
-        rule, position, all_tricks = rows[r, E.C_RULE], rows[r, E.C_POSITION], rows[r, E.C_ALL_TRICKS]
+        rule, position, all_tricks = rows[u(r), E.C_RULE], rows[u(r), E.C_POSITION], rows[u(r), E.C_ALL_TRICKS]
         ok = 0 <= rule < RULES and 0 <= position < 3 and 0 <= all_tricks < 2
         for f in range(len(FEATURES)):
-            v = rows[r, FEATURES[f, 0]] - FEATURES[f, 1]
+            v = rows[u(r), FEATURES[f, 0]] - FEATURES[f, 1]
             ok &= 0 <= v < FEATURES[f, 2]
-        seat, deal = rows[r, E.C_SEAT], rows[r, E.C_DEAL]
-        setter, dealer = rows[r, E.C_TRUMP_SET_BY], rows[r, E.C_DEALER]
-        total = rows[r, E.C_TOTAL] - TOTAL_LO
-        winner, shared = rows[r, E.C_WINNER], rows[r, E.C_SHARED_WIN]
+        seat, deal = rows[u(r), E.C_SEAT], rows[u(r), E.C_DEAL]
+        setter, dealer = rows[u(r), E.C_TRUMP_SET_BY], rows[u(r), E.C_DEALER]
+        total = rows[u(r), E.C_TOTAL] - TOTAL_LO
+        winner, shared = rows[u(r), E.C_WINNER], rows[u(r), E.C_SHARED_WIN]
         ok &= 0 <= seat < 3 and -1 <= setter < 3 and 0 <= dealer < 3 and 0 <= total < TOTAL_SIZE
         ok &= 0 <= winner < 2 and 0 <= shared < 2
         if not ok:
             bad += 1
             continue
-        score = np.int64(rows[r, E.C_SCORE])
+        score = np.int64(rows[u(r), E.C_SCORE])
         c = (rule * 3 + position) * 2 + all_tricks
-        acc[at[0] + c] += 1
-        acc[at[0] + 30 + c] += score
-        acc[at[0] + 60 + c] += score * score
+        acc[u(at[0] + c)] += 1
+        acc[u(at[0] + 30 + c)] += score
+        acc[u(at[0] + 60 + c)] += score * score
         for f in range(len(FEATURES)):
-            v = rows[r, FEATURES[f, 0]] - FEATURES[f, 1]
-            acc[at[1 + f] + v * 2 + all_tricks] += 1
+            v = rows[u(r), FEATURES[f, 0]] - FEATURES[f, 1]
+            acc[u(at[1 + f] + v * 2 + all_tricks)] += 1
         if seat == 0:
-            never = 1 if rows[r, E.C_TRUMP] < 0 else 0
+            never = 1 if rows[u(r), E.C_TRUMP] < 0 else 0
             setter_position = -1 if setter < 0 else (setter - dealer) % 3
-            acc[at[8] + (rule * 2 + never) * 4 + setter_position + 1] += 1
+            acc[u(at[8] + (rule * 2 + never) * 4 + setter_position + 1)] += 1
         if deal == 0:
-            acc[at[10] + (((seat * 3 + position) * 2 + winner) * 2 + shared) * TOTAL_SIZE + total] += 1
+            acc[u(at[10] + (((seat * 3 + position) * 2 + winner) * 2 + shared) * TOTAL_SIZE + total)] += 1
         swept = max(swept, all_tricks)
-        if r + 1 == hi or rows[r + 1, E.C_GAME] != rows[r, E.C_GAME]:
-            acc[at[9] + swept] += 1
+        if r + 1 == hi or rows[u(r + 1), E.C_GAME] != rows[u(r), E.C_GAME]:
+            acc[u(at[9] + swept)] += 1
             swept = 0
     return bad
 
@@ -258,61 +260,61 @@ def norwegian_jazz(rows, lo, hi, acc, at, dims):
     if (hi - lo) % n:
         return hi - lo
     for r in range(lo, hi, n):
-        game, deal = rows[r, N.C_GAME], rows[r, N.C_DEAL]
+        game, deal = rows[u(r), N.C_GAME], rows[u(r), N.C_DEAL]
         ok = 1 <= deal <= 6
         table = np.int64(0)
         for s in range(n):
             q = r + s
-            rel, score = rows[q, N.C_REL_SEAT], rows[q, N.C_SCORE]
-            ok &= rows[q, N.C_GAME] == game and rows[q, N.C_DEAL] == deal and rows[q, N.C_SEAT] == s
-            ok &= rows[q, N.C_PLAYERS] == n and 0 <= rel < n and 0 <= score - score_lo < score_size
-            ok &= 0 <= rows[q, N.C_CARDS_DEALT] < CARDS and 0 <= rows[q, N.C_FIRST_OUT] < 2
-            ok &= 0 <= rows[q, N.C_WINNER] < 2
+            rel, score = rows[u(q), N.C_REL_SEAT], rows[u(q), N.C_SCORE]
+            ok &= rows[u(q), N.C_GAME] == game and rows[u(q), N.C_DEAL] == deal and rows[u(q), N.C_SEAT] == s
+            ok &= rows[u(q), N.C_PLAYERS] == n and 0 <= rel < n and 0 <= score - score_lo < score_size
+            ok &= 0 <= rows[u(q), N.C_CARDS_DEALT] < CARDS and 0 <= rows[u(q), N.C_FIRST_OUT] < 2
+            ok &= 0 <= rows[u(q), N.C_WINNER] < 2
             table += score
         if not ok:
             return hi - lo
         for s in range(n):
             q = r + s
-            rel, score = rows[q, N.C_REL_SEAT], np.int64(rows[q, N.C_SCORE])
+            rel, score = rows[u(q), N.C_REL_SEAT], np.int64(rows[u(q), N.C_SCORE])
             c = (deal - 1) * n + rel
-            acc[at[2] + c * score_size + score - score_lo] += 1
+            acc[u(at[2] + c * score_size + score - score_lo)] += 1
             effect = n * score - table
-            acc[at[3] + c] += 1
-            acc[at[3] + seat_cells + c] += effect
-            acc[at[3] + 2 * seat_cells + c] += effect * effect
+            acc[u(at[3] + c)] += 1
+            acc[u(at[3] + seat_cells + c)] += effect
+            acc[u(at[3] + 2 * seat_cells + c)] += effect * effect
             if deal <= 5:
-                taken = np.int64(rows[q, N.C_TAKEN])
-                acc[at[4] + deal - 1] += 1
-                acc[at[4] + 5 + deal - 1] += taken
-                acc[at[4] + 10 + deal - 1] += taken * taken
+                taken = np.int64(rows[u(q), N.C_TAKEN])
+                acc[u(at[4] + deal - 1)] += 1
+                acc[u(at[4] + 5 + deal - 1)] += taken
+                acc[u(at[4] + 10 + deal - 1)] += taken * taken
             elif deal == 6:
-                c = (rel * CARDS + rows[q, N.C_CARDS_DEALT]) * 2 + rows[q, N.C_FIRST_OUT]
+                c = (rel * CARDS + rows[u(q), N.C_CARDS_DEALT]) * 2 + rows[u(q), N.C_FIRST_OUT]
                 cells = n * CARDS * 2
-                passes = np.int64(rows[q, N.C_PASSES])
-                acc[at[5] + c] += 1
-                acc[at[5] + cells + c] += score
-                acc[at[5] + 2 * cells + c] += score * score
-                acc[at[5] + 3 * cells + c] += passes
-                acc[at[5] + 4 * cells + c] += passes * passes
+                passes = np.int64(rows[u(q), N.C_PASSES])
+                acc[u(at[5] + c)] += 1
+                acc[u(at[5] + cells + c)] += score
+                acc[u(at[5] + 2 * cells + c)] += score * score
+                acc[u(at[5] + 3 * cells + c)] += passes
+                acc[u(at[5] + 4 * cells + c)] += passes * passes
             if deal == 1:
-                c = rel * 2 + rows[q, N.C_WINNER]
-                total = np.int64(rows[q, N.C_TOTAL])
-                acc[at[6] + c] += 1
-                acc[at[6] + 2 * n + c] += total
-                acc[at[6] + 4 * n + c] += total * total
+                c = rel * 2 + rows[u(q), N.C_WINNER]
+                total = np.int64(rows[u(q), N.C_TOTAL])
+                acc[u(at[6] + c)] += 1
+                acc[u(at[6] + 2 * n + c)] += total
+                acc[u(at[6] + 4 * n + c)] += total * total
         if deal == 6:  # the game's outcome: five-deal and six-deal standings
-            top5 = rows[r, N.C_TOTAL5]
-            top = rows[r, N.C_TOTAL]
+            top5 = rows[u(r), N.C_TOTAL5]
+            top = rows[u(r), N.C_TOTAL]
             for s in range(1, n):
-                top5 = max(top5, rows[r + s, N.C_TOTAL5])
-                top = max(top, rows[r + s, N.C_TOTAL])
+                top5 = max(top5, rows[u(r + s), N.C_TOTAL5])
+                top = max(top, rows[u(r + s), N.C_TOTAL])
             changed = 0
             kept = 0
             leaders5 = 0
             leaders = 0
             for s in range(n):
-                lead5 = rows[r + s, N.C_TOTAL5] == top5
-                win = rows[r + s, N.C_TOTAL] == top
+                lead5 = rows[u(r + s), N.C_TOTAL5] == top5
+                win = rows[u(r + s), N.C_TOTAL] == top
                 changed |= lead5 != win
                 kept |= lead5 and win
                 leaders5 += lead5
@@ -322,16 +324,16 @@ def norwegian_jazz(rows, lo, hi, acc, at, dims):
             untied = 0
             for i in range(n):
                 for j in range(i + 1, n):
-                    a = np.sign(rows[r + i, N.C_TOTAL5] - rows[r + j, N.C_TOTAL5])
-                    b = np.sign(rows[r + i, N.C_TOTAL] - rows[r + j, N.C_TOTAL])
+                    a = np.sign(rows[u(r + i), N.C_TOTAL5] - rows[u(r + j), N.C_TOTAL5])
+                    b = np.sign(rows[u(r + i), N.C_TOTAL] - rows[u(r + j), N.C_TOTAL])
                     concord += a * b
                     untied5 += abs(a)
                     untied += abs(b)
             pairs = untied5 * untied
             overtaken = 0 if kept else 1
-            acc[at[0] + (((changed * 2 + overtaken) * 2 + (leaders5 > 1)) * 2 + (leaders > 1))] += 1
+            acc[u(at[0] + (((changed * 2 + overtaken) * 2 + (leaders5 > 1)) * 2 + (leaders > 1)))] += 1
             if pairs > 0:
-                acc[at[1] + (concord + half) * pairs_size + pairs] += 1
+                acc[u(at[1] + (concord + half) * pairs_size + pairs)] += 1
     return 0
 
 
