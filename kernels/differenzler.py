@@ -57,6 +57,7 @@ CAL_CELLS = CAL_REL * CAL_TRUMPS * 2 * 2 * CAL_SIDE
 
 DECK = deck(36)
 DECK8 = DECK.astype(np.uint8)
+U = np.uint64  # places as unsigned in the hot loops: no wrap-around test of a negative index (7% of a deal)
 DEAL_BYTES = 128  # the plain deal's work bytes: the deck, then the shuffle's draws from byte 64
 ACES, TENS, KINGS, QUEENS = (np.uint64(sum(1 << (16 * s + r) for s in range(4))) for r in (ACE, TEN, KING, QUEEN))
 
@@ -212,15 +213,15 @@ def heuristic_card(hand, legal, n, led, beat, pot, trump, need, unseen):
         m &= m - ONE
         cs = c >> 4
         is_trump = cs == trump
-        pts = POINTS[tb + c]
-        strength = LEAD_STRENGTH[tb + c]
+        pts = POINTS[U(tb + c)]
+        strength = LEAD_STRENGTH[U(tb + c)]
         # (the branches below are on the call's situation, the same for every card)
         if n == 0:
             if want:
                 # lead a sure winner (a trump no unseen trump beats) with the most points, else a cheap
                 # low card. A plain card is never sure: its HIGHER holds its suit's bits above the ace,
                 # which are in ``unseen`` (no card has them), as any plain card may be trumped.
-                boss = HIGHER[tb + c] & unseen == ZERO
+                boss = HIGHER[U(tb + c)] & unseen == ZERO
                 key = 100 + pts if boss else -pts * 4 - strength
             else:
                 key = -strength - pts * 4 - (50 if is_trump else 0)
@@ -350,7 +351,7 @@ def play_deal(seed, index, k, dealer, policies, table, rows, r0, events, ne, han
         events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_DEAL, k, dealer, leader
         ne += 1
         for s in range(PLAYERS):
-            h = np.int64(hands[s])
+            h = np.int64(hands[U(s)])
             events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_HAND, s, h, 0
             ne += 1
     z = play_st[0]  # the players' stream, in a register until the deal ends
@@ -359,26 +360,26 @@ def play_deal(seed, index, k, dealer, policies, table, rows, r0, events, ne, han
         rel, pol = (s - dealer) % PLAYERS, policies[s, 1]
         calibrated = -1  # the calibration table's declaration, for that policy
         if pol == DECLARE_CALIBRATED:
-            calibrated = table[calibration_cell(rel, hands[s], trump)]
-        z, work[W_DECLARED + s] = declare_as(pol, rel, hands[s], trump, z, calibrated)
+            calibrated = table[U(calibration_cell(rel, hands[U(s)], trump))]
+        z, work[U(W_DECLARED + s)] = declare_as(pol, rel, hands[U(s)], trump, z, calibrated)
         if rec:
-            d = work[W_DECLARED + s]
+            d = work[U(W_DECLARED + s)]
             events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_DECLARE, s, d, 0
             ne += 1
     for s in range(PLAYERS):
-        tr, jack, nine, aces, tens, kings, side = hand_features(hands[s], trump)
-        rows[r0 + s, C_DEAL], rows[r0 + s, C_SEAT], rows[r0 + s, C_DEALER] = k, s, dealer
-        rows[r0 + s, C_REL], rows[r0 + s, C_EXTRA] = (s - dealer) % PLAYERS, 1 if k >= 4 else 0
-        rows[r0 + s, C_TRUMP_CARD], rows[r0 + s, C_TRUMP] = trump_card, trump
-        rows[r0 + s, C_DECLARED] = work[W_DECLARED + s]
-        rows[r0 + s, C_TRUMPS], rows[r0 + s, C_TRUMP_JACK], rows[r0 + s, C_TRUMP_NINE] = tr, jack, nine
-        rows[r0 + s, C_ACES], rows[r0 + s, C_TENS], rows[r0 + s, C_KINGS] = aces, tens, kings
-        rows[r0 + s, C_SIDE] = side
-        rows[r0 + s, C_LEN_C] = popcount(suit_cards(hands[s], 0))
-        rows[r0 + s, C_LEN_D] = popcount(suit_cards(hands[s], 1))
-        rows[r0 + s, C_LEN_H] = popcount(suit_cards(hands[s], 2))
-        rows[r0 + s, C_LEN_S] = popcount(suit_cards(hands[s], 3))
-        rows[r0 + s, C_PLAY_POLICY], rows[r0 + s, C_DECLARE_POLICY] = policies[s, 0], policies[s, 1]
+        tr, jack, nine, aces, tens, kings, side = hand_features(hands[U(s)], trump)
+        rows[U(r0 + s), C_DEAL], rows[U(r0 + s), C_SEAT], rows[U(r0 + s), C_DEALER] = k, s, dealer
+        rows[U(r0 + s), C_REL], rows[U(r0 + s), C_EXTRA] = (s - dealer) % PLAYERS, 1 if k >= 4 else 0
+        rows[U(r0 + s), C_TRUMP_CARD], rows[U(r0 + s), C_TRUMP] = trump_card, trump
+        rows[U(r0 + s), C_DECLARED] = work[U(W_DECLARED + s)]
+        rows[U(r0 + s), C_TRUMPS], rows[U(r0 + s), C_TRUMP_JACK], rows[U(r0 + s), C_TRUMP_NINE] = tr, jack, nine
+        rows[U(r0 + s), C_ACES], rows[U(r0 + s), C_TENS], rows[U(r0 + s), C_KINGS] = aces, tens, kings
+        rows[U(r0 + s), C_SIDE] = side
+        rows[U(r0 + s), C_LEN_C] = popcount(suit_cards(hands[U(s)], 0))
+        rows[U(r0 + s), C_LEN_D] = popcount(suit_cards(hands[U(s)], 1))
+        rows[U(r0 + s), C_LEN_H] = popcount(suit_cards(hands[U(s)], 2))
+        rows[U(r0 + s), C_LEN_S] = popcount(suit_cards(hands[U(s)], 3))
+        rows[U(r0 + s), C_PLAY_POLICY], rows[U(r0 + s), C_DECLARE_POLICY] = policies[s, 0], policies[s, 1]
     if rec or script is not None:
         z, ne = play_tricks(hands, leader, trump, policies, work, z, events, ne, script)
     else:  # trick loops compiled without recording, and without the kind of player the deal lacks
@@ -393,9 +394,9 @@ def play_deal(seed, index, k, dealer, policies, table, rows, r0, events, ne, han
             z, _ = play_tricks(hands, leader, trump, policies, work, z, None, ne)
     play_st[0] = z
     for s in range(PLAYERS):
-        rows[r0 + s, C_MADE] = work[W_MADE + s]
-        rows[r0 + s, C_PENALTY] = abs(work[W_DECLARED + s] - work[W_MADE + s])
-        rows[r0 + s, C_TRICKS] = work[W_TRICKS + s]
+        rows[U(r0 + s), C_MADE] = work[U(W_MADE + s)]
+        rows[U(r0 + s), C_PENALTY] = abs(work[U(W_DECLARED + s)] - work[U(W_MADE + s)])
+        rows[U(r0 + s), C_TRICKS] = work[U(W_TRICKS + s)]
     return ne
 
 
@@ -414,8 +415,8 @@ def play_tricks(hands, leader, trump, policies, work, z, events, ne, script=None
         rec = events.shape[0] > 0
     randoms = 0  # bit s: seat s plays random cards
     for s in range(PLAYERS):
-        work[W_MADE + s] = 0
-        work[W_TRICKS + s] = 0
+        work[U(W_MADE + s)] = 0
+        work[U(W_TRICKS + s)] = 0
         randoms |= (1 << s) if policies[s, 0] == PLAY_RANDOM else 0
     gone = ZERO
     tb = (trump & 3) * 64  # & 3: a suit; the compiler then drops the negative-index checks
@@ -426,7 +427,7 @@ def play_tricks(hands, leader, trump, policies, work, z, events, ne, script=None
         pot = LAST_TRICK if t == 8 else 0
         s = leader & 3
         for i in range(PLAYERS):
-            hand = hands[s]
+            hand = hands[U(s)]
             legal = legal_cards(hand, led, trump, beat)
             if random_seats is not None and (heuristic_seats is None or (randoms >> s) & 1):
                 z, pick = rng.below_from(z, popcount(legal))
@@ -434,7 +435,7 @@ def play_tricks(hands, leader, trump, policies, work, z, events, ne, script=None
             else:
                 c = -1 if script is None else scripted_card(script, s, 9 - t, ne)
                 if c < 0:
-                    need = work[W_DECLARED + s] - work[W_MADE + s]
+                    need = work[U(W_DECLARED + s)] - work[U(W_MADE + s)]
                     c = heuristic_card(hand, legal, i, led, beat, pot, trump, need, ~(hand | gone))
             if events is not None:
                 if rec:
@@ -444,14 +445,14 @@ def play_tricks(hands, leader, trump, policies, work, z, events, ne, script=None
             led = c >> 4 if i == 0 else led
             wins = beat & bit(c) != ZERO
             winner = s if wins else winner
-            nb = BEATERS[tb + c]
+            nb = BEATERS[U(tb + c)]
             beat = nb if wins else beat
-            pot += POINTS[tb + c]
-            hands[s] = hand & ~bit(c)
+            pot += POINTS[U(tb + c)]
+            hands[U(s)] = hand & ~bit(c)
             gone |= bit(c)
             s = s + 1 if s < PLAYERS - 1 else 0
-        work[W_MADE + winner] += pot
-        work[W_TRICKS + winner] += 1
+        work[U(W_MADE + winner)] += pot
+        work[U(W_TRICKS + winner)] += 1
         leader = winner
     return z, ne
 
@@ -487,7 +488,7 @@ def play_games(seed, start, count, players, params, policies, table, rows, r0, e
         first = rng.below(play_st, PLAYERS)
         rng.restart(play_st, seed, index, 0, rng.PLAY)
         for s in range(PLAYERS):
-            work[W_TOTAL + s] = 0
+            work[U(W_TOTAL + s)] = 0
         k = 0
         while True:
             r = base + k * PLAYERS
@@ -495,21 +496,21 @@ def play_games(seed, start, count, players, params, policies, table, rows, r0, e
                            hands, cards, play_st, work, deck_bytes, cond, script)
             low = 1 << 30
             for s in range(PLAYERS):
-                rows[r + s, C_GAME] = index
-                work[W_TOTAL + s] += rows[r + s, C_PENALTY]
-                low = min(low, work[W_TOTAL + s])
+                rows[U(r + s), C_GAME] = index
+                work[U(W_TOTAL + s)] += rows[U(r + s), C_PENALTY]
+                low = min(low, work[U(W_TOTAL + s)])
             k += 1
             shared = 0
             for s in range(PLAYERS):
-                shared += 1 if work[W_TOTAL + s] == low else 0
+                shared += 1 if work[U(W_TOTAL + s)] == low else 0
             if k >= 4 and (shared == 1 or k >= limit):
                 break
         n = k * PLAYERS
         for r in range(base, base + n):
-            total = work[W_TOTAL + rows[r, C_SEAT]]
-            rows[r, C_TOTAL] = total
-            rows[r, C_WINNER] = 1 if total == low else 0
-            rows[r, C_TIED] = 1 if shared > 1 else 0
+            total = work[U(W_TOTAL + rows[U(r), C_SEAT])]
+            rows[U(r), C_TOTAL] = total
+            rows[U(r), C_WINNER] = 1 if total == low else 0
+            rows[U(r), C_TIED] = 1 if shared > 1 else 0
         base += n
     return base - r0, ne
 
