@@ -529,24 +529,33 @@ class GridTally(Tally):
         self.grid, self.kernel = grid, kernel
         self.dims = np.asarray(dims, dtype=np.int64).reshape(-1)
         self.acc = np.zeros(grid.size, np.int64)
+        self.parts = np.zeros((0, grid.size), np.int64)  # per thread: the cells its chunks were tallied into
         self.spilled = 0
-        self.fused = None  # the cells of the block being played, tallied chunk by chunk (``block``)
+        self.fused = None  # the chunks of the block being played, tallied one by one (``block``)
 
     def block(self, threads: int, n: int = 0):
         """The kernel's ``after(p, rows, lo, hi)`` for the next block (of
         ``n`` games): part ``p`` tallies each chunk's rows on its thread as
-        soon as they are written, into its own cells; ``add`` then takes those
-        cells for the block if they hold all its rows and all fitted (else it
-        tallies the block again, as without)."""
-        cells = np.zeros((threads, self.grid.size), np.int64)
+        soon as they are written, into the cells it keeps for the whole run
+        (no grid zeroed and summed per block: with a large grid that cost
+        more than small blocks gain). ``add`` keeps the block's chunks if
+        they hold all its rows and all fitted; else it takes them out again
+        (tallies them once more and subtracts: integers, exactly) and
+        tallies the block itself, as without."""
+        if len(self.parts) < threads:
+            more = np.zeros((threads - len(self.parts), self.grid.size), np.int64)
+            self.parts = np.concatenate([self.parts, more])
+        cells = self.parts
         counts = np.zeros((threads, 2), np.int64)  # per part: rows tallied, rows that did not fit
+        tallied = []  # (rows, lo, hi) of each chunk tallied
         at, dims, kernel = self.grid.at, self.dims, self.kernel
 
         def after(p: int, rows: np.ndarray, lo: int, hi: int) -> None:
             counts[p, 1] += kernel(rows, lo, hi, cells[p], at, dims)
             counts[p, 0] += hi - lo
+            tallied.append((rows, lo, hi))
 
-        self.fused = cells, counts
+        self.fused = tallied, counts
         return after
 
     def add(self, rows: np.ndarray, spans: np.ndarray | None = None) -> None:
@@ -557,13 +566,16 @@ class GridTally(Tally):
         from cardmc.kernels.tally import split
 
         fused, self.fused = self.fused, None
-        if fused is not None and spans is not None:
-            cells, counts = fused
-            n = int(spans[:, 1].sum())
-            if counts[:, 1].sum() == 0 and counts[:, 0].sum() == n:
-                self.acc += cells.sum(axis=0)
-                self.rows += n
+        if fused is not None:
+            tallied, counts = fused
+            if spans is not None and counts[:, 1].sum() == 0 and counts[:, 0].sum() == int(spans[:, 1].sum()):
+                self.rows += int(spans[:, 1].sum())
                 return
+            undo = np.zeros(self.grid.size, np.int64)
+            for part_rows, lo, hi in tallied:
+                self.kernel(part_rows, lo, hi, undo, self.grid.at, self.dims)
+            if tallied:
+                self.parts[0] -= undo
         rows = np.ascontiguousarray(rows, dtype=np.int32)
         threads = numba.get_num_threads()
         if spans is None:
@@ -589,11 +601,12 @@ class GridTally(Tally):
         self.rows += n
 
     def result(self) -> Aggregates:
+        acc = self.acc + self.parts.sum(axis=0)
         if self.total is None:
-            return Aggregates(self.grid.frames(self.acc))
+            return Aggregates(self.grid.frames(acc))
         if self.spilled == self.rows:
             return Aggregates(self.total)
-        return merge(self.grid.frames(self.acc), self.total)
+        return merge(self.grid.frames(acc), self.total)
 
 
 def span_parts(sizes: np.ndarray, threads: int) -> np.ndarray:
