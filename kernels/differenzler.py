@@ -207,7 +207,7 @@ def heuristic_card(hand, legal, n, led, beat, pot, trump, need, unseen):
     best_key = -100000
     m = legal
     want = need > 0
-    tb = (trump & 3) * 64  # & 3: a suit; the compiler then drops the negative-index checks
+    tb = (trump & 3) * 64  # the suit's rows of the per-card tables, read at U(tb + c)
     while m != ZERO:
         c = lowest(m)
         m &= m - ONE
@@ -419,7 +419,7 @@ def play_tricks(hands, leader, trump, policies, work, z, events, ne, script=None
         work[U(W_TRICKS + s)] = 0
         randoms |= (1 << s) if policies[s, 0] == PLAY_RANDOM else 0
     gone = ZERO
-    tb = (trump & 3) * 64  # & 3: a suit; the compiler then drops the negative-index checks
+    tb = (trump & 3) * 64  # the suit's rows of the per-card tables, read at U(tb + c)
     for t in range(9):
         led = -1
         beat = ~ZERO  # the cards that would beat the trick's winning card (before the lead: any card)

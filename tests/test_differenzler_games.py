@@ -147,3 +147,31 @@ def test_hand_features_match_the_dealt_hands(policy):
                 assert row["side"] == sum(points.get(c[0], 0) for c in hand)
                 assert [row[f"len_{s}"] for s in "cdhs"] == [sum(c[1] == s.upper() for c in hand) for s in "cdhs"]
                 assert row["declared"] == deal["declared"][seat] and row["made"] == deal["made"][seat]
+
+
+def test_the_heuristic_counts_only_trumps_as_sure_winners():
+    """The heuristic's sure winner is a trump no unseen trump beats; a plain
+    card never is (it may be trumped): every plain card's mask of higher
+    cards holds bits no card has, which ``unseen`` always holds. Its lead,
+    short of its declaration, shows it: a sure trump with the most points,
+    else a cheap low card, even beside a plain ace."""
+    from cardmc.kernels import differenzler as k
+    from cardmc.kernels.cards import ACE, JACK, NINE
+
+    deck = sum(1 << int(c) for c in k.DECK)
+    for trump in range(4):
+        for c in k.DECK:
+            if c >> 4 != trump:
+                assert int(k.HIGHER[trump * 64 + c]) & ~deck, (trump, c)
+
+    def lead(hand, gone, trump):
+        h, g = np.uint64(sum(1 << c for c in hand)), sum(1 << c for c in gone)
+        unseen = np.uint64(~(int(h) | g) & (1 << 64) - 1)
+        return k.heuristic_card(h, h, 0, -1, ~np.uint64(0), 0, trump, 40, unseen)
+
+    six = 4
+    plain_ace, plain_six = 1 * 16 + ACE, 2 * 16 + six
+    assert lead([plain_ace, plain_six], [], 0) == plain_six  # the ace is not sure: a cheap card
+    nine = 0 * 16 + NINE
+    assert lead([plain_ace, plain_six, nine], [], 0) == plain_six  # the trump J is unseen: the 9 is not sure
+    assert lead([plain_ace, plain_six, nine], [0 * 16 + JACK], 0) == nine  # the J is gone: the 9 is sure
