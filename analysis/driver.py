@@ -27,7 +27,7 @@ from cardmc.registry import GameSpec, UsageError, join_spans, whole
 DEFAULT_BLOCK = 1 << 15
 DEFAULT_CHUNK = 1 << 19  # games per chunk by default: seconds of work for every game, fewer for small runs
 AGGREGATE_BLOCK = 1 << 13  # aggregate runs keep no rows: smaller blocks, flat and small memory (a game's spec
-# may give its own, "aggregate_block")
+# may give its own, "aggregate_block", or a function of the players giving it)
 # On one thread an aggregate block is smaller still: its rows stay in the core's cache from the kernel to
 # the tally (6-9% faster in Differenzler, English Jazz and Norwegian Jazz, the same in Schieber). On more
 # threads each block pays for handing its kernel and its tally to the threads, and the larger block is faster.
@@ -237,7 +237,8 @@ def run_chunk(job: Job, first: int, count: int, target=None, *, version: str | N
     nthreads = max(1, min(nthreads, numba.config.NUMBA_NUM_THREADS))
     block = block_size(spec)
     if job.kind == AGGREGATES:
-        several = int(spec.extra.get("aggregate_block", AGGREGATE_BLOCK))
+        several = spec.extra.get("aggregate_block", AGGREGATE_BLOCK)
+        several = int(several(job.players) if callable(several) else several)
         block = min(block, several if nthreads > 1 else AGGREGATE_BLOCK_ONE_THREAD)
     if job.solve or job.searching:
         block = min(block, SOLVE_BLOCK)  # solving is slow: small blocks keep progress and Ctrl-C near
