@@ -15,6 +15,13 @@ one with the most points for the chooser's team under best play, and what
 the other choices cost; where each declaration falls against the seat's
 sure points (at least, at most).
 
+``stored_contracts()`` is ``contracts_solved`` over a run made once and
+shipped with cardmc (``data/schieber_solved.csv``: the chooser's row of each
+deal of 8 matches of heuristic play, seed 1, with its solved columns; its
+head gives the command that made it and cardmc's version). Solving a whole
+Schieber deal under all six contracts takes about 40 s on one core, so the
+report reads that run instead of solving while it runs.
+
 ``aggregate(game, rows)`` and ``summarise(game, aggregates)`` make the
 solved tables of every game from such rows, so that ``cardmc analyze``
 shows them and aggregate runs (``simulate(..., solve=True,
@@ -26,6 +33,8 @@ merge of them into ``solved_contracts`` (Schieber), ``solved_declarations``
 of them.
 """
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -264,3 +273,50 @@ def declarations_solved(rows: pd.DataFrame) -> pd.DataFrame:
     points it can be sure not to exceed (``solved_at_most``), and between
     (Wilson 95% CIs); and the mean of declared minus sure at least (95% CI)."""
     return _summarise_differenzler(_aggregate_differenzler(rows))
+
+
+STORED_SCHIEBER = Path(__file__).parent / "data" / "schieber_solved.csv"
+STORED_COLUMNS = ("game", "deal", "seat", "chooser", "pushed", "contract", "solved_points",
+                  *(f"solved_{c}" for c in ("C", "D", "H", "S", "obenabe", "undenufe")))  # fmt: skip
+
+
+def read_stored(path=STORED_SCHIEBER) -> tuple[pd.DataFrame, dict]:
+    """(rows, facts) of a stored solved run: the rows of ``STORED_COLUMNS``
+    and the ``# name: value`` lines of the file's head (seed, games, deals,
+    command, cardmc)."""
+    facts = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if not line.startswith("#"):
+                break
+            name, _, value = line[1:].partition(":")
+            facts[name.strip()] = value.strip()
+    rows = pd.read_csv(path, comment="#")
+    missing = [c for c in STORED_COLUMNS if c not in rows]
+    if missing or not {"seed", "games", "command", "cardmc"} <= set(facts):
+        raise ValueError(f"{path} is not a stored solved run (missing {missing or sorted(facts)})")
+    for name in ("seed", "games", "deals"):
+        if name in facts:
+            facts[name] = int(facts[name])
+    return rows, facts
+
+
+def stored_contracts(path=STORED_SCHIEBER) -> pd.DataFrame:
+    """``contracts_solved`` over the stored Schieber run (``read_stored``),
+    its facts (seed, games, deals, command, cardmc) in ``attrs``."""
+    rows, facts = read_stored(path)
+    return record(contracts_solved(rows), **facts)
+
+
+def write_stored(rows: pd.DataFrame, path, seed: int, games: int, command: str) -> None:
+    """Stores the chooser's row of each deal of ``rows`` (a Schieber run
+    simulated with ``solve=True``) as ``read_stored`` reads it."""
+    from cardmc import __version__
+    from cardmc.files import write_text
+
+    _need(rows, "schieber", STORED_COLUMNS)
+    mine = rows[(rows["seat"] == rows["chooser"]).to_numpy()].loc[:, list(STORED_COLUMNS)]
+    mine = mine.sort_values(["game", "deal"]).astype({"contract": str})
+    head = "".join(f"# {k}: {v}\n" for k, v in (("seed", seed), ("games", games), ("deals", len(mine)),
+                                                 ("command", command), ("cardmc", __version__)))  # fmt: skip
+    write_text(path, head + mine.to_csv(index=False, lineterminator="\n"))
