@@ -35,10 +35,15 @@ def test_section_shape(runs):
     for _, caption, files in s.charts:
         assert caption and [f.rsplit(".", 1)[1] for f in files] == ["png", "svg"]
         assert all((folder / f).stat().st_size > 1000 for f in files)
+    stored = s.data["schieber_solved_contracts"].attrs  # the solved table's run is stored, with its own seed
     assert all(f"--seed {SEED}" in c or f"seed={SEED}" in c or "weis_odds" in c or "analyze" in c or
-               f"({SEED}, {GAMES}," in c for c in s.commands)  # fmt: skip
+               f"({SEED}, {GAMES}," in c or c.startswith(stored["command"]) or "schieber_solved.parquet" in c
+               for c in s.commands)  # fmt: skip
     assert any(f"--games {GAMES}" in c for c in s.commands)
-    assert {n for n, _, _ in s.tables} >= {"contract_value", "push", "weis", "results", "contract_by_hand"}
+    assert f"--seed {stored['seed']}" in stored["command"] and "--solve" in stored["command"]
+    assert {n for n, _, _ in s.tables} >= {"contract_value", "push", "weis", "results", "contract_by_hand",
+                                           "solved_contracts"}  # fmt: skip
+    assert "every hand seen" in s.answer and f"{stored['deals']:,} deals" in s.sample
 
 
 def test_every_estimate_has_its_ci(runs):
