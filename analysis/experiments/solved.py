@@ -17,7 +17,7 @@ sure points (at least, at most).
 
 ``stored_contracts()`` is ``contracts_solved`` over a run made once and
 shipped with cardmc (``data/schieber_solved.csv``: the chooser's row of each
-deal of 8 matches of heuristic play, seed 1, with its solved columns; its
+deal of 32 matches of heuristic play, seed 1, with its solved columns; its
 head gives the command that made it and cardmc's version). Solving a whole
 Schieber deal under all six contracts takes about 40 s on one core, so the
 report reads that run instead of solving while it runs.
