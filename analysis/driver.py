@@ -58,6 +58,17 @@ def block_size(spec: GameSpec) -> int:
     return int(spec.extra.get("block", DEFAULT_BLOCK))
 
 
+def aggregate_block(spec: GameSpec, players: int, threads: int) -> int:
+    """Games a block of an aggregate run at most, on ``threads`` threads:
+    AGGREGATE_BLOCK_ONE_THREAD on one; on more, the game's
+    ``extra["aggregate_block"]`` (a number, or a function of the players)
+    or AGGREGATE_BLOCK."""
+    if threads <= 1:
+        return AGGREGATE_BLOCK_ONE_THREAD
+    several = spec.extra.get("aggregate_block", AGGREGATE_BLOCK)
+    return int(several(players) if callable(several) else several)
+
+
 def default_chunk(spec: GameSpec, games: int) -> int:
     """Games per chunk when none is given: the spec's ``chunk_games`` (else
     DEFAULT_CHUNK), but at least 64 chunks for runs big enough (and a block
@@ -237,9 +248,7 @@ def run_chunk(job: Job, first: int, count: int, target=None, *, version: str | N
     nthreads = max(1, min(nthreads, numba.config.NUMBA_NUM_THREADS))
     block = block_size(spec)
     if job.kind == AGGREGATES:
-        several = spec.extra.get("aggregate_block", AGGREGATE_BLOCK)
-        several = int(several(job.players) if callable(several) else several)
-        block = min(block, several if nthreads > 1 else AGGREGATE_BLOCK_ONE_THREAD)
+        block = min(block, aggregate_block(spec, job.players, nthreads))
     if job.solve or job.searching:
         block = min(block, SOLVE_BLOCK)  # solving is slow: small blocks keep progress and Ctrl-C near
     tally = agg.tally(spec, job.players, job.params()) if job.kind == AGGREGATES else None

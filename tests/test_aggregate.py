@@ -229,3 +229,27 @@ def test_one_thread_s_smaller_blocks_give_the_tables_of_the_rows(game):
         aggs = api.simulate(game, threads=threads, aggregate=True, **kw)
         assert aggs.attrs["games"] == games
         assert_same_tables(api.analyze(game, aggs), want)
+
+
+def test_aggregate_blocks_follow_the_game_and_its_players():
+    """Several threads take the game's own aggregate block, which may depend
+    on the players (Norwegian Jazz: 2048 games from 5 players, 4096 below);
+    one thread always the smallest."""
+    from cardmc import driver
+
+    nj, ej, dz = (registry.get(g) for g in ("norwegian_jazz", "english_jazz", "differenzler"))
+    assert [driver.aggregate_block(nj, n, 2) for n in (3, 4, 5, 7)] == [4096, 4096, 2048, 2048]
+    assert driver.aggregate_block(ej, 3, 2) == 2048
+    assert driver.aggregate_block(dz, 4, 2) == driver.AGGREGATE_BLOCK
+    assert {driver.aggregate_block(s, 5, 1) for s in (nj, ej, dz)} == {driver.AGGREGATE_BLOCK_ONE_THREAD}
+
+
+def test_norwegian_jazz_blocks_of_seven_players_give_the_tables_of_the_rows():
+    """A two-thread aggregate run of 7 players over several of its blocks
+    (2048 games) gives exactly the tables of its rows."""
+    games = 2 * 2048 + 77
+    kw = dict(games=games, seed=3, players=7, chunk_games=games)
+    want = api.analyze("norwegian_jazz", api.simulate("norwegian_jazz", threads=1, **kw))
+    aggs = api.simulate("norwegian_jazz", threads=2, aggregate=True, **kw)
+    assert aggs.attrs["games"] == games
+    assert_same_tables(api.analyze("norwegian_jazz", aggs), want)

@@ -46,6 +46,7 @@ from cardmc.driver import check_count, check_seed
 from cardmc.experiments.common import BLOCK, blocks, named, record
 from cardmc.experiments.english_jazz import MILLION, POLICIES, POSITION_OF, POSITIONS, _paired, _rate
 from cardmc.kernels.english_jazz import DEALS, PLAYERS
+from cardmc.kernels.schieber import CONTRACT_NAMES
 from cardmc.solve_deals import could_sweep
 
 ARMS = ("solved", *POLICIES)
@@ -277,7 +278,7 @@ def declarations_solved(rows: pd.DataFrame) -> pd.DataFrame:
 
 STORED_SCHIEBER = Path(__file__).parent / "data" / "schieber_solved.csv"
 STORED_COLUMNS = ("game", "deal", "seat", "chooser", "pushed", "contract", "solved_points",
-                  *(f"solved_{c}" for c in ("C", "D", "H", "S", "obenabe", "undenufe")))  # fmt: skip
+                  *(f"solved_{c}" for c in CONTRACT_NAMES))  # fmt: skip
 
 
 def read_stored(path=STORED_SCHIEBER) -> tuple[pd.DataFrame, dict]:
