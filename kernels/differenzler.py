@@ -10,7 +10,7 @@ import numpy as np
 
 from cardmc.kernels import condition, rng
 from cardmc.kernels.bits import ONE, ZERO, bit, lowest, nth, popcount
-from cardmc.kernels.cards import ACE, JACK, KING, NINE, QUEEN, TEN, deck
+from cardmc.kernels.cards import ACE, DEAL_BYTES, JACK, KING, NINE, QUEEN, TEN, deal36, deck
 from cardmc.kernels.columns import new_rows
 from cardmc.kernels.script import scripted_card
 from cardmc.kernels.script import start as start_script
@@ -56,9 +56,7 @@ CAL_REL, CAL_TRUMPS, CAL_SIDE = 4, 6, 10
 CAL_CELLS = CAL_REL * CAL_TRUMPS * 2 * 2 * CAL_SIDE
 
 DECK = deck(36)
-DECK8 = DECK.astype(np.uint8)
 U = np.uint64  # places as unsigned in the hot loops: no wrap-around test of a negative index (7% of a deal)
-DEAL_BYTES = 128  # the plain deal's work bytes: the deck, then the shuffle's draws from byte 64
 ACES, TENS, KINGS, QUEENS = (np.uint64(sum(1 << (16 * s + r) for s in range(4))) for r in (ACE, TEN, KING, QUEEN))
 
 
@@ -260,41 +258,9 @@ def new_scratch():
 @jit(inline="always")
 def deal_bytes(seed, index, k, dealer, hands, b):
     """Deal ``k`` of game ``index`` into ``hands``: packets of three from the
-    seat after the dealer; returns the trump card (the dealer's last card).
-    ``b`` is a work array of ``DEAL_BYTES`` uint8: the deck in bytes 0..35
-    and the shuffle's draws in bytes 64..99.
-
-    The shuffle is ``rng.shuffle_from``'s Fisher-Yates with its draws taken
-    first, in one loop of independent multiplies (the compiler vectorises
-    it), then the swaps, where the card each position ends with goes
-    straight into its packet."""
-    z = rng.key(seed, index, k, rng.DEAL)
-    for i in range(36):
-        b[i] = DECK8[i]
-    b[64] = 0
-    for i in range(1, 36):  # the draw of step i is the stream's (36 - i)-th
-        b[64 + i] = np.uint8(rng.below_at(z, 36 - i, i + 1))
-    h0 = h1 = h2 = h3 = ZERO  # the packets of the 1st, 2nd, 3rd and 4th seat after the dealer
-    trump_card = 0
-    for p in range(11, -1, -1):  # packet p: positions 3p..3p+2, from the last as the shuffle fixes them
-        m = ZERO
-        for q in range(2, -1, -1):
-            i = 3 * p + q
-            j = b[64 + i]
-            c = b[j]
-            b[j] = b[i]
-            m |= bit(c)
-            trump_card = np.int64(c) if i == 35 else trump_card
-        r = p & 3
-        h0 |= m if r == 0 else ZERO
-        h1 |= m if r == 1 else ZERO
-        h2 |= m if r == 2 else ZERO
-        h3 |= m if r == 3 else ZERO
-    hands[(dealer + 1) % PLAYERS] = h0
-    hands[(dealer + 2) % PLAYERS] = h1
-    hands[(dealer + 3) % PLAYERS] = h2
-    hands[dealer % PLAYERS] = h3
-    return trump_card
+    seat after the dealer (``cards.deal36``, ``b`` its work bytes); returns
+    the trump card (the dealer's last card)."""
+    return deal36(rng.key(seed, index, k, rng.DEAL), dealer + 1, PLAYERS, hands, b)
 
 
 @jit(inline="always")

@@ -12,7 +12,7 @@ import numpy as np
 
 from cardmc.kernels import condition, rng
 from cardmc.kernels.bits import ONE, ZERO, bit, highest, lowest, nth, popcount
-from cardmc.kernels.cards import ACE, FULL36, JACK, KING, NINE, QUEEN, TEN, deal_packets, deck
+from cardmc.kernels.cards import ACE, FULL36, JACK, KING, NINE, QUEEN, TEN, deal36, deck
 from cardmc.kernels.columns import new_rows
 from cardmc.kernels.condition import deal_given
 from cardmc.kernels.events import EV_DEAL, EV_FACE_UP, EV_HAND, EV_PLAY  # EV_FACE_UP: finding the first dealer
@@ -585,11 +585,7 @@ def play_games(seed, start, count, policies, rows, r0, events,
         for d in range(DEALS):
             dealer = (first + d) % PLAYERS
             if cond is None or cond[condition.CT_DEAL] < 0:  # plain (condition.PLAIN)
-                for i in range(36):
-                    order[i] = DECK[i]
-                st[0] = rng.key(seed, index, d, rng.DEAL)
-                rng.shuffle(st, order)
-                deal_packets(order, dealer + 1, PLAYERS, hands)
+                deal36(rng.key(seed, index, d, rng.DEAL), dealer + 1, PLAYERS, hands, order.view(np.uint8))
             else:
                 condition.deal_condition(cond, condition.DECK36, PLAYERS, 0, -1, rng.key(seed, index, d, rng.DEAL),
                                          order, hands)

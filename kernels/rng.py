@@ -77,6 +77,12 @@ def below(st, n):
 
 
 @jit(inline="always")
+def skip(z, n):
+    """The stream state ``z`` after ``n`` draws."""
+    return z + _GAMMA * np.uint64(n)
+
+
+@jit(inline="always")
 def shuffle_from(z, cards):
     """Fisher-Yates shuffle of ``cards`` in place with the draws of ``below``
     from the stream state ``z`` (kept in a register); returns the new state."""
@@ -86,7 +92,7 @@ def shuffle_from(z, cards):
         t = cards[i]
         cards[i] = cards[j]
         cards[j] = t
-    return z + _GAMMA * np.uint64(max(n - 1, 0))
+    return skip(z, max(n - 1, 0))
 
 
 @jit

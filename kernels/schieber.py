@@ -23,7 +23,7 @@ import numpy as np
 from cardmc.kernels import condition, rng
 from cardmc.kernels.bits import ONE, ZERO, lowest, nth, popcount
 from cardmc.kernels.cards import (ACE, EIGHT, FULL36, HEARTS, JACK, KING, NINE, QUEEN, SEVEN, SIX, TEN,
-                                  deal_packets, deck)
+                                  deal36, deck)
 from cardmc.kernels.columns import new_rows
 from cardmc.kernels.script import scripted_card
 from cardmc.kernels.script import start as start_script
@@ -190,12 +190,10 @@ STRENGTH = _strength_table()
 @jit(inline="always")
 def deal_into(seed, index, k, start, cards, hands):
     """Deal k of game ``index`` into ``hands``: shuffle, then packets of three from seat ``start``
-    on. Returns the deal stream's final state."""
-    for i in range(36):
-        cards[i] = DECK[i]
-    z = rng.shuffle_from(rng.key(seed, index, k, rng.DEAL), cards)
-    deal_packets(cards, start, 4, hands)
-    return z
+    on (``cards.deal36``, ``cards``: 36 int64 as its work bytes). Returns the deal stream's final state."""
+    z = rng.key(seed, index, k, rng.DEAL)
+    deal36(z, start, 4, hands, cards.view(np.uint8))
+    return rng.skip(z, 35)
 
 
 @jit

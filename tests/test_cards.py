@@ -101,6 +101,29 @@ def test_below_stays_in_range():
             assert len(set(draws)) == n or n > 100
 
 
+@pytest.mark.parametrize("players", [3, 4])
+def test_deal36_is_the_reference_shuffle_dealt_in_packets(players):
+    """``deal36`` (draws first, then the swaps straight into the packets)
+    deals what the plain Fisher-Yates shuffle and packets of three deal, and
+    returns the last card dealt."""
+    import numba
+
+    @numba.njit
+    def deal(seed, game, deal, first, players):
+        hands, b = np.zeros(players, np.uint64), np.full(cards.DEAL_BYTES, 255, np.uint8)
+        last = cards.deal36(rng.key(seed, game, deal, rng.DEAL), first, players, hands, b)
+        return hands, last
+
+    rnd = random.Random(players)
+    for _ in range(300):
+        seed, game, number, dealer = rnd.randrange(1 << 40), rnd.randrange(1 << 30), rnd.randrange(12), rnd.randrange(players)
+        order = dealing.shuffled(seed, game, number, 36)
+        hands, last = deal(seed, game, number, dealer + 1, players)
+        want = dealing.deal_packets(order, players, dealer)
+        assert [sorted(cards.codes_of(int(h))) for h in hands] == [sorted(h) for h in want]
+        assert cards.code(int(last)) == order[-1]
+
+
 @pytest.mark.parametrize("players, size", [(3, 36), (4, 36), (4, 12)])
 def test_deal_packets_matches_the_reference(players, size):
     rnd = random.Random(players * size)
