@@ -50,11 +50,16 @@ def _kernel(spec, players, params, policies, games, block=None):
 
 
 def _api(game, policy, settings, players, games, threads, aggregate):
-    """Seconds for ``cardmc.simulate`` of ``games`` games (rows or aggregates)."""
+    """Seconds for ``cardmc.simulate`` of ``games`` games (rows or aggregates),
+    until the result is in hand. Its memory is given back after the clock
+    stops, as the kernel path's row buffer is: a frame of a few hundred MB
+    takes 10-20 ms to unmap, on one thread whatever the run's threads."""
     t = time.perf_counter()
-    cardmc.simulate(game, games=games, seed=SEED, policy=policy, players=players, threads=threads,
-                    aggregate=aggregate, **settings)  # fmt: skip
-    return time.perf_counter() - t
+    result = cardmc.simulate(game, games=games, seed=SEED, policy=policy, players=players, threads=threads,
+                             aggregate=aggregate, **settings)  # fmt: skip
+    seconds = time.perf_counter() - t
+    del result
+    return seconds
 
 
 def bench(game: str, games: int | None = None, repeat: int = 5, players: int | None = None, echo: bool = True,
