@@ -6,6 +6,7 @@ import pandas as pd
 from cardmc.display import cell
 from cardmc.experiments.common import search_match
 from cardmc.experiments.differenzler import RULES, declaration_study
+from cardmc.experiments.solved import stored_declarations
 from cardmc.reports import charts
 from cardmc.reports.section import Section, note
 
@@ -19,6 +20,23 @@ def pimc_games(games: int) -> int:
     return max(PIMC_GAMES[0], min(PIMC_GAMES[1], games // 2000))
 
 
+
+
+def solved_sentence(solved: pd.DataFrame) -> str:
+    """Where the calibrated declaration falls against the seat's sure points, with its CIs."""
+    def share(rule, measure):
+        return cell(solved.loc[(rule, measure)], scale=100, unit="%")
+
+    def over(rule):
+        return cell(solved.loc[(rule, "declared minus sure at least")])
+
+    return (f" With every hand seen (a stored run of {solved.attrs['deals']:,} deals, each seat solved "
+            f"exactly), a calibrated declaration lay below the points its seat could be sure to take in "
+            f"{share('calibrated', 'below sure at least')} of hands, above the points it could be sure not "
+            f"to exceed in {share('calibrated', 'above sure at most')}, and between the two in "
+            f"{share('calibrated', 'between')} (the heuristic formula: {share('heuristic', 'between')}); it "
+            f"declared {over('calibrated')} points more than its seat could be sure to take (the heuristic "
+            f"formula: {over('heuristic')}).")
 
 
 def guide_grid(guide: pd.DataFrame) -> pd.DataFrame:
@@ -39,6 +57,8 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
     p_games = pimc_games(games)
     note("differenzler", progress, f"pimc against calibrated play: {p_games:,} games, twice")
     searched = search_match("differenzler", seed, p_games, PIMC_ARMS).droplevel("measure")
+    solved = stored_declarations()
+    stored = solved.attrs
 
     files = []
     ax = charts.plot_distribution(distribution, by="declaration", value="penalty",
@@ -56,7 +76,7 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
         f"against {cell(accuracy.loc['heuristic'])} for the heuristic formula and "
         f"{cell(accuracy.loc['random'])} for random declarations; paired on the same deals, "
         f"calibrated minus heuristic is {cell(cal_row, 'minus_heuristic')} points a hand "
-        f"(95% CIs; {int(cal_row['n']):,} hands per rule)."
+        f"(95% CIs; {int(cal_row['n']):,} hands per rule)." + solved_sentence(solved)
     )
     return Section(
         game="differenzler",
@@ -75,18 +95,31 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
              "with every hand seen; docs/RULES.md, Policies); every seat declares by the calibrated rule. Mean "
              "penalty per hand of seats 0 and 2, and pimc minus calibrated paired per game. n = games.",
              searched),
+            ("solved_declarations", f"With every hand seen: each deal of a stored run of {stored['games']:,} "
+             f"games of calibrated play (seed {stored['seed']}, cardmc {stored['cardmc']}; made once: solving "
+             "a deal's four seats both ways takes about four minutes on one core) solved exactly for each seat: "
+             "the points it can be sure to take whatever the other three do (sure at least), and the points it "
+             "can be sure not to exceed whatever they do (sure at most). The share of declarations below, above "
+             "and between the two, and declared minus sure at least, by declaration rule on the same hands "
+             "(each rule's declarations from the same games played again). n = hands, four a deal.", solved),
         ],  # fmt: skip
         charts=files,
         data={"differenzler_accuracy": accuracy, "differenzler_penalty_distribution": distribution,
               "differenzler_calibration": calibration, "differenzler_declaration_guide": guide,
-              "differenzler_pimc": searched},  # fmt: skip
+              "differenzler_pimc": searched, "differenzler_solved_declarations": solved},  # fmt: skip
         commands=[f"cardmc simulate differenzler --games {games} --seed {seed} --policy heuristic:{r} "
                   f"--out differenzler_{r}.parquet" for r in RULES]  # fmt: skip
         + [f'python -c "from cardmc.experiments.differenzler import declaration_study; '
            f'from cardmc.display import show; '
            f'[print(show(k, v)) for k, v in declaration_study(seed={seed}, games={games}).items()]"',
-           f'cardmc compare differenzler --arm calibrated --arm {PIMC_ARMS[1]} --games {p_games} --seed {seed}'],
+           f'cardmc compare differenzler --arm calibrated --arm {PIMC_ARMS[1]} --games {p_games} --seed {seed}',
+           f"{stored['command']}  # the stored run of the solved table",
+           'python -c "import pandas as pd; from cardmc.display import readable; from cardmc.experiments.solved '
+           "import stored_declarations, write_stored; write_stored(pd.read_parquet('differenzler_solved.parquet'), "
+           f"'differenzler_solved.csv', {stored['seed']}, {stored['games']}, 'the command above', 'differenzler'); "
+           "print(readable(stored_declarations('differenzler_solved.csv')))\""],
         # fmt: skip
         sample=f"{games:,} games of four deals ({4 * 4 * games:,} hands per rule); pimc against calibrated "
-        f"play: {p_games:,} games, twice; seed {seed}",
+        f"play: {p_games:,} games, twice; seed {seed}; with every hand seen: a stored run of "
+        f"{stored['games']:,} games ({stored['deals']:,} deals), seed {stored['seed']}",
     )

@@ -21,6 +21,10 @@ deal of 32 matches of heuristic play, seed 1, with its solved columns; its
 head gives the command that made it and cardmc's version). Solving a whole
 Schieber deal under all six contracts takes about 40 s on one core, so the
 report reads that run instead of solving while it runs.
+``stored_declarations()`` does the same for Differenzler
+(``data/differenzler_solved.csv``: every seat's row of games of calibrated
+play, with its two solved values; four minutes a deal on one core), with
+the declarations of the other rules on the same hands beside it.
 
 ``aggregate(game, rows)`` and ``summarise(game, aggregates)`` make the
 solved tables of every game from such rows, so that ``cardmc analyze``
@@ -279,12 +283,20 @@ def declarations_solved(rows: pd.DataFrame) -> pd.DataFrame:
 STORED_SCHIEBER = Path(__file__).parent / "data" / "schieber_solved.csv"
 STORED_COLUMNS = ("game", "deal", "seat", "chooser", "pushed", "contract", "solved_points",
                   *(f"solved_{c}" for c in CONTRACT_NAMES))  # fmt: skip
+STORED_DIFFERENZLER = Path(__file__).parent / "data" / "differenzler_solved.csv"
+STORED_DIFFERENZLER_COLUMNS = ("game", "deal", "seat", "declare_policy", "declared", "made", "solved_at_least",
+                               "solved_at_most")  # fmt: skip
+STORED = {"schieber": (STORED_SCHIEBER, STORED_COLUMNS),  # the chooser's row of each deal
+          "differenzler": (STORED_DIFFERENZLER, STORED_DIFFERENZLER_COLUMNS)}  # every seat's row
 
 
-def read_stored(path=STORED_SCHIEBER) -> tuple[pd.DataFrame, dict]:
-    """(rows, facts) of a stored solved run: the rows of ``STORED_COLUMNS``
-    and the ``# name: value`` lines of the file's head (seed, games, deals,
-    command, cardmc)."""
+def read_stored(path=None, game: str = "schieber") -> tuple[pd.DataFrame, dict]:
+    """(rows, facts) of a stored solved run of ``game`` (default: the one
+    shipped with cardmc): the rows of its stored columns (``STORED``) and the
+    ``# name: value`` lines of the file's head (seed, games, deals, command,
+    cardmc)."""
+    default, columns = STORED[game]
+    path = default if path is None else path
     facts = {}
     with open(path, encoding="utf-8") as f:
         for line in f:
@@ -293,31 +305,53 @@ def read_stored(path=STORED_SCHIEBER) -> tuple[pd.DataFrame, dict]:
             name, _, value = line[1:].partition(":")
             facts[name.strip()] = value.strip()
     rows = pd.read_csv(path, comment="#")
-    missing = [c for c in STORED_COLUMNS if c not in rows]
-    if missing or not {"seed", "games", "command", "cardmc"} <= set(facts):
-        raise ValueError(f"{path} is not a stored solved run (missing {missing or sorted(facts)})")
+    missing = [c for c in columns if c not in rows]
+    if missing or not {"seed", "games", "command", "cardmc"} <= set(facts) or facts.get("game", game) != game:
+        raise ValueError(f"{path} is not a stored solved run of {game} (missing {missing or sorted(facts)})")
     for name in ("seed", "games", "deals"):
         if name in facts:
             facts[name] = int(facts[name])
     return rows, facts
 
 
-def stored_contracts(path=STORED_SCHIEBER) -> pd.DataFrame:
+def stored_contracts(path=None) -> pd.DataFrame:
     """``contracts_solved`` over the stored Schieber run (``read_stored``),
     its facts (seed, games, deals, command, cardmc) in ``attrs``."""
     rows, facts = read_stored(path)
     return record(contracts_solved(rows), **facts)
 
 
-def write_stored(rows: pd.DataFrame, path, seed: int, games: int, command: str) -> None:
-    """Stores the chooser's row of each deal of ``rows`` (a Schieber run
-    simulated with ``solve=True``) as ``read_stored`` reads it."""
+def stored_declarations(path=None, rules=("random", "heuristic")) -> pd.DataFrame:
+    """``declarations_solved`` over the stored Differenzler run (every seat
+    declaring by the calibrated rule) and, on the same hands, over the
+    declarations of each of ``rules`` (the same games simulated again with
+    heuristic play and that declaration rule: a deal, and so its solved
+    values, does not depend on the play); its facts in ``attrs``."""
+    rows, facts = read_stored(path, "differenzler")
+    keys = ["game", "deal", "seat"]
+    solved = rows[keys + ["solved_at_least", "solved_at_most"]]
+    parts = [rows]
+    for rule in rules:
+        df = simulate("differenzler", games=facts["games"], seed=facts["seed"], policy=f"heuristic:{rule}")
+        other = df[keys + ["declare_policy", "declared", "made"]].astype({k: np.int64 for k in keys})
+        parts.append(other.merge(solved, on=keys, how="inner", validate="one_to_one"))
+    every = pd.concat([p.astype({"declare_policy": str}) for p in parts], ignore_index=True)
+    return record(declarations_solved(every), **facts)
+
+
+def write_stored(rows: pd.DataFrame, path, seed: int, games: int, command: str, game: str = "schieber") -> None:
+    """Stores a run of ``game`` simulated with ``solve=True`` as ``read_stored``
+    reads it: Schieber, the chooser's row of each deal; Differenzler, every
+    row."""
     from cardmc import __version__
     from cardmc.files import write_text
 
-    _need(rows, "schieber", STORED_COLUMNS)
-    mine = rows[(rows["seat"] == rows["chooser"]).to_numpy()].loc[:, list(STORED_COLUMNS)]
-    mine = mine.sort_values(["game", "deal"]).astype({"contract": str})
-    head = "".join(f"# {k}: {v}\n" for k, v in (("seed", seed), ("games", games), ("deals", len(mine)),
-                                                 ("command", command), ("cardmc", __version__)))  # fmt: skip
+    columns = STORED[game][1]
+    _need(rows, game, columns)
+    mine = rows[(rows["seat"] == rows["chooser"]).to_numpy()] if game == "schieber" else rows
+    mine = mine.loc[:, list(columns)].sort_values(["game", "deal", "seat"])
+    mine = mine.astype({c: str for c in ("contract", "declare_policy") if c in mine})
+    deals = len(mine.drop_duplicates(["game", "deal"]))
+    facts = (("game", game), ("seed", seed), ("games", games), ("deals", deals), ("command", command), ("cardmc", __version__))
+    head = "".join(f"# {k}: {v}\n" for k, v in facts)
     write_text(path, head + mine.to_csv(index=False, lineterminator="\n"))
