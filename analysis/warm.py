@@ -21,9 +21,13 @@ import sys
 import tempfile
 import time
 
-# part: (seconds of a cold compile on a 2-core machine, roughly: for dealing
-# the parts to processes, largest first)
-PARTS = {"solver": 21, "schieber": 14, "english_jazz": 12, "differenzler": 12, "norwegian_jazz": 8}
+# part: roughly the seconds it adds to a cold compile in a process that compiles
+# other parts too (they share kernels: alone, each costs 20-42 s), for dealing
+# the parts to processes, largest first. All five on two processes go
+# [schieber, differenzler] and [solver, english_jazz, norwegian_jazz]: 47.5 s
+# on this 2-core machine, against 52.5-52.9 s for [solver, differenzler] and
+# the other three (cold, each split twice in turn)
+PARTS = {"schieber": 26, "solver": 20, "english_jazz": 19, "differenzler": 18, "norwegian_jazz": 10}
 GAMES = ("schieber", "differenzler", "english_jazz", "norwegian_jazz")
 HANDS = {"schieber": "JS 9S AS KH QH TD 8D 7C 6C", "differenzler": "JS 9S AS KH QH TD 8D 7C 6C",
          "english_jazz": "JS 9S AS KH QH TD 8D 7C 6C KC QC JC", "norwegian_jazz": None}
