@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardmc.kernels import rng
-from cardmc.kernels.cards import deal_packets
+from cardmc.kernels.cards import deal36
 from cardmc.kernels.bits import popcount
 from cardmc.kernels.english_jazz import DEALS, DECK, PLAYERS, face_up_dealer
 from cardmc.kernels.jit import jit
@@ -60,11 +60,7 @@ def sweeps(seed, start, count, R, keys, lows, highs, bests, ages, moves, scores,
         first, _ = face_up_dealer(order)
         for d in range(DEALS):
             dealer = (first + d) % PLAYERS
-            for i in range(36):
-                order[i] = DECK[i]
-            st[0] = rng.key(seed, index, d, rng.DEAL)
-            rng.shuffle(st, order)
-            deal_packets(order, dealer + 1, PLAYERS, hands)
+            deal36(rng.key(seed, index, d, rng.DEAL), dealer + 1, PLAYERS, hands, order.view(np.uint8))
             for s in range(PLAYERS):
                 dealt[g, d, s] = hands[s]
                 # a key space of its own (the salt's high bits): another seat's entries never match
