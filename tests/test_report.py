@@ -101,6 +101,18 @@ def test_every_estimate_has_its_ci(report):
         assert "Reproduce:" in section and ("--seed 3" in section or "seed=3" in section)
 
 
+def test_the_differenzler_section_shows_its_stored_solved_run(report):
+    """Declarations against perfect play come from the stored run, named by its own command and seed."""
+    from cardmc.experiments.solved import read_stored
+
+    facts = read_stored(game="differenzler")[1]
+    page = (report / "index.html").read_text()
+    section = page.split('<section id="differenzler">', 1)[1].split("</section>", 1)[0]
+    assert "every hand seen" in section and f"{facts['deals']:,} deals" in section
+    assert facts["command"] in section
+    assert (report / "data" / "differenzler_solved_declarations.csv").is_file()
+
+
 def test_same_seed_same_data(report, tmp_path):
     again = build.build_report(out=tmp_path / "again", quick=True, seed=3, progress=False).parent
     for f in sorted((report / "data").iterdir()):

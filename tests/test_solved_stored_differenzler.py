@@ -92,3 +92,15 @@ def test_a_stored_run_reads_back_as_written(tmp_path):
     pd.testing.assert_frame_equal(back[list(STORED_DIFFERENZLER_COLUMNS)], rows, check_dtype=False)
     with pytest.raises(ValueError, match="not a stored solved run of schieber"):
         read_stored(path)
+
+
+def test_the_report_sentence_gives_the_table_s_estimates():
+    from cardmc.display import cell
+    from cardmc.reports.differenzler import solved_sentence
+
+    table = stored_declarations()
+    text = solved_sentence(table)
+    for rule, measure in (("calibrated", "between"), ("heuristic", "between"), ("calibrated", "below sure at least")):
+        assert cell(table.loc[(rule, measure)], scale=100, unit="%") in text
+    assert cell(table.loc[("calibrated", "declared minus sure at least")]) in text
+    assert f"{table.attrs['deals']:,} deals" in text
