@@ -85,14 +85,31 @@ def chunk_plan(start: int, games: int, chunk: int) -> list[tuple[int, int, int]]
 
 # ------------------------------------------------------------ interrupts
 
-_STOP = {"depth": 0, "pending": False}
+_STOP = {"depth": 0, "pending": False, "hooks": []}
 
 
 def _on_signal(signum, frame) -> None:
     if _STOP["depth"] > 0:
         _STOP["pending"] = True  # inside a block: stop when it is done
+        for hook in list(_STOP["hooks"]):
+            hook()
         return
     raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def on_interrupt(hook):
+    """Within this block, an interrupt that a ``safe_block`` holds back also
+    calls ``hook()`` (at once if one is pending already): for work inside a
+    block that can stop early and cleanly, such as solving its deals, which
+    may take minutes. The work then raises KeyboardInterrupt itself."""
+    _STOP["hooks"].append(hook)
+    try:
+        if _STOP["pending"]:
+            hook()
+        yield
+    finally:
+        _STOP["hooks"].remove(hook)
 
 
 @contextlib.contextmanager

@@ -55,6 +55,9 @@ MAX_TT_MIB = 512
 ENTRY_BYTES = 16
 _tables = threading.local()  # each thread its own table and search buffers
 _salt = [0]
+_searching: dict[int, tuple[np.ndarray, threading.Event]] = {}  # searches in progress: id(R) -> (R, stop)
+_searching_lock = threading.Lock()
+_helper: list = []  # the thread that searches for the main thread, so that Ctrl-C is heard at once
 
 
 @dataclass
@@ -221,9 +224,62 @@ def table(tt_mib: float = DEFAULT_TT_MIB, max_mib: float = MAX_TT_MIB):
     return _tables.held[1]
 
 
-def _run(pos: Position, R: np.ndarray, tt, target: int | None = None,
-         cards: bool = True) -> tuple[int, dict[int, int]]:  # fmt: skip
-    """(value, value after each legal card; ``cards=False``: none) of one objective."""
+def halt(stop: threading.Event) -> None:
+    """Sets ``stop`` and stops every search in progress that was given it (in
+    any thread): each returns within microseconds and its ``solve`` raises
+    KeyboardInterrupt. So does every later ``solve`` given ``stop``."""
+    with _searching_lock:
+        stop.set()
+        for R, event in _searching.values():
+            if event is stop:
+                R[SR.STOP] = 1
+
+
+def _stoppable(R: np.ndarray, stop: threading.Event | None, call):
+    """``call()``, the search of rules ``R``, stopped by ``halt(stop)``. In
+    the main thread it runs on a helper thread while this one waits, so that
+    Ctrl-C stops it at once (a signal is heard only between Python steps of
+    the main thread, never inside a kernel)."""
+    main = threading.current_thread() is threading.main_thread()
+    if stop is None and not main:
+        return call()
+    stop = threading.Event() if stop is None else stop
+    with _searching_lock:
+        _searching[id(R)] = (R, stop)
+        if stop.is_set():
+            R[SR.STOP] = 1
+    try:
+        if not main:
+            out = call()
+        else:
+            if not _helper:
+                from concurrent.futures import ThreadPoolExecutor
+
+                _helper.append(ThreadPoolExecutor(1, thread_name_prefix="cardmc-solve"))
+            job = _helper[0].submit(call)
+            try:
+                out = job.result()
+            except KeyboardInterrupt:
+                halt(stop)
+                job.exception()  # the search has stopped: its table is free again
+                raise
+    finally:
+        with _searching_lock:
+            del _searching[id(R)]
+    if R[SR.STOP]:
+        raise KeyboardInterrupt
+    return out
+
+
+def _run(pos: Position, R: np.ndarray, tt, target: int | None = None, cards: bool = True,
+         stop: threading.Event | None = None) -> tuple[int, dict[int, int]]:  # fmt: skip
+    """(value, value after each legal card; ``cards=False``: none) of one
+    objective; ``halt(stop)`` stops it (KeyboardInterrupt)."""
+    return _stoppable(R, stop, lambda: _search(pos, R, tt, target, cards))
+
+
+def _search(pos: Position, R: np.ndarray, tt, target: int | None,
+            cards: bool) -> tuple[int, dict[int, int]]:  # fmt: skip
     keys, lows, highs, bests, ages, moves, scores, fr, fk = tt
     _salt[0] += 1
     R[SR.TT_MASK] = keys.size - 1
@@ -246,14 +302,18 @@ def _run(pos: Position, R: np.ndarray, tt, target: int | None = None,
 
 def solve(game: str, hands, trick=(), to_play: int | None = None, contract=None, seat: int | None = None,
           declared: int | None = None, taken=None, points=None, tt_mib: float = DEFAULT_TT_MIB,
-          first_out_bonus: int = 10, cards: bool = True) -> Solution:
+          first_out_bonus: int = 10, cards: bool = True, stop: threading.Event | None = None) -> Solution:
     """Solve one position (see the module notes for the objectives);
-    ``cards=False`` skips the values after each legal card (an empty table)."""
+    ``cards=False`` skips the values after each legal card (an empty table).
+    Ctrl-C, or ``halt(stop)`` from another thread, stops the search at once
+    with KeyboardInterrupt."""
     if game == "norwegian_jazz" and str(contract) == "6":
         from cardmc.solve_sevens import solve_sevens
 
         if trick:
             raise UsageError("sevens has no trick: give the hands only (the table is every other card)")
+        if stop is not None and stop.is_set():  # a sevens search is short: it is not stopped midway
+            raise KeyboardInterrupt
         return solve_sevens(hands, to_play, seat, points, first_out_bonus, table(tt_mib))
     pos = position(game, hands, trick, to_play, contract, seat, taken, points)
     tt = table(tt_mib)
@@ -264,14 +324,14 @@ def solve(game: str, hands, trick=(), to_play: int | None = None, contract=None,
     R_nodes = []
 
     def run(name, R, target=None, shift=0, scale=1):
-        v, per = _run(pos, R, tt, target, cards)
+        v, per = _run(pos, R, tt, target, cards, stop)
         R_nodes.append(int(R[SR.NODES]))
         columns[name] = (shift + scale * v, {c: shift + scale * x for c, x in per.items()})
 
     if game == "schieber":
         team0 = 0b0101 if n == 4 else 0
         R = _rules(game, n, pos.param, team0, team0, MATCH)
-        v, per = _run(pos, R, tt, None, cards)
+        v, per = _run(pos, R, tt, None, cards, stop)
         R_nodes.append(int(R[SR.NODES]))
         p0 = pos.points[0] + pos.points[2]
         p1 = pos.points[1] + pos.points[3]

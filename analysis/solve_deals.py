@@ -32,13 +32,16 @@ its own transposition table (``tt_mib`` MiB at most).
 """
 from __future__ import annotations
 
+import functools
 import os
+import threading
 
 import numpy as np
 import pandas as pd
 
+from cardmc.driver import on_interrupt
 from cardmc.kernels.jit import in_threads
-from cardmc.solve import DEFAULT_TT_MIB, ENTRY_BYTES, SCHIEBER_CONTRACTS, _rules, solve
+from cardmc.solve import DEFAULT_TT_MIB, ENTRY_BYTES, SCHIEBER_CONTRACTS, _rules, halt, solve
 
 SWEEP_TT_MIB = 16  # a sweep probe is mostly answered by its bounds: a small table a thread
 
@@ -50,9 +53,12 @@ COLUMNS = {
 }
 
 
-def deal_values(game: str, line: dict, tt_mib: float = DEFAULT_TT_MIB) -> list[dict]:
+def deal_values(game: str, line: dict, tt_mib: float = DEFAULT_TT_MIB,
+                stop: threading.Event | None = None) -> list[dict]:  # fmt: skip
     """The solved columns of each deal of one trace line (one game), a dict
-    per seat per deal with its ``game``, ``deal`` and ``seat``."""
+    per seat per deal with its ``game``, ``deal`` and ``seat``;
+    ``cardmc.solve.halt(stop)`` stops it (KeyboardInterrupt)."""
+    solving = functools.partial(solve, stop=stop)
     rows = []
     players = line["players"]
     for j, d in enumerate(line["deals"]):
@@ -61,34 +67,34 @@ def deal_values(game: str, line: dict, tt_mib: float = DEFAULT_TT_MIB) -> list[d
         values = [{"game": line["index"], "deal": deal, "seat": s} for s in range(players)]
         if game == "schieber":
             for contract in SCHIEBER_CONTRACTS:
-                v = solve(game, hands=hands, to_play=lead, contract=contract, tt_mib=tt_mib,
-                          cards=False).value  # fmt: skip
+                v = solving(game, hands=hands, to_play=lead, contract=contract, tt_mib=tt_mib,
+                            cards=False).value  # fmt: skip
                 for s in range(players):
                     values[s][f"solved_{contract}"] = v[f"team{s % 2}"]
             for s in range(players):
                 values[s]["solved_points"] = values[s][f"solved_{d['contract']}"]
         else:
             for s in range(players):
-                values[s].update(_seat_values(game, d, hands, lead, s, players, tt_mib))
+                values[s].update(_seat_values(solving, game, d, hands, lead, s, players, tt_mib))
         rows.extend(values)
     return rows
 
 
-def _seat_values(game: str, d: dict, hands: list[str], lead: int, seat: int, players: int,
+def _seat_values(solving, game: str, d: dict, hands: list[str], lead: int, seat: int, players: int,
                  tt_mib: float) -> dict:  # fmt: skip
     if game == "differenzler":
-        v = solve(game, hands=hands, to_play=lead, contract=d["trump"], seat=seat, tt_mib=tt_mib,
-                  cards=False).value  # fmt: skip
+        v = solving(game, hands=hands, to_play=lead, contract=d["trump"], seat=seat, tt_mib=tt_mib,
+                    cards=False).value  # fmt: skip
         return {"solved_at_least": v["sure_at_least"], "solved_at_most": v["sure_at_most"]}
     if game == "english_jazz":
-        v = solve(game, hands=hands, to_play=lead, seat=seat, tt_mib=tt_mib, cards=False).value
+        v = solving(game, hands=hands, to_play=lead, seat=seat, tt_mib=tt_mib, cards=False).value
         return {"solved_tricks": v["most_tricks"], "solved_sweep": v["all_tricks"]}
     if d["number"] == 6:
-        v = solve(game, hands=hands, to_play=lead, contract=6, seat=seat, points=[0] * players,
-                  tt_mib=tt_mib).value  # fmt: skip
+        v = solving(game, hands=hands, to_play=lead, contract=6, seat=seat, points=[0] * players,
+                    tt_mib=tt_mib).value  # fmt: skip
         return {"solved_out_first": v["out_first"], "solved_score": v["score"]}
-    v = solve(game, hands=hands, to_play=lead, contract=d["number"], seat=seat, tt_mib=tt_mib,
-              cards=False).value  # fmt: skip
+    v = solving(game, hands=hands, to_play=lead, contract=d["number"], seat=seat, tt_mib=tt_mib,
+                cards=False).value  # fmt: skip
     return {"solved_held_to": v["held_to"], "solved_escape": v["escape"]}
 
 
@@ -103,15 +109,17 @@ def solve_deals(job, first: int | None = None, games: int | None = None, threads
     parts = max(1, min(threads or os.cpu_count() or 1, games))
     bar = _bar(games, progress)
     out: list[list[dict]] = [[] for _ in range(games)]
+    stop = threading.Event()
 
     def work(p: int) -> None:
         for i in range(games * p // parts, games * (p + 1) // parts):
             line = spec.trace_game(job.seed, first + i, job.players, job.options, job.policy, **tables)
-            out[i] = deal_values(job.game, line, tt_mib)
+            out[i] = deal_values(job.game, line, tt_mib, stop)
             bar.update(1)
 
-    try:
-        in_threads(work, parts)
+    try:  # Ctrl-C stops the searches at once, also within a block that a run lets finish
+        with on_interrupt(lambda: halt(stop)):
+            in_threads(work, parts, halt=lambda: halt(stop))
     finally:
         bar.close()
     columns = ["game", "deal", "seat", *COLUMNS[job.game]]

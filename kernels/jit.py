@@ -45,11 +45,25 @@ recursive = numba.njit(cache=True, nogil=True)
 call must pass the same types: no literal constants)."""
 
 
-def in_threads(work, parts: int) -> list:
+def in_threads(work, parts: int, halt=None) -> list:
     """``[work(0), ..., work(parts - 1)]``, run side by side on Python threads
     (the kernels release the GIL), or in this thread when ``parts`` is 1:
     for light passes over a block's rows (split into columns, tally) that
-    are not worth a parallel kernel's compile."""
+    are not worth a parallel kernel's compile. With ``halt``, for long work
+    that can stop early: every part runs on the pool while this thread only
+    waits, so that it hears Ctrl-C at once; ``halt()`` is then called to stop
+    the parts before the interrupt goes on."""
+    if halt is not None:
+        from concurrent.futures import wait
+
+        futures = [_pool(parts).submit(work, p) for p in range(parts)]
+        try:
+            wait(futures)
+        except BaseException:
+            halt()
+            wait(futures)  # every part is done before anything returns or raises
+            raise
+        return [f.result() for f in futures]
     if parts <= 1:
         return [work(p) for p in range(parts)]
     # the calling thread takes part 0: handing a part to a waiting thread and back costs 10-20 us

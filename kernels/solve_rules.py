@@ -13,6 +13,8 @@ trump, Norwegian Jazz deal number), ``R[MAX_SIDE]`` (seats that maximise, a
 bit mask), ``R[COUNTED]`` (seats whose tricks count), ``R[BONUS]`` (added when
 the counted seats take every trick of the deal, subtracted when they take
 none: Schieber's match), ``R[LAST_BONUS]`` (the last trick's extra).
+Another thread may set ``R[STOP]`` to stop a search in progress: it returns
+at once, its value meaningless, and records nothing in the table.
 """
 from __future__ import annotations
 
@@ -25,8 +27,8 @@ from cardmc.kernels.tricks import (JASS_PLAIN, JASS_TRUMP, PLAIN, REVERSED, SUIT
                                    strength, trick_winner)
 
 SCHIEBER, DIFFERENZLER, ENGLISH_JAZZ, NORWEGIAN_JAZZ = 0, 1, 2, 3
-GAME, PLAYERS, PARAM, MAX_SIDE, COUNTED, BONUS, LAST_BONUS, MODE, TT_MASK, SALT, NODES = range(11)
-R_SIZE = 11
+GAME, PLAYERS, PARAM, MAX_SIDE, COUNTED, BONUS, LAST_BONUS, MODE, TT_MASK, SALT, NODES, STOP = range(12)
+R_SIZE = 12
 THRESHOLD, INTERVAL = 0, 1  # R[MODE]: "at least lo" searches, or "within [lo, hi]"
 
 # BETWEEN[kind, a, b]: 16-bit rank set strictly between ranks a and b in the

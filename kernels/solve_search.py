@@ -39,7 +39,7 @@ from cardmc.kernels.bits import ONE, ZERO, bit, highest, lowest, nth, pext, popc
 from cardmc.kernels.jit import jit
 from cardmc.kernels.solve_rules import (
     BONUS, COUNTED, DIFFERENZLER, ENGLISH_JAZZ, GAME, INTERVAL, MAX_SIDE, MODE, NODES, PARAM, PLAYERS, SALT, SCHIEBER,
-    THRESHOLD, TRUMP_RANKS, TT_MASK,
+    STOP, THRESHOLD, TRUMP_RANKS, TT_MASK,
     card_strength, card_token, card_value, ordered_trump, legal, order_between, remaining_value, trick_end,
 )
 
@@ -515,6 +515,8 @@ def search(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, fla
     fresh = True  # node d is still to be looked at (one call site each of enter and store: less code to compile)
     while True:
         if fresh:
+            if R[STOP] != 0:  # stopped from another thread: out at once, nothing more stored
+                return 0
             res = enter(R, keys, lows, highs, bests, ages, hands, line, k0, fr, fk, moves, scores, d)
             fresh = False
         if res == EXPAND:
@@ -576,6 +578,8 @@ def value(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flag
         mid = (a + b + 1) // 2
         g = search(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, mid, BIG, moves, scores,
                    fr, fk)
+        if R[STOP] != 0:
+            break
         if g >= mid:
             a = min(g, b)
         else:
@@ -594,8 +598,11 @@ def least_distance(R, keys, lows, highs, bests, ages, hands, line, k, leader, tr
     a, b = 0, max(abs(target - bottom), abs(top - target))
     while a < b:
         mid = (a + b) // 2
-        if search(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, target - mid, target + mid,
-                  moves, scores, fr, fk) >= target - mid:
+        ok = search(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, target - mid,
+                    target + mid, moves, scores, fr, fk) >= target - mid
+        if R[STOP] != 0:
+            break
+        if ok:
             b = mid
         else:
             a = mid + 1
@@ -616,7 +623,7 @@ def card_values(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump
     rest = lg
     h2 = hands.copy()
     l2 = line.copy()
-    while rest != ZERO:
+    while rest != ZERO and R[STOP] == 0:
         c = lowest(rest)
         rest &= rest - ONE
         for i in range(h2.size):  # element by element: an array assignment compiles its shape error's

@@ -41,7 +41,7 @@ def test_the_columns_do_not_depend_on_the_threads(english_jazz):
 def test_norwegian_jazz_solves_the_penalty_deals_and_sevens(monkeypatch):
     calls = []
 
-    def fake_solve(game, hands, to_play, contract, seat, tt_mib, points=None, cards=True):
+    def fake_solve(game, hands, to_play, contract, seat, tt_mib, points=None, cards=True, stop=None):
         calls.append((contract, seat, points, cards))
         if contract == 6:
             return type("S", (), {"value": {"out_first": seat % 2, "score": 10 - seat}})
@@ -63,7 +63,7 @@ def test_norwegian_jazz_solves_the_penalty_deals_and_sevens(monkeypatch):
 def test_schieber_gives_each_seat_its_team_s_points_under_every_contract(monkeypatch):
     calls = []
 
-    def fake_solve(game, hands, to_play, contract, tt_mib, cards):
+    def fake_solve(game, hands, to_play, contract, tt_mib, cards, stop=None):
         calls.append((contract, to_play, cards))
         points = 10 * len(calls)
         return type("S", (), {"value": {"team0": points, "team1": 157 - points}})
@@ -131,7 +131,7 @@ def test_the_command_line_writes_the_solved_rows(tmp_path):
 def test_differenzler_gives_each_seat_its_two_values_under_the_deal_s_trump(monkeypatch):
     calls = []
 
-    def fake_solve(game, hands, to_play, contract, seat, tt_mib, cards):
+    def fake_solve(game, hands, to_play, contract, seat, tt_mib, cards, stop=None):
         calls.append((contract, to_play, seat, cards))
         return type("S", (), {"value": {"sure_at_least": seat, "sure_at_most": 100 + seat}})
 
