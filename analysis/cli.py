@@ -300,12 +300,32 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="overwrite an existing output file")
     add_condition_arguments(p)
 
-    p = sub.add_parser("bench", help="measure throughput (compile time reported separately)")
+    p = sub.add_parser("bench", help="measure throughput (compile time reported separately)",
+                       description="Time the game's kernel, DataFrame and aggregate paths on 1 and all threads; "
+                       "or, with --solver, the exact solver on random positions, or, with --pimc, the search "
+                       "player (both on one thread).")  # fmt: skip
     _game(p)
-    p.add_argument("--games", type=positive_int, default=None, help="games per timed run")
+    p.add_argument("--games", type=positive_int, default=None, help="games per timed run (--pimc: games timed, "
+                   "default 2)")
     p.add_argument("--repeat", type=positive_int, default=5, help="timed runs per case; the best is kept")
     p.add_argument("--players", type=positive_int, default=None, help="number of players (Norwegian Jazz: 3-7)")
     p.add_argument("--cold", action="store_true", help="also time a compile from an empty cache (fresh process)")
+    search = p.add_argument_group("the solver and the search player")
+    search.add_argument("--solver", action="store_true", help="time the exact solver on random positions at a "
+                        "trick boundary, reached by random play from random deals: median, 99th percentile and "
+                        "nodes a second (Schieber: team 0's points; Differenzler: seat 0's sure points; English "
+                        "Jazz: seat 0's most tricks; Norwegian Jazz: the penalty seat 0 is held to)")
+    search.add_argument("--tricks-left", type=positive_int, default=None, help="--solver: tricks left in each "
+                        "position (default: whole deals)")
+    search.add_argument("--positions", type=positive_int, default=100, help="--solver: positions timed "
+                        "(default 100)")
+    search.add_argument("--pimc", action="store_true", help="time the search player with every seat pimc: "
+                        "seconds a deal over whole games")
+    search.add_argument("--tricks", type=positive_int, default=5, help="--pimc: search from this many tricks "
+                        "left (pimc_tricks, default 5)")
+    search.add_argument("--samples", type=positive_int, default=8, help="--pimc: deals solved a card "
+                        "(pimc_samples, default 8)")
+    search.add_argument("--seed", type=int, default=1, help="--solver and --pimc: random seed (default 1)")
     add_condition_arguments(p)  # with a condition: the cost of a conditioned deal against a plain one
 
     p = sub.add_parser("odds", help="advice for one hand: each choice's outcome, the rest dealt at random, 95%% CIs",
@@ -449,6 +469,29 @@ def cmd_bench(args) -> int:
 
     from cardmc.bench import cold_compile
 
+    if args.solver and args.pimc:
+        raise UsageError("--solver and --pimc time different things: give one")
+    mode = "--solver" if args.solver else "--pimc" if args.pimc else None
+    for flag, given, modes in (("--tricks-left", args.tricks_left is not None, ("--solver",)),
+                               ("--tricks", args.tricks != 5, ("--pimc",)), ("--samples", args.samples != 8, ("--pimc",)),
+                               ("--positions", args.positions != 100, ("--solver",)),
+                               ("--cold", args.cold, (None,)), ("--repeat", args.repeat != 5, (None,))):  # fmt: skip
+        if given and mode not in modes:
+            raise UsageError(f"{flag} is not for {'the kernel bench' if mode is None else mode}"
+                             f"{'' if modes[0] is None else f': use it with {modes[0]}'}")
+    if mode is not None and (args.hands or args.trump_card is not None or args.deal is not None):
+        raise UsageError(f"conditions (--hand, --trump-card, --deal) are not for {mode}")
+    if args.solver:
+        from cardmc.solve import bench_line
+
+        print(bench_line(args.game, args.positions, args.seed, args.tricks_left, players=args.players or 4),
+              flush=True)  # fmt: skip
+        return 0
+    if args.pimc:
+        from cardmc.pimc import bench_line
+
+        print(bench_line(args.game, args.games or 2, args.tricks, args.samples, args.players, args.seed), flush=True)
+        return 0
     if args.hands or args.trump_card is not None or args.deal is not None:
         from cardmc.bench import deal_cost
 

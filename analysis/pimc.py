@@ -399,17 +399,44 @@ def _score_cards(view: dict, hands: np.ndarray) -> dict[int, int]:
     return {int(out_c[i]): int(out_v[i]) for i in range(m)}
 
 
-def bench_main(argv=None) -> int:
-    """``python -m cardmc.pimc GAME [--games N] [--tricks T] [--samples K]``: the
-    search player's speed with every seat searching, one thread, after one
-    warm-up game (compile or load the cache): seconds a deal over whole
-    games. Deals cut short by a Schieber match's end count as deals."""
-    import argparse
+def bench_line(game: str, games: int = 2, tricks: int = 5, samples: int = 8, players: int | None = None,
+               seed: int = 1) -> str:  # fmt: skip
+    """The search player's speed with every seat searching, one thread,
+    after one warm-up game (compile or load the cache): seconds a deal over
+    whole games, as one line. Deals cut short by a Schieber match's end
+    count as deals. UsageError for a bad argument."""
     import time
 
     import numba
 
     from cardmc.api import simulate
+    from cardmc.registry import UsageError
+
+    if game not in GAMES:
+        raise UsageError(f"unknown game {game!r}: one of {', '.join(GAMES)}")
+    if games < 1:
+        raise UsageError(f"games must be at least 1, not {games}")
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        simulate(game, games=1, seed=seed + 1, policy="pimc", players=players, threads=1, pimc_tricks=1,
+                 pimc_samples=1)  # fmt: skip
+        t = time.perf_counter()
+        rows = simulate(game, games=games, seed=seed, policy="pimc", players=players, threads=1,
+                        pimc_tricks=tricks, pimc_samples=samples)  # fmt: skip
+        seconds = time.perf_counter() - t
+    finally:
+        numba.set_num_threads(before)
+    deals = len(rows[["game", "deal"]].drop_duplicates())
+    return (f"{game}: every seat pimc, {samples} samples, from {tricks} tricks left, seed {seed}: "
+            f"{games} games, {deals} deals in {seconds:.1f} s = {seconds / deals:.3f} s a deal (1 thread)")
+
+
+def bench_main(argv=None) -> int:
+    """``python -m cardmc.pimc GAME [--games N] [--tricks T] [--samples K]``
+    (also ``cardmc bench GAME --pimc``): ``bench_line``."""
+    import argparse
+
     from cardmc.registry import UsageError
 
     p = argparse.ArgumentParser(prog="python -m cardmc.pimc", description=bench_main.__doc__)
@@ -420,21 +447,10 @@ def bench_main(argv=None) -> int:
     p.add_argument("--players", type=int, default=None, help="Norwegian Jazz players (default 4)")
     p.add_argument("--seed", type=int, default=1)
     a = p.parse_args(argv)
-    if a.games < 1:
-        p.error(f"--games must be at least 1, not {a.games}")
-    numba.set_num_threads(1)
-    options = {"pimc_tricks": a.tricks, "pimc_samples": a.samples}
     try:
-        simulate(a.game, games=1, seed=a.seed + 1, policy="pimc", players=a.players, threads=1, pimc_tricks=1,
-                 pimc_samples=1)  # fmt: skip
-        t = time.perf_counter()
-        rows = simulate(a.game, games=a.games, seed=a.seed, policy="pimc", players=a.players, threads=1, **options)
-        seconds = time.perf_counter() - t
+        print(bench_line(a.game, a.games, a.tricks, a.samples, a.players, a.seed))
     except UsageError as e:
         p.error(str(e))  # one line, exit 2
-    deals = len(rows[["game", "deal"]].drop_duplicates())
-    print(f"{a.game}: every seat pimc, {a.samples} samples, from {a.tricks} tricks left, seed {a.seed}: "
-          f"{a.games} games, {deals} deals in {seconds:.1f} s = {seconds / deals:.3f} s a deal (1 thread)")
     return 0
 
 

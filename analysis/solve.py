@@ -452,10 +452,28 @@ def bench_summary(df: pd.DataFrame) -> dict[str, float]:
             "nodes_per_s": float(df["nodes"].sum()) / total if total > 0 else float("inf")}
 
 
+def bench_line(game: str, positions: int = 100, seed: int = 1, tricks_left: int | None = None, contract=None,
+               players: int = 4, tt_mib: float = DEFAULT_TT_MIB) -> str:  # fmt: skip
+    """The solver benchmark (``bench_solver`` after one warm-up solve) as one
+    line of figures; UsageError for a bad argument. One thread, as the
+    search always is."""
+    t = time.perf_counter()
+    if positions < 1:
+        raise UsageError(f"positions must be at least 1, not {positions}")
+    bench_solver(game, 0, seed, tricks_left, contract, players, tt_mib)  # the checks alone
+    bench_solver(game, 1, seed + 1, 1, contract, players, tt_mib)  # compile or load the cache
+    warm = time.perf_counter() - t
+    s = bench_summary(bench_solver(game, positions, seed, tricks_left, contract, players, tt_mib))
+    left = "whole deals" if tricks_left is None else f"{tricks_left} tricks left"
+    return (f"{game} ({left}, contract {contract or 'random'}, seed {seed}): {s['positions']} positions, "
+            f"median {s['median_ms']:.2f} ms, p99 {s['p99_ms']:.2f} ms, max {s['max_ms']:.2f} ms, "
+            f"{s['positions_per_s']:.1f} positions/s, {s['mean_nodes']:.0f} nodes mean, "
+            f"{s['nodes_per_s'] / 1e6:.2f} M nodes/s (first call {warm:.1f} s)")
+
+
 def bench_main(argv=None) -> int:
-    """``python -m cardmc.solve GAME [--positions N] [--tricks-left K] ...``: the
-    solver benchmark (``bench_solver`` after one warm-up solve) as one line of
-    figures. Pin the thread count with NUMBA_NUM_THREADS=1 for comparable runs."""
+    """``python -m cardmc.solve GAME [--positions N] [--tricks-left K] ...``
+    (also ``cardmc bench GAME --solver``): ``bench_line``."""
     import argparse
 
     p = argparse.ArgumentParser(prog="python -m cardmc.solve", description=bench_main.__doc__)
@@ -467,22 +485,10 @@ def bench_main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--tt-mib", type=float, default=DEFAULT_TT_MIB)
     a = p.parse_args(argv)
-    t = time.perf_counter()
-    if a.positions < 1:
-        p.error(f"--positions must be at least 1, not {a.positions}")
     try:
-        bench_solver(a.game, 0, a.seed, a.tricks_left, a.contract, a.players, a.tt_mib)  # the checks alone
-        bench_solver(a.game, 1, a.seed + 1, 1, a.contract, a.players, a.tt_mib)  # compile or load the cache
-        warm = time.perf_counter() - t
-        df = bench_solver(a.game, a.positions, a.seed, a.tricks_left, a.contract, a.players, a.tt_mib)
+        print(bench_line(a.game, a.positions, a.seed, a.tricks_left, a.contract, a.players, a.tt_mib))
     except UsageError as e:
         p.error(str(e))  # one line, exit 2
-    s = bench_summary(df)
-    left = "whole deals" if a.tricks_left is None else f"{a.tricks_left} tricks left"
-    print(f"{a.game} ({left}, contract {a.contract or 'random'}, seed {a.seed}): {s['positions']} positions, "
-          f"median {s['median_ms']:.2f} ms, p99 {s['p99_ms']:.2f} ms, max {s['max_ms']:.2f} ms, "
-          f"{s['positions_per_s']:.1f} positions/s, {s['mean_nodes']:.0f} nodes mean, "
-          f"{s['nodes_per_s'] / 1e6:.2f} M nodes/s (first call {warm:.1f} s)")
     return 0
 
 

@@ -7,6 +7,8 @@ import pytest
 
 import cardmc.bench as B
 
+from cardmc import cli
+
 from cardmc.bench import PATHS, bench
 from cardmc.registry import UsageError
 
@@ -47,3 +49,28 @@ def test_bench_takes_every_cell_in_turn(monkeypatch):
     one_round = [(p, t) for t in (1, 2) for p in PATHS]
     case = [("kernel", 1)] + one_round * 3  # the deals counted, then three rounds
     assert timed == case * 2  # two cases, random and heuristic
+
+
+def test_bench_times_the_solver_and_the_search_player(capsys):
+    assert cli.main(["bench", "schieber", "--solver", "--tricks-left", "3", "--positions", "4", "--seed", "2"]) == 0
+    line = capsys.readouterr().out.strip()
+    assert line.startswith("schieber (3 tricks left, contract random, seed 2): 4 positions, median ")
+    assert " ms, p99 " in line and "M nodes/s" in line
+    assert cli.main(["bench", "english_jazz", "--pimc", "--games", "1", "--tricks", "1", "--samples", "2"]) == 0
+    line = capsys.readouterr().out.strip()
+    assert line.startswith("english_jazz: every seat pimc, 2 samples, from 1 tricks left, seed 1: 1 games, 12 deals")
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--solver", "--pimc"], "give one"),
+    (["--tricks-left", "3"], "--tricks-left is not for the kernel bench: use it with --solver"),
+    (["--pimc", "--positions", "9"], "--positions is not for --pimc: use it with --solver"),
+    (["--solver", "--samples", "4"], "--samples is not for --solver: use it with --pimc"),
+    (["--solver", "--cold"], "--cold is not for --solver"),
+    (["--solver", "--hand", "0:JS"], "conditions"),
+    (["--solver", "--tricks-left", "10"], "tricks_left must be 1..9, not 10"),
+])
+def test_bench_refuses_options_of_another_mode_in_one_line(capsys, args, says):
+    assert cli.main(["bench", "schieber", *args]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and says in err[0]
