@@ -173,7 +173,8 @@ def solve_arguments(parser) -> None:
     parser.add_argument("--taken", default=None, help="tricks taken so far per seat, e.g. 3,2,1,1")
     parser.add_argument("--points", default=None,
                         help="points so far per seat (Norwegian Jazz: penalty units), e.g. 10,20,30,40")
-    parser.add_argument("--tt-mib", type=float, default=64, help="transposition table size in MiB")
+    parser.add_argument("--tt-mib", type=float, default=256, help="transposition table size in MiB, at most 512 "
+                        "(default 256; memory is taken as the search fills it)")
 
 
 COMPARE_HELP = """arms (--arm, two or more; the first is the base of every difference):

@@ -128,7 +128,7 @@ def test_the_move_list_holds_every_card_of_the_largest_hand():
     (["schieber", "--contract", "0"], "unknown Schieber contract '0'"),
     (["norwegian_jazz", "--players", "9"], "3 to 7 players, not 9"),
     (["english_jazz", "--tricks-left", "20"], "tricks_left must be 1..12"),
-    (["schieber", "--positions", "0"], "--positions must be at least 1"),
+    (["schieber", "--positions", "0"], "positions must be at least 1, not 0"),
 ])
 def test_solver_benchmark_refuses_bad_input_in_one_line(argv, message, capsys):
     from cardmc.solve import bench_main
@@ -166,3 +166,11 @@ def test_a_solve_does_not_depend_on_the_solves_before():
     again = bench_solver("schieber", positions=2, seed=5, tricks_left=5, contract="S")
     assert first["value"].tolist() == again["value"].tolist()
     assert first["nodes"].tolist() == again["nodes"].tolist()
+
+
+def test_the_command_line_s_table_size_is_the_api_s_default():
+    from cardmc import cli
+    from cardmc.solve import DEFAULT_TT_MIB
+
+    args = cli.build_parser().parse_args(["solve", "schieber", "--hands", "6S", "7S", "8S", "9S", "--to-play", "0"])
+    assert args.tt_mib == DEFAULT_TT_MIB
