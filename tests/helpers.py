@@ -1,9 +1,11 @@
 """Small helpers shared by the tests."""
 from __future__ import annotations
 
+import json
 import random
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -198,3 +200,31 @@ def decide_seeing_all(monkeypatch, view: dict, hands: dict, rng):
     true = np.array([hands[s] for s in range(view["players"])], np.uint64)
     monkeypatch.setattr(pimc, "sample", lambda view, rng, R, banned=None: true.copy())
     return pimc.decide(view, 2, rng, pimc._table())
+
+
+def start_then_stop(tmp_path: Path, args: list[str], how: int, chunks: int = 1,
+                    after: float = 0.0) -> tuple[int, str]:  # fmt: skip
+    """Start the CLI in ``tmp_path`` and send it signal ``how`` once the run
+    folder ``run``'s manifest lists ``chunks`` chunks (0: once it exists), and
+    ``after`` seconds more; its exit status and standard error. Fails the test
+    when the process has not ended a minute after the signal."""
+    proc = subprocess.Popen([sys.executable, "-m", "cardmc.cli", *args], cwd=tmp_path, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    path = tmp_path / "run" / "manifest.json"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            if len(json.loads(path.read_text())["chunks"]) >= chunks:
+                break
+        except (OSError, ValueError, KeyError):
+            pass
+        time.sleep(0.01)
+    time.sleep(after)
+    proc.send_signal(how)
+    try:
+        _, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        pytest.fail(f"the run had not stopped a minute after signal {how}")
+    return proc.returncode, err

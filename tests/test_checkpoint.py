@@ -9,7 +9,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pandas as pd
@@ -17,6 +16,7 @@ import pytest
 
 from cardmc import api, checkpoint
 from cardmc.registry import UsageError
+from tests.helpers import start_then_stop
 
 KEY = ["game", "deal", "seat"]
 
@@ -33,25 +33,6 @@ def same_rows(a: pd.DataFrame, b: pd.DataFrame) -> None:
     a = a.sort_values(KEY).reset_index(drop=True)
     b = b.sort_values(KEY).reset_index(drop=True)
     pd.testing.assert_frame_equal(a, b, check_exact=True)
-
-
-def start_then_stop(tmp_path: Path, args: list[str], how: int) -> tuple[int, str]:
-    """Start the CLI and stop it with signal ``how`` once the manifest lists a
-    chunk; its exit status and standard error."""
-    proc = subprocess.Popen([sys.executable, "-m", "cardmc.cli", *args], cwd=tmp_path, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)  # fmt: skip
-    path = tmp_path / "run" / checkpoint.MANIFEST
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and proc.poll() is None:
-        try:
-            if json.loads(path.read_text())["chunks"]:
-                break
-        except (OSError, ValueError, KeyError):
-            pass
-        time.sleep(0.01)
-    proc.send_signal(how)
-    _, err = proc.communicate(timeout=60)
-    return proc.returncode, err
 
 
 GAMES = 120_000  # 30 chunks of tens of milliseconds each: the run cannot end between two polls (10 ms)

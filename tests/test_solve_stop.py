@@ -2,10 +2,7 @@
 table sound, and a ``--solve`` run stops within moments with its one line."""
 from __future__ import annotations
 
-import json
 import signal
-import subprocess
-import sys
 import threading
 import time
 
@@ -13,13 +10,13 @@ import numpy as np
 import pytest
 
 import cardmc
-from cardmc import checkpoint
 from cardmc import solve as SV
 from cardmc.kernels import cards as C
 from cardmc.kernels import solve_rules as SR
 from cardmc.kernels import solve_search as S
+from tests.helpers import start_then_stop
 
-# a whole Differenzler deal (game 0 of seed 1's first deal would do as well): seconds to minutes to solve
+# a whole Differenzler deal: seconds to minutes to solve, with every card's value
 HANDS = ["6C 9C KC 7D TD AD 8H QS AS", "7C TC AC 6D JD 6H KH 7S TS", "8C JC QC 8D QD KD 7H 9H JS",
          "9D TH JH QH AH 6S 8S 9S KS"]
 
@@ -72,23 +69,8 @@ def test_halt_stops_a_solve_in_another_thread_and_later_solves_are_exact():
 def test_ctrl_c_stops_a_solve_run_at_once_with_its_one_line(tmp_path):
     args = ["simulate", "differenzler", "--games", "1", "--seed", "1", "--policy", "calibrated", "--solve",
             "--out", "run/", "--no-progress"]
-    proc = subprocess.Popen([sys.executable, "-m", "cardmc.cli", *args], cwd=tmp_path, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)  # fmt: skip
-    path = tmp_path / "run" / checkpoint.MANIFEST
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and proc.poll() is None:
-        try:
-            json.loads(path.read_text())
-            break
-        except (OSError, ValueError):
-            time.sleep(0.05)
-    time.sleep(3)  # the game is played and its first deal is being solved (about 16 minutes for the game)
-    proc.send_signal(signal.SIGINT)
-    try:
-        _, err = proc.communicate(timeout=60)  # a guard: before, the run went on to the end of the game
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.communicate()
-        pytest.fail("the run did not stop within a minute of Ctrl-C")
-    assert proc.returncode == 130, err
+    # 3 s after the run folder is made, the game is played and its first deal is being solved (the whole
+    # game takes about 16 minutes): before, Ctrl-C waited for the block's solving to end
+    status, err = start_then_stop(tmp_path, args, signal.SIGINT, chunks=0, after=3)
+    assert status == 130, err
     assert len(err.strip().splitlines()) == 1 and "run the same command again to resume" in err
