@@ -456,12 +456,15 @@ def bench_line(game: str, positions: int = 100, seed: int = 1, tricks_left: int 
                players: int = 4, tt_mib: float = DEFAULT_TT_MIB) -> str:  # fmt: skip
     """The solver benchmark (``bench_solver`` after one warm-up solve) as one
     line of figures; UsageError for a bad argument. One thread, as the
-    search always is."""
+    search always is. The warm-up (``first call``) also touches every page
+    of the table, which the first solves of a process otherwise pay for as
+    they fill it."""
     t = time.perf_counter()
     if positions < 1:
         raise UsageError(f"positions must be at least 1, not {positions}")
     bench_solver(game, 0, seed, tricks_left, contract, players, tt_mib)  # the checks alone
     bench_solver(game, 1, seed + 1, 1, contract, players, tt_mib)  # compile or load the cache
+    table(tt_mib)[0].fill(0)  # and fault the table's memory in (up to half a second for 256 MiB), once
     warm = time.perf_counter() - t
     s = bench_summary(bench_solver(game, positions, seed, tricks_left, contract, players, tt_mib))
     left = "whole deals" if tricks_left is None else f"{tricks_left} tricks left"
