@@ -97,7 +97,7 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
              searched),
             ("solved_declarations", f"With every hand seen: each deal of a stored run of {stored['games']:,} "
              f"games of calibrated play (seed {stored['seed']}, cardmc {stored['cardmc']}; made once: solving "
-             "a deal's four seats both ways takes about four minutes on one core) solved exactly for each seat: "
+             "a deal's four seats both ways takes 4 to 30 minutes on one core) solved exactly for each seat: "
              "the points it can be sure to take whatever the other three do (sure at least), and the points it "
              "can be sure not to exceed whatever they do (sure at most). The share of declarations below, above "
              "and between the two, and declared minus sure at least, by declaration rule on the same hands "

@@ -70,7 +70,7 @@ def test_ctrl_c_stops_a_solve_run_at_once_with_its_one_line(tmp_path):
     args = ["simulate", "differenzler", "--games", "1", "--seed", "1", "--policy", "calibrated", "--solve",
             "--out", "run/", "--no-progress"]
     # 3 s after the run folder is made, the game is played and its first deal is being solved (the whole
-    # game takes about 16 minutes): before, Ctrl-C waited for the block's solving to end
+    # game takes a quarter of an hour or more): before, Ctrl-C waited for the block's solving to end
     status, err = start_then_stop(tmp_path, args, signal.SIGINT, chunks=0, after=3)
     assert status == 130, err
     assert len(err.strip().splitlines()) == 1 and "run the same command again to resume" in err

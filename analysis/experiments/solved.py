@@ -23,7 +23,7 @@ Schieber deal under all six contracts takes about 40 s on one core, so the
 report reads that run instead of solving while it runs.
 ``stored_declarations()`` does the same for Differenzler
 (``data/differenzler_solved.csv``: every seat's row of games of calibrated
-play, with its two solved values; four minutes a deal on one core), with
+play, with its two solved values; 4 to 30 minutes a deal on one core), with
 the declarations of the other rules on the same hands beside it.
 
 ``aggregate(game, rows)`` and ``summarise(game, aggregates)`` make the
