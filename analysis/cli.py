@@ -308,7 +308,8 @@ def build_parser() -> argparse.ArgumentParser:
     _game(p)
     p.add_argument("--games", type=positive_int, default=None, help="games per timed run (--pimc: games timed, "
                    "default 2)")
-    p.add_argument("--repeat", type=positive_int, default=5, help="timed runs per case; the best is kept")
+    p.add_argument("--repeat", type=positive_int, default=None, help="timed runs per case; the best is kept "
+                   "(default 5)")
     p.add_argument("--players", type=positive_int, default=None, help="number of players (Norwegian Jazz: 3-7)")
     p.add_argument("--cold", action="store_true", help="also time a compile from an empty cache (fresh process)")
     search = p.add_argument_group("the solver and the search player")
@@ -318,15 +319,15 @@ def build_parser() -> argparse.ArgumentParser:
                         "Jazz: seat 0's most tricks; Norwegian Jazz: the penalty seat 0 is held to)")
     search.add_argument("--tricks-left", type=positive_int, default=None, help="--solver: tricks left in each "
                         "position (default: whole deals)")
-    search.add_argument("--positions", type=positive_int, default=100, help="--solver: positions timed "
+    search.add_argument("--positions", type=positive_int, default=None, help="--solver: positions timed "
                         "(default 100)")
     search.add_argument("--pimc", action="store_true", help="time the search player with every seat pimc: "
                         "seconds a deal over whole games")
-    search.add_argument("--tricks", type=positive_int, default=5, help="--pimc: search from this many tricks "
+    search.add_argument("--tricks", type=positive_int, default=None, help="--pimc: search from this many tricks "
                         "left (pimc_tricks, default 5)")
-    search.add_argument("--samples", type=positive_int, default=8, help="--pimc: deals solved a card "
+    search.add_argument("--samples", type=positive_int, default=None, help="--pimc: deals solved a card "
                         "(pimc_samples, default 8)")
-    search.add_argument("--seed", type=int, default=1, help="--solver and --pimc: random seed (default 1)")
+    search.add_argument("--seed", type=int, default=None, help="--solver and --pimc: random seed (default 1)")
     add_condition_arguments(p)  # with a condition: the cost of a conditioned deal against a plain one
 
     p = sub.add_parser("odds", help="advice for one hand: each choice's outcome, the rest dealt at random, 95%% CIs",
@@ -473,11 +474,12 @@ def cmd_bench(args) -> int:
     if args.solver and args.pimc:
         raise UsageError("--solver and --pimc time different things: give one")
     mode = "--solver" if args.solver else "--pimc" if args.pimc else None
-    for flag, given, modes in (("--tricks-left", args.tricks_left is not None, ("--solver",)),
-                               ("--tricks", args.tricks != 5, ("--pimc",)), ("--samples", args.samples != 8, ("--pimc",)),
-                               ("--positions", args.positions != 100, ("--solver",)),
-                               ("--cold", args.cold, (None,)), ("--repeat", args.repeat != 5, (None,))):  # fmt: skip
-        if given and mode not in modes:
+    belongs = {"--tricks-left": ("--solver",), "--positions": ("--solver",), "--tricks": ("--pimc",),
+               "--samples": ("--pimc",), "--seed": ("--solver", "--pimc"), "--games": (None, "--pimc"),
+               "--cold": (None,), "--repeat": (None,)}  # None: the kernel bench
+    for flag, modes in belongs.items():
+        value = getattr(args, flag[2:].replace("-", "_"))
+        if value not in (None, False) and mode not in modes:
             raise UsageError(f"{flag} is not for {'the kernel bench' if mode is None else mode}"
                              f"{'' if modes[0] is None else f': use it with {modes[0]}'}")
     if mode is not None and (args.hands or args.trump_card is not None or args.deal is not None):
@@ -485,22 +487,24 @@ def cmd_bench(args) -> int:
     if args.solver:
         from cardmc.solve import bench_line
 
-        print(bench_line(args.game, args.positions, args.seed, args.tricks_left, players=args.players or 4),
+        seed = 1 if args.seed is None else args.seed
+        print(bench_line(args.game, args.positions or 100, seed, args.tricks_left, players=args.players or 4),
               flush=True)  # fmt: skip
         return 0
     if args.pimc:
         from cardmc.pimc import bench_line
 
-        print(bench_line(args.game, args.games or 2, args.tricks, args.samples, args.players, args.seed), flush=True)
+        print(bench_line(args.game, args.games or 2, args.tricks or 5, args.samples or 8, args.players,
+                         1 if args.seed is None else args.seed), flush=True)  # fmt: skip
         return 0
     if args.hands or args.trump_card is not None or args.deal is not None:
         from cardmc.bench import deal_cost
 
-        deal_cost(args.game, players=args.players, repeat=args.repeat, **condition_kwargs(args))
+        deal_cost(args.game, players=args.players, repeat=args.repeat or 5, **condition_kwargs(args))
         return 0
     if args.cold:
         print(f"{args.game}: cold compile of the benchmarked kernels {cold_compile(args.game):.1f} s", flush=True)
-    bench(args.game, games=args.games, repeat=args.repeat, players=args.players)
+    bench(args.game, games=args.games, repeat=args.repeat or 5, players=args.players)
     return 0
 
 

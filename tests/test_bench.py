@@ -74,3 +74,15 @@ def test_bench_refuses_options_of_another_mode_in_one_line(capsys, args, says):
     assert cli.main(["bench", "schieber", *args]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and says in err[0]
+
+
+@pytest.mark.parametrize("args, says", [
+    (["--solver", "--games", "3"], "--games is not for --solver"),
+    (["--seed", "3"], "--seed is not for the kernel bench: use it with --solver"),
+    (["--pimc", "--tricks", "5", "--repeat", "5"], "--repeat is not for --pimc"),
+    (["--tricks", "5"], "--tricks is not for the kernel bench: use it with --pimc"),  # the default value too
+])
+def test_bench_refuses_every_option_of_another_mode(capsys, args, says):
+    assert cli.main(["bench", "schieber", *args]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and says in err[0]
