@@ -12,7 +12,9 @@ Z95 = 1.959963984540054
 
 
 def wilson(successes, n, z: float = Z95):
-    """Wilson score interval for a proportion: (low, high), vectorised."""
+    """Wilson score interval for a proportion: (low, high), vectorised. Its
+    ends are exactly 0 when there are no successes and 1 when all are: the
+    formula alone leaves a rounding error there (3.5e-18 for 0 of 96)."""
     k = np.asarray(successes, dtype=float)
     n = np.asarray(n, dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -20,7 +22,9 @@ def wilson(successes, n, z: float = Z95):
         denom = 1 + z**2 / n
         centre = (p + z**2 / (2 * n)) / denom
         half = z * np.sqrt(p * (1 - p) / n + z**2 / (4 * n**2)) / denom
-    return np.clip(centre - half, 0.0, 1.0), np.clip(centre + half, 0.0, 1.0)
+        low = np.where((k == 0) & (n > 0), 0.0, np.clip(centre - half, 0.0, 1.0))
+        high = np.where((k == n) & (n > 0), 1.0, np.clip(centre + half, 0.0, 1.0))
+    return low, high
 
 
 def proportion(successes, n) -> dict:

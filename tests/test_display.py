@@ -13,7 +13,11 @@ from cardmc.cli import main
 
 def test_zero_events_show_the_wilson_upper_bound():
     p = stats.proportion(0, 100_000)
-    assert p["ci_low"] < 1e-12  # the Wilson formula leaves a rounding error, not an exact 0
+    assert p["ci_low"] == 0.0  # exactly: the formula alone leaves a rounding error
+    assert stats.proportion(600, 600)["ci_high"] == 1.0
+    low, high = stats.wilson([0, 3, 5, 0], [5, 5, 5, 0])
+    assert low[0] == 0.0 and high[2] == 1.0 and 0 < low[1] < 0.6 < high[1] < 1
+    assert np.isnan(low[3]) and np.isnan(high[3])  # no trials: no interval
     assert display.estimate(p["estimate"], p["ci_low"], p["ci_high"], p["se"]) == "0 [0, 3.8e-05]"
     small = stats.proportion(0, 600)
     assert display.estimate(small["estimate"], small["ci_low"], small["ci_high"], small["se"]) == "0 [0, 0.0064]"
