@@ -321,6 +321,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "position (default: whole deals)")
     search.add_argument("--positions", type=positive_int, default=None, help="--solver: positions timed "
                         "(default 100)")
+    search.add_argument("--objective", default=None, help="--solver: the value solved instead: Differenzler "
+                        "sure_at_most (the points seat 0 can be sure not to exceed), Norwegian Jazz escape (its "
+                        "penalty when every seat helps it)")
     search.add_argument("--pimc", action="store_true", help="time the search player with every seat pimc: "
                         "seconds a deal over whole games")
     search.add_argument("--tricks", type=positive_int, default=None, help="--pimc: search from this many tricks "
@@ -474,7 +477,8 @@ def cmd_bench(args) -> int:
     if args.solver and args.pimc:
         raise UsageError("--solver and --pimc time different things: give one")
     mode = "--solver" if args.solver else "--pimc" if args.pimc else None
-    belongs = {"--tricks-left": ("--solver",), "--positions": ("--solver",), "--tricks": ("--pimc",),
+    belongs = {"--tricks-left": ("--solver",), "--positions": ("--solver",), "--objective": ("--solver",),
+               "--tricks": ("--pimc",),
                "--samples": ("--pimc",), "--seed": ("--solver", "--pimc"), "--games": (None, "--pimc"),
                "--cold": (None,), "--repeat": (None,)}  # None: the kernel bench
     for flag, modes in belongs.items():
@@ -488,8 +492,8 @@ def cmd_bench(args) -> int:
         from cardmc.solve import bench_line
 
         seed = 1 if args.seed is None else args.seed
-        print(bench_line(args.game, args.positions or 100, seed, args.tricks_left, players=args.players or 4),
-              flush=True)  # fmt: skip
+        print(bench_line(args.game, args.positions or 100, seed, args.tricks_left, players=args.players or 4,
+                         objective=args.objective), flush=True)  # fmt: skip
         return 0
     if args.pimc:
         from cardmc.pimc import bench_line

@@ -390,16 +390,32 @@ def _schieber_split(x: int, rest: int, p0: int, p1: int) -> tuple[int, int]:
 # ---------------------------------------------------------------- benchmark
 
 BENCH_OBJECTIVE = {"schieber": "team0", "differenzler": "sure_at_least", "english_jazz": "most_tricks",
-                   "norwegian_jazz": "held_to"}
+                   "norwegian_jazz": "held_to"}  # the default of each game
+BENCH_OBJECTIVES = {"schieber": ("team0",), "differenzler": ("sure_at_least", "sure_at_most"),
+                    "english_jazz": ("most_tricks",), "norwegian_jazz": ("held_to", "escape")}
+
+
+def _bench_side(game: str, objective: str | None, players: int) -> tuple[int, int]:
+    """(maximising seats, counted seats) of a bench objective, as ``solve``
+    sets them; UsageError for an objective the game has not."""
+    objective = objective or BENCH_OBJECTIVE[game]
+    if objective not in BENCH_OBJECTIVES[game]:
+        raise UsageError(f"objective {objective!r} is not one of {game}'s: {', '.join(BENCH_OBJECTIVES[game])}")
+    me, everyone = 1, (1 << players) - 1
+    return {"team0": (0b0101, 0b0101), "sure_at_least": (me, me), "sure_at_most": (everyone ^ me, me),
+            "most_tricks": (me, me), "held_to": (everyone ^ me, me), "escape": (0, me)}[objective]
 
 
 def bench_solver(game: str, positions: int = 100, seed: int = 1, tricks_left: int | None = None,
-                 contract=None, players: int = 4, tt_mib: float = DEFAULT_TT_MIB) -> pd.DataFrame:
+                 contract=None, players: int = 4, tt_mib: float = DEFAULT_TT_MIB,
+                 objective: str | None = None) -> pd.DataFrame:  # fmt: skip
     """Time the exact value of random positions at a trick boundary with
     ``tricks_left`` tricks to play (None: whole deals), reached by random
     legal play from a random deal; one objective per game (Schieber: team 0's
     points; Differenzler: seat 0's sure points; English Jazz: seat 0's most
-    tricks; Norwegian Jazz: the penalty seat 0 is held to). ``contract``:
+    tricks; Norwegian Jazz: the penalty seat 0 is held to), or ``objective``,
+    one of ``BENCH_OBJECTIVES[game]`` (Differenzler's ``sure_at_most``,
+    Norwegian Jazz's ``escape``). ``contract``:
     fixed, or None for a random one per position. One row per position:
     seconds, nodes, value."""
     if game not in GAME_CODES:
@@ -408,6 +424,7 @@ def bench_solver(game: str, positions: int = 100, seed: int = 1, tricks_left: in
         raise UsageError(f"Norwegian Jazz has 3 to 7 players, not {players!r}")
     rng = np.random.default_rng(seed)
     n = players if game == "norwegian_jazz" else {"english_jazz": 3}.get(game, 4)
+    max_side, counted = _bench_side(game, objective, n)
     full = HAND_SIZE.get(game) or NJ_HAND_SIZE[n]
     left = full if tricks_left is None else int(tricks_left)
     if not 1 <= left <= full:
@@ -425,9 +442,7 @@ def bench_solver(game: str, positions: int = 100, seed: int = 1, tricks_left: in
                    "norwegian_jazz": [1, 2, 3, 4, 5]}[game]
         con = contract if contract is not None else choices[rng.integers(len(choices))]
         param, trump = _param(game, con, n)
-        me, everyone = 1, (1 << n) - 1
-        side = {"schieber": (0b0101, 0b0101), "norwegian_jazz": (everyone ^ me, me)}.get(game, (me, me))
-        R = _rules(game, n, param, side[0], side[1], MATCH if game == "schieber" else 0)
+        R = _rules(game, n, param, max_side, counted, MATCH if game == "schieber" else 0)
         _salt[0] += 1
         R[SR.TT_MASK], R[SR.SALT] = keys.size - 1, (_salt[0] * 0x9E3779B97F4A7C15) % (1 << 63)
         line = np.zeros(S.LINE, np.int64)
@@ -453,7 +468,7 @@ def bench_summary(df: pd.DataFrame) -> dict[str, float]:
 
 
 def bench_line(game: str, positions: int = 100, seed: int = 1, tricks_left: int | None = None, contract=None,
-               players: int = 4, tt_mib: float = DEFAULT_TT_MIB) -> str:  # fmt: skip
+               players: int = 4, tt_mib: float = DEFAULT_TT_MIB, objective: str | None = None) -> str:  # fmt: skip
     """The solver benchmark (``bench_solver`` after one warm-up solve) as one
     line of figures; UsageError for a bad argument. One thread, as the
     search always is. The warm-up (``first call``) also touches every page
@@ -462,13 +477,14 @@ def bench_line(game: str, positions: int = 100, seed: int = 1, tricks_left: int 
     t = time.perf_counter()
     if positions < 1:
         raise UsageError(f"positions must be at least 1, not {positions}")
-    bench_solver(game, 0, seed, tricks_left, contract, players, tt_mib)  # the checks alone
-    bench_solver(game, 1, seed + 1, 1, contract, players, tt_mib)  # compile or load the cache
+    bench_solver(game, 0, seed, tricks_left, contract, players, tt_mib, objective)  # the checks alone
+    bench_solver(game, 1, seed + 1, 1, contract, players, tt_mib, objective)  # compile or load the cache
     table(tt_mib)[0].fill(0)  # and fault the table's memory in (up to half a second for 256 MiB), once
     warm = time.perf_counter() - t
-    s = bench_summary(bench_solver(game, positions, seed, tricks_left, contract, players, tt_mib))
+    s = bench_summary(bench_solver(game, positions, seed, tricks_left, contract, players, tt_mib, objective))
     left = "whole deals" if tricks_left is None else f"{tricks_left} tricks left"
-    return (f"{game} ({left}, contract {contract or 'random'}, seed {seed}): {s['positions']} positions, "
+    return (f"{game} {objective or BENCH_OBJECTIVE[game]} ({left}, contract {contract or 'random'}, seed {seed}): "
+            f"{s['positions']} positions, "
             f"median {s['median_ms']:.2f} ms, p99 {s['p99_ms']:.2f} ms, max {s['max_ms']:.2f} ms, "
             f"{s['positions_per_s']:.1f} positions/s, {s['mean_nodes']:.0f} nodes mean, "
             f"{s['nodes_per_s'] / 1e6:.2f} M nodes/s (first call {warm:.1f} s)")
@@ -487,9 +503,11 @@ def bench_main(argv=None) -> int:
     p.add_argument("--players", type=int, default=4, help="Norwegian Jazz players (default 4)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--tt-mib", type=float, default=DEFAULT_TT_MIB)
+    p.add_argument("--objective", default=None, help="the value solved (default: the game's first): "
+                   + "; ".join(f"{g}: {', '.join(o)}" for g, o in BENCH_OBJECTIVES.items()))
     a = p.parse_args(argv)
     try:
-        print(bench_line(a.game, a.positions, a.seed, a.tricks_left, a.contract, a.players, a.tt_mib))
+        print(bench_line(a.game, a.positions, a.seed, a.tricks_left, a.contract, a.players, a.tt_mib, a.objective))
     except UsageError as e:
         p.error(str(e))  # one line, exit 2
     return 0

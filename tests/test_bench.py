@@ -54,14 +54,33 @@ def test_bench_takes_every_cell_in_turn(monkeypatch):
 def test_bench_times_the_solver_and_the_search_player(capsys):
     assert cli.main(["bench", "schieber", "--solver", "--tricks-left", "3", "--positions", "4", "--seed", "2"]) == 0
     line = capsys.readouterr().out.strip()
-    assert line.startswith("schieber (3 tricks left, contract random, seed 2): 4 positions, median ")
+    assert line.startswith("schieber team0 (3 tricks left, contract random, seed 2): 4 positions, median ")
     assert " ms, p99 " in line and "M nodes/s" in line
     assert cli.main(["bench", "english_jazz", "--pimc", "--games", "1", "--tricks", "1", "--samples", "2"]) == 0
     line = capsys.readouterr().out.strip()
     assert line.startswith("english_jazz: every seat pimc, 2 samples, from 1 tricks left, seed 1: 1 games, 12 deals")
 
 
+def test_the_solver_bench_solves_the_objective_asked(capsys):
+    from cardmc.solve import bench_solver
+
+    at_least = bench_solver("differenzler", 30, 3, 3)
+    at_most = bench_solver("differenzler", 30, 3, 3, objective="sure_at_most")
+    assert (at_most["value"] != at_least["value"]).any()  # the same positions, another game
+    last = [bench_solver("differenzler", 30, 3, 1, objective=o)["value"] for o in ("sure_at_least", "sure_at_most")]
+    assert (last[0] == last[1]).all()  # the last trick plays itself
+    held = bench_solver("norwegian_jazz", 20, 3, 3)["value"]
+    escape = bench_solver("norwegian_jazz", 20, 3, 3, objective="escape")["value"]
+    assert (escape <= held).all() and (escape < held).any()  # help from every seat is never worse
+    assert cli.main(["bench", "differenzler", "--solver", "--objective", "sure_at_most", "--tricks-left", "2",
+                     "--positions", "3"]) == 0  # fmt: skip
+    line = capsys.readouterr().out.strip()
+    assert line.startswith("differenzler sure_at_most (2 tricks left, contract random, seed 1): 3 positions")
+
+
 @pytest.mark.parametrize("args, says", [
+    (["--solver", "--objective", "sure_at_most"], "objective 'sure_at_most' is not one of schieber's: team0"),
+    (["--objective", "team0"], "--objective is not for the kernel bench: use it with --solver"),
     (["--solver", "--pimc"], "give one"),
     (["--tricks-left", "3"], "--tricks-left is not for the kernel bench: use it with --solver"),
     (["--pimc", "--positions", "9"], "--positions is not for --pimc: use it with --solver"),
