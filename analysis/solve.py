@@ -408,7 +408,7 @@ def _bench_side(game: str, objective: str | None, players: int) -> tuple[int, in
 
 def bench_solver(game: str, positions: int = 100, seed: int = 1, tricks_left: int | None = None,
                  contract=None, players: int = 4, tt_mib: float = DEFAULT_TT_MIB,
-                 objective: str | None = None) -> pd.DataFrame:  # fmt: skip
+                 objective: str | None = None, progress: bool = False) -> pd.DataFrame:  # fmt: skip
     """Time the exact value of random positions at a trick boundary with
     ``tricks_left`` tricks to play (None: whole deals), reached by random
     legal play from a random deal; one objective per game (Schieber: team 0's
@@ -417,7 +417,8 @@ def bench_solver(game: str, positions: int = 100, seed: int = 1, tricks_left: in
     one of ``BENCH_OBJECTIVES[game]`` (Differenzler's ``sure_at_most``,
     Norwegian Jazz's ``escape``). ``contract``:
     fixed, or None for a random one per position. One row per position:
-    seconds, nodes, value."""
+    seconds, nodes, value. ``progress``: a bar on a terminal (whole deals
+    may take minutes each)."""
     if game not in GAME_CODES:
         raise UsageError(f"unknown game {game!r}: one of {', '.join(GAME_CODES)}")
     if game == "norwegian_jazz" and players not in NJ_HAND_SIZE:
@@ -435,6 +436,10 @@ def bench_solver(game: str, positions: int = 100, seed: int = 1, tricks_left: in
         deck = np.array([c for c in deck if C.code(c) not in removed], np.int64)
     keys, lows, highs, bests, ages, moves, scores, fr, fk = table(tt_mib)
     rows = []
+    from tqdm.auto import tqdm
+
+    bar = tqdm(total=positions, unit=" positions", desc=game, leave=False, dynamic_ncols=True,
+               disable=None if progress else True)  # None: shown on a terminal only
     for i in range(positions):
         order = rng.permutation(deck)
         hands = np.array([C.mask_of(order[s * full:(s + 1) * full]) for s in range(n)], np.uint64)
@@ -453,6 +458,8 @@ def bench_solver(game: str, positions: int = 100, seed: int = 1, tricks_left: in
         v = S.value(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, moves, scores, fr,
                     fk)
         rows.append((time.perf_counter() - t0, int(R[SR.NODES]), int(v), str(con)))
+        bar.update()
+    bar.close()
     return pd.DataFrame(rows, columns=["seconds", "nodes", "value", "contract"])
 
 
@@ -481,7 +488,8 @@ def bench_line(game: str, positions: int = 100, seed: int = 1, tricks_left: int 
     bench_solver(game, 1, seed + 1, 1, contract, players, tt_mib, objective)  # compile or load the cache
     table(tt_mib)[0].fill(0)  # and fault the table's memory in (up to half a second for 256 MiB), once
     warm = time.perf_counter() - t
-    s = bench_summary(bench_solver(game, positions, seed, tricks_left, contract, players, tt_mib, objective))
+    s = bench_summary(bench_solver(game, positions, seed, tricks_left, contract, players, tt_mib, objective,
+                                   progress=True))  # fmt: skip
     left = "whole deals" if tricks_left is None else f"{tricks_left} tricks left"
     return (f"{game} {objective or BENCH_OBJECTIVE[game]} ({left}, contract {contract or 'random'}, seed {seed}): "
             f"{s['positions']} positions, "
