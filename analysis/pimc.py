@@ -225,18 +225,17 @@ def seen(game: str, events: np.ndarray, rows: np.ndarray | None = None, players:
 
 def rules(view: dict) -> np.ndarray:
     """The solver's rules for the seat's objective (``cardmc.solve``'s)."""
-    from cardmc.solve import MATCH, _rules
+    from cardmc.solve import MATCH, _rules, sides
 
     if view["game"] == "schieber":
         team = 0b0101 if view["me"] % 2 == 0 else 0b1010
         return _rules("schieber", 4, view["contract"], team, team, MATCH)
-    me = 1 << view["me"]
+    me, n = view["me"], view["players"]
     if view["game"] == "english_jazz":
-        return _rules("english_jazz", 3, 0, me, me)  # for the legal cards: the score is searched apart
+        return _rules("english_jazz", 3, 0, *sides("most_tricks", me, 3))  # for the legal cards: the score is apart
     if view["game"] == "norwegian_jazz":
-        n = view["players"]
-        return _rules("norwegian_jazz", n, view["contract"], ((1 << n) - 1) ^ me, me)  # held to: the others maximise
-    return _rules("differenzler", 4, view["contract"], me, me)
+        return _rules("norwegian_jazz", n, view["contract"], *sides("held_to", me, n))  # the others maximise
+    return _rules("differenzler", 4, view["contract"], *sides("least_penalty", me, 4))
 
 
 def history(view: dict, R: np.ndarray) -> tuple[int, int]:

@@ -300,6 +300,15 @@ def _search(pos: Position, R: np.ndarray, tt, target: int | None,
     return int(v), {int(out_c[i]): int(out_v[i]) for i in range(m)}
 
 
+def sides(objective: str, seat: int, players: int) -> tuple[int, int]:
+    """(maximising seats, counted seats), as bit masks, of one of ``solve``'s
+    values for ``seat`` (``team0``: Schieber's team 0, whoever plays)."""
+    me, everyone = 1 << seat, (1 << players) - 1
+    return {"team0": (0b0101, 0b0101), "sure_at_least": (me, me), "sure_at_most": (everyone ^ me, me),
+            "least_penalty": (me, me), "most_tricks": (me, me), "held_to": (everyone ^ me, me),
+            "escape": (0, me)}[objective]
+
+
 def solve(game: str, hands, trick=(), to_play: int | None = None, contract=None, seat: int | None = None,
           declared: int | None = None, taken=None, points=None, tt_mib: float = DEFAULT_TT_MIB,
           first_out_bonus: int = 10, cards: bool = True, stop: threading.Event | None = None) -> Solution:
@@ -319,9 +328,11 @@ def solve(game: str, hands, trick=(), to_play: int | None = None, contract=None,
     tt = table(tt_mib)
     t0 = time.perf_counter()
     n = pos.players
-    everyone = (1 << n) - 1
     columns: dict[str, tuple[int, dict[int, int]]] = {}
     R_nodes = []
+
+    def rules(name):
+        return _rules(game, n, pos.param, *sides(name, pos.seat, n))
 
     def run(name, R, target=None, shift=0, scale=1):
         v, per = _run(pos, R, tt, target, cards, stop)
@@ -329,8 +340,7 @@ def solve(game: str, hands, trick=(), to_play: int | None = None, contract=None,
         columns[name] = (shift + scale * v, {c: shift + scale * x for c, x in per.items()})
 
     if game == "schieber":
-        team0 = 0b0101 if n == 4 else 0
-        R = _rules(game, n, pos.param, team0, team0, MATCH)
+        R = _rules(game, n, pos.param, *sides("team0", 0, n), MATCH)
         v, per = _run(pos, R, tt, None, cards, stop)
         R_nodes.append(int(R[SR.NODES]))
         p0 = pos.points[0] + pos.points[2]
@@ -341,25 +351,22 @@ def solve(game: str, hands, trick=(), to_play: int | None = None, contract=None,
         columns["team0"] = (t0v, {c: s[0] for c, s in split.items()})
         columns["team1"] = (t1v, {c: s[1] for c, s in split.items()})
     elif game == "differenzler":
-        me = 1 << pos.seat
         so_far = pos.points[pos.seat]
-        run("sure_at_least", _rules(game, n, pos.param, me, me), shift=so_far)
-        run("sure_at_most", _rules(game, n, pos.param, everyone ^ me, me), shift=so_far)
+        run("sure_at_least", rules("sure_at_least"), shift=so_far)
+        run("sure_at_most", rules("sure_at_most"), shift=so_far)
         if declared is not None:
             if not 0 <= int(declared) <= 157:
                 raise UsageError(f"declared must be 0..157, not {declared!r}")
-            run("least_penalty", _rules(game, n, pos.param, me, me), target=int(declared) - so_far)
+            run("least_penalty", rules("least_penalty"), target=int(declared) - so_far)
     elif game == "english_jazz":
-        me = 1 << pos.seat
-        run("most_tricks", _rules(game, n, pos.param, me, me), shift=pos.taken[pos.seat])
+        run("most_tricks", rules("most_tricks"), shift=pos.taken[pos.seat])
         v, per = columns["most_tricks"]
         columns["all_tricks"] = (int(v == 12), {c: int(x == 12) for c, x in per.items()})
     else:
-        me = 1 << pos.seat
         unit = int(norwegian_jazz.UNIT_SCORE[pos.param])
         so_far = unit * pos.points[pos.seat]  # penalty units taken so far
-        run("held_to", _rules(game, n, pos.param, everyone ^ me, me), shift=so_far, scale=unit)
-        run("escape", _rules(game, n, pos.param, 0, me), shift=so_far, scale=unit)
+        run("held_to", rules("held_to"), shift=so_far, scale=unit)
+        run("escape", rules("escape"), shift=so_far, scale=unit)
     seconds = time.perf_counter() - t0
     value = {k: v for k, (v, _) in columns.items()}
     legal = sorted(next(iter(columns.values()))[1])
@@ -395,14 +402,12 @@ BENCH_OBJECTIVE = {game: objectives[0] for game, objectives in BENCH_OBJECTIVES.
 
 
 def _bench_side(game: str, objective: str | None, players: int) -> tuple[int, int]:
-    """(maximising seats, counted seats) of a bench objective, as ``solve``
-    sets them; UsageError for an objective the game has not."""
+    """(maximising seats, counted seats) of a bench objective for seat 0,
+    ``solve``'s own (``sides``); UsageError for an objective the game has not."""
     objective = objective or BENCH_OBJECTIVE[game]
     if objective not in BENCH_OBJECTIVES[game]:
         raise UsageError(f"objective {objective!r} is not one of {game}'s: {', '.join(BENCH_OBJECTIVES[game])}")
-    me, everyone = 1, (1 << players) - 1
-    return {"team0": (0b0101, 0b0101), "sure_at_least": (me, me), "sure_at_most": (everyone ^ me, me),
-            "most_tricks": (me, me), "held_to": (everyone ^ me, me), "escape": (0, me)}[objective]
+    return sides(objective, 0, players)
 
 
 def bench_solver(game: str, positions: int = 100, seed: int = 1, tricks_left: int | None = None,
