@@ -14,8 +14,8 @@ aggregate runs (``--aggregate``): its module defines ``aggregate(df) ->
 are chunked by game, and files are read so that each game's rows come
 together), and ``summarise(aggregates) -> {name: DataFrame}``, with
 ``analyze(df) = summarise(aggregate(df))``, so an aggregate run and the rows
-give the same tables. A game added later supports it when its module (or its
-spec's ``extra``) holds the two functions; otherwise ``--aggregate`` is refused.
+give the same tables. A game added later supports it when its spec names the
+two functions (``aggregate``, ``summarise``); otherwise ``--aggregate`` is refused.
 
 Tables are built with ``counts`` (rows per group; a histogram when the last
 key is a value) and ``moments`` (count, sum and sum of squares per group).
@@ -34,7 +34,6 @@ of rows fills (``cardmc.kernels.tally``), and builds the tables once, equal to
 from __future__ import annotations
 
 import functools
-import importlib
 import json
 import os
 from pathlib import Path
@@ -456,7 +455,7 @@ class Tally:
     row arrays (``add``), read once at the end (``result``).
 
     This one goes through the game's frame and ``aggregate(df)``; a game may
-    give a faster one with the same results as ``spec.extra["tally"]``."""
+    give a faster one with the same results as ``spec.tally``."""
 
     def __init__(self, spec: GameSpec, players: int, params: np.ndarray):
         self.spec, self.players, self.params = spec, players, params
@@ -629,7 +628,7 @@ def tally_frame(spec: GameSpec, columns, df: pd.DataFrame, players: int | None =
     order; None for any other frame, or one the tally cannot place, so that
     the caller aggregates it with pandas. The frame goes back to rows a piece
     of whole games at a time."""
-    if "tally" not in spec.extra or not len(df):
+    if spec.tally is None or not len(df):
         return None
     arrays = columns.arrays(df)
     if arrays is None or (np.diff(arrays[0]) < 0).any():
@@ -647,19 +646,12 @@ def tally_frame(spec: GameSpec, columns, df: pd.DataFrame, players: int | None =
 
 def tally(spec: GameSpec, players: int, params: np.ndarray) -> Tally:
     """The accumulator of ``spec``'s aggregates for one run's blocks."""
-    return spec.extra.get("tally", Tally)(spec, players, params)
+    return (spec.tally or Tally)(spec, players, params)
 
 
 def functions(spec: GameSpec) -> tuple[Callable, Callable] | None:
     """The game's ``(aggregate, summarise)``, or None if it has none."""
-    fa, fs = spec.extra.get("aggregate"), spec.extra.get("summarise")
-    if fa is None or fs is None:
-        try:
-            module = importlib.import_module(f"cardmc.{spec.name}")
-        except ModuleNotFoundError:
-            return None
-        fa, fs = getattr(module, "aggregate", None), getattr(module, "summarise", None)
-    return (fa, fs) if callable(fa) and callable(fs) else None
+    return (spec.aggregate, spec.summarise) if spec.aggregate and spec.summarise else None
 
 
 def require(spec: GameSpec) -> tuple[Callable, Callable]:

@@ -69,13 +69,13 @@ def bench(game: str, games: int | None = None, repeat: int = 5, players: int | N
     share of the kernel's at the same thread count."""
     spec = registry.get(game)
     players = spec.check_players(players)
-    games = games or int(spec.extra.get("bench_games", 200_000))
+    games = games or spec.bench_games
     unknown = [p for p in paths if p not in PATHS]
     if unknown or not paths:
         raise registry.UsageError(f"bench paths are {', '.join(PATHS)}, not {unknown or paths!r}")
     top = numba.config.NUMBA_NUM_THREADS
     results = []
-    for label, policy, settings in spec.extra["bench"]:
+    for label, policy, settings in spec.bench:
         policies = spec.parse_policy(policy, players)
         params = spec.params(spec.settings(settings))
 
@@ -120,7 +120,7 @@ def cold_compile(game: str) -> float:
         "import time; t = time.perf_counter()\n"
         "from cardmc import registry\n"
         f"spec = registry.get({game!r}); p = spec.default_players\n"
-        "for label, policy, settings in spec.extra['bench']:\n"
+        "for label, policy, settings in spec.bench:\n"
         "    spec.simulate_block(1, 0, 8, p, spec.params(spec.settings(settings)), spec.parse_policy(policy, p))\n"
         "print(time.perf_counter() - t)\n"
     )
@@ -164,7 +164,7 @@ def deal_cost(game: str, players: int | None = None, deals: int = 1_000_000, rep
             best[label] = min(best[label], (time.perf_counter() - t) / deals * 1e9)
     params = spec.params(spec.settings({}))
     policies = spec.parse_policy(spec.default_policy, players)
-    games = min(20_000, int(spec.extra.get("bench_games", 200_000)) // 10)
+    games = min(20_000, spec.bench_games // 10)
     rate = {}
     for label, extra in (("plain", {}), ("given", {"condition": array})):
         spec.simulate_block(SEED, 0, 16, players, params, policies, **extra)

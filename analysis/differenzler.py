@@ -330,11 +330,10 @@ SPEC = GameSpec(
     trace_game=trace_game,
     analyze=analyze,
     columns=k.COLUMNS,
-    extra={
-        "bench": [("random", "random", {}), ("heuristic+calibrated", "calibrated", {})],
-        "deals_per_game": 4,
-        "block": 8192,  # rows of a block stay below the allocator's reuse threshold
-        "tally": tally,
-        "columns": _COLUMNS,
-    },
+    layout=_COLUMNS,
+    block=8192,  # rows of a block stay below the allocator's reuse threshold
+    tally=tally,
+    aggregate=aggregate,
+    summarise=summarise,
+    bench=(("random", "random", {}), ("heuristic+calibrated", "calibrated", {})),
 )

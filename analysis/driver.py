@@ -24,10 +24,6 @@ from cardmc.kernels.columns import RowBuffer
 from cardmc.kernels.jit import KERNEL_LOCK
 from cardmc.registry import GameSpec, UsageError, join_spans, whole
 
-DEFAULT_BLOCK = 1 << 15
-DEFAULT_CHUNK = 1 << 19  # games per chunk by default: seconds of work for every game, fewer for small runs
-AGGREGATE_BLOCK = 1 << 13  # aggregate runs keep no rows: smaller blocks, flat and small memory (a game's spec
-# may give its own, "aggregate_block", or a function of the players giving it)
 # On one thread an aggregate block is smaller still: its rows stay in the core's cache from the kernel to
 # the tally (6-9% faster in Differenzler, English Jazz and Norwegian Jazz, the same in Schieber). On more
 # threads each block pays for handing its kernel and its tally to the threads, and the larger block is faster.
@@ -55,26 +51,24 @@ def blocks(start: int, games: int, block: int) -> Iterator[tuple[int, int]]:
 
 
 def block_size(spec: GameSpec) -> int:
-    return int(spec.extra.get("block", DEFAULT_BLOCK))
+    return spec.block
 
 
 def aggregate_block(spec: GameSpec, players: int, threads: int) -> int:
     """Games a block of an aggregate run at most, on ``threads`` threads:
     AGGREGATE_BLOCK_ONE_THREAD on one; on more, the game's
-    ``extra["aggregate_block"]`` (a number, or a function of the players)
-    or AGGREGATE_BLOCK."""
+    ``aggregate_block`` (a number, or a function of the players)."""
     if threads <= 1:
         return AGGREGATE_BLOCK_ONE_THREAD
-    several = spec.extra.get("aggregate_block", AGGREGATE_BLOCK)
+    several = spec.aggregate_block
     return int(several(players) if callable(several) else several)
 
 
 def default_chunk(spec: GameSpec, games: int) -> int:
-    """Games per chunk when none is given: the spec's ``chunk_games`` (else
-    DEFAULT_CHUNK), but at least 64 chunks for runs big enough (and a block
+    """Games per chunk when none is given: the spec's ``chunk_games``, but at least 64 chunks for runs big enough (and a block
     at the least)."""
     block = block_size(spec)
-    top = int(spec.extra.get("chunk_games", DEFAULT_CHUNK))
+    top = spec.chunk_games
     return max(1, min(top, max(block, -(-games // 64)), games))
 
 
@@ -269,8 +263,8 @@ def run_chunk(job: Job, first: int, count: int, target=None, *, version: str | N
     if job.solve or job.searching:
         block = min(block, SOLVE_BLOCK)  # solving is slow: small blocks keep progress and Ctrl-C near
     tally = agg.tally(spec, job.players, job.params()) if job.kind == AGGREGATES else None
-    dense = spec.extra["dense_rows"](job.players, job.params()) if "dense_rows" in spec.extra else 0
-    gather = Gather(spec.extra["columns"], count, dense) if job.kind != AGGREGATES and target is None else None
+    dense = spec.dense_rows(job.players, job.params()) if spec.dense_rows else 0
+    gather = Gather(spec.layout, count, dense) if job.kind != AGGREGATES and target is None else None
     arrays = simulated_blocks(job, first, count, block, nthreads, None if job.solve else tally or gather)
     out: dict = {"start": first, "count": count}
 

@@ -339,16 +339,14 @@ SPEC = GameSpec(
     trace_game=trace_game,
     analyze=analyze,
     columns=k.COLUMNS,
-    extra={
-        "bench": [("random", "random", {}), ("heuristic", "heuristic", {})],
-        "dense_rows": k.max_rows,  # every game writes its rows, one game after another
-        "block": 4096,  # a block's rows (7 seats: 17 MB) stay below the allocator's reuse threshold (32 MiB)
-        # aggregate runs on several threads, from 5 players: blocks of 2048 games (heuristic play, 200,000 games,
-        # two threads: 7 players 0.572-0.589 s against 0.588-0.637 s in blocks of 4096; 5 and 6 players 2-4%
-        # faster); at 3 and 4 players the 4096 of any run (random play: 3% faster than 2048)
-        "aggregate_block": lambda players: 2048 if players >= 5 else 4096,
-        "deals_per_game": k.DEALS,
-        "tally": tally,
-        "columns": _COLUMNS,
-    },
+    layout=_COLUMNS,
+    dense_rows=k.max_rows,  # every game writes its rows, one game after another
+    block=4096,  # a block's rows (7 seats: 17 MB) stay below the allocator's reuse threshold (32 MiB)
+    # aggregate runs on several threads, from 5 players: blocks of 2048 games (heuristic play, 200,000 games,
+    # two threads: 7 players 0.572-0.589 s against 0.588-0.637 s in blocks of 4096; 5 and 6 players 2-4%
+    # faster); at 3 and 4 players the 4096 of any run (random play: 3% faster than 2048)
+    aggregate_block=lambda players: 2048 if players >= 5 else 4096,
+    tally=tally,
+    aggregate=aggregate,
+    summarise=summarise,
 )

@@ -6,12 +6,16 @@ imports it on first use, so a slow or broken game does not hold up others.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
 
 GAMES = ("schieber", "differenzler", "english_jazz", "norwegian_jazz")
+
+DEFAULT_BLOCK = 1 << 15  # games a block of a run that keeps its rows, unless the game gives its own
+DEFAULT_CHUNK = 1 << 19  # games a chunk at most by default: seconds of work for every game, fewer for small runs
+AGGREGATE_BLOCK = 1 << 13  # aggregate runs keep no rows: smaller blocks, flat and small memory
 
 
 class UsageError(ValueError):
@@ -79,7 +83,22 @@ class GameSpec:
     trace_game: Callable[..., dict]  # (seed, index, players, settings, policy) -> TRACE.md line
     analyze: Callable[..., dict]  # DataFrame -> {table name: DataFrame}
     columns: tuple[str, ...] = ()
-    extra: dict = field(default_factory=dict)
+    # how the engine runs and reads the game's rows
+    layout: object = None  # frames.Columns: one typed array per row column
+    dense_rows: Callable[[int, np.ndarray], int] | None = None  # (players, params) -> rows a game writes, when
+    # every game writes its rows one after another (the run in memory splits them as they are written)
+    block: int = DEFAULT_BLOCK  # games a block of a run that keeps its rows
+    aggregate_block: int | Callable[[int], int] = AGGREGATE_BLOCK  # games a block of an aggregate run on several
+    # threads (a number, or a function of the players)
+    chunk_games: int = DEFAULT_CHUNK  # games a chunk at most, by default
+    # the game's aggregate tables: ``tally(spec, players, params)`` counts them from row blocks, and
+    # ``aggregate(df)`` / ``summarise(aggregates)`` make and read them from a frame
+    tally: Callable | None = None
+    aggregate: Callable | None = None
+    summarise: Callable | None = None
+    # ``cardmc bench GAME``: (label, policy, settings) of each row, and games a timed run
+    bench: tuple[tuple[str, str, dict], ...] = (("random", "random", {}), ("heuristic", "heuristic", {}))
+    bench_games: int = 200_000
 
     def settings(self, given: dict[str, object] | None = None) -> dict[str, object]:
         """Defaults overlaid with ``given`` (rule and simulation options), checked."""

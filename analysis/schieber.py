@@ -372,13 +372,10 @@ SPEC = GameSpec(
     trace_game=trace_game,
     analyze=analyze,
     columns=k.COLUMNS,
-    extra={
-        "bench": [("random", "random", {}), ("heuristic", "heuristic", {})],
-        "block": 1024,
-        "bench_games": 65_536,  # long enough that a run's fixed costs (about 10 ms) do not set the rate
-        "deals_per_game": 9.6,  # heuristic play to 3000
-        "suits": SWISS_SUITS,
-        "tally": tally,
-        "columns": _COLUMNS,
-    },
+    layout=_COLUMNS,
+    block=1024,
+    tally=tally,
+    aggregate=aggregate,
+    summarise=summarise,
+    bench_games=65_536,  # long enough that a run's fixed costs (about 10 ms) do not set the rate
 )

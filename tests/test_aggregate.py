@@ -187,7 +187,7 @@ def test_cli_aggregate_folder_analysis_equals_row_analysis(tmp_path, game):
 
 
 def test_aggregate_refused_for_a_game_without_it(monkeypatch):
-    spec = dataclasses.replace(registry.get("differenzler"), name="whist", extra={})
+    spec = dataclasses.replace(registry.get("differenzler"), name="whist", tally=None, aggregate=None, summarise=None)
     monkeypatch.setattr(registry, "get", lambda name: spec)
     with pytest.raises(UsageError, match="whist has no aggregate analysis"):
         api.simulate("whist", games=10, aggregate=True)
@@ -240,7 +240,7 @@ def test_aggregate_blocks_follow_the_game_and_its_players():
     nj, ej, dz = (registry.get(g) for g in ("norwegian_jazz", "english_jazz", "differenzler"))
     assert [driver.aggregate_block(nj, n, 2) for n in (3, 4, 5, 7)] == [4096, 4096, 2048, 2048]
     assert driver.aggregate_block(ej, 3, 2) == 2048
-    assert driver.aggregate_block(dz, 4, 2) == driver.AGGREGATE_BLOCK
+    assert driver.aggregate_block(dz, 4, 2) == registry.AGGREGATE_BLOCK
     assert {driver.aggregate_block(s, 5, 1) for s in (nj, ej, dz)} == {driver.AGGREGATE_BLOCK_ONE_THREAD}
 
 

@@ -158,7 +158,7 @@ def test_default_chunk_size_is_recorded_and_kept_on_resume(tmp_path):
     folder = api.simulate("differenzler", **kw)
     assert manifest(folder)["identity"]["chunk_games"] == driver.default_chunk(spec, games) == driver.block_size(spec)
     assert manifest(folder)["chunks_total"] == 3
-    assert driver.default_chunk(spec, 10**9) == driver.DEFAULT_CHUNK
+    assert driver.default_chunk(spec, 10**9) == registry.DEFAULT_CHUNK
     notes = []
     api.simulate("differenzler", log=notes.append, **kw)
     assert any("complete already" in n for n in notes)

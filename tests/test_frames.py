@@ -124,7 +124,7 @@ def test_gathered_blocks_are_one_frame_of_them_all(game, policy, players, settin
     blocks.insert(3, blocks[0][:0])  # a block without rows changes nothing
     want = before(np.concatenate(blocks))
     for games in (1, sum(sizes), 10 * sum(sizes)):
-        gather = Gather(spec.extra["columns"], games)
+        gather = Gather(spec.layout, games)
         for n, rows in zip(sizes, blocks):
             gather.add(rows, n)
         got = gather.frame()
@@ -154,7 +154,7 @@ def test_rows_read_span_by_span_are_the_joined_rows(game, threads):
             assert len(spans) > 1 and (spans[1:, 0] != spans[:-1].sum(axis=1)).any()  # gaps between spans
         joined = join_spans(rows.copy(), spans)
         assert len(joined) > 2 * 4096  # more than one piece a thread
-        gather = Gather(spec.extra["columns"], 5000)
+        gather = Gather(spec.layout, 5000)
         gather.add(rows[:0], 0)
         gather.add(rows, 2500, spans)
         gather.add(joined[:7], 0)  # after spans, plain rows go on from the spans' end
@@ -184,12 +184,12 @@ def test_blocks_split_chunk_by_chunk_as_they_are_played_make_the_frame(game, pla
 
     spec = registry.get(game)
     params, codes = spec.params(spec.settings({})), spec.parse_policy("random", players)
-    dense = spec.extra["dense_rows"](players, params)
+    dense = spec.dense_rows(players, params)
     before = numba.get_num_threads()
     try:
         for threads in (1, 2):
             numba.set_num_threads(threads)
-            gather, blocks = Gather(spec.extra["columns"], 900, dense), []
+            gather, blocks = Gather(spec.layout, 900, dense), []
             for i, (first, n) in enumerate([(0, 300), (300, 333), (633, 267)]):
                 after = gather.block(threads, n)
                 if i == 1:  # only the first chunk's rows reach the columns, and at the wrong place
