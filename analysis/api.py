@@ -15,9 +15,9 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from cardmc import aggregate as agg
-from cardmc import checkpoint, checks, files, registry, running
+from cardmc import checks, files, outputs, registry, run_folder
 from cardmc.aggregate import Aggregates
-from cardmc.job import Job, make
+from cardmc.job import AGGREGATES, ROWS, Job, make
 from cardmc.registry import UsageError
 
 
@@ -65,7 +65,7 @@ def simulate(
     Differenzler's calibrated declarations (default: the shipped one); its
     content travels with the job. ``log`` receives one-line notes (resuming,
     damaged chunks redone). Ctrl-C stops between blocks of games, never
-    inside one; a run folder then raises ``checkpoint.Interrupted``.
+    inside one; a run folder then raises ``run_folder.Interrupted``.
 
     ``hands`` conditions every deal on cards some seats hold:
     ``{1: "JS 9S AS"}`` (or ``["1:JS 9S AS"]``); the other cards are dealt
@@ -86,7 +86,7 @@ def simulate(
 def run(job: Job, out: str | os.PathLike | None = None, **how) -> pd.DataFrame | Aggregates | Path:
     """Run a checked ``Job`` (``cardmc.job.make``); ``how`` as in ``simulate``
     (force, threads, chunk_games, scheduler, workers, progress, log)."""
-    return running.run(job, out, **how)
+    return outputs.run(job, out, **how)
 
 
 def read(path: str | os.PathLike, columns: list[str] | None = None) -> pd.DataFrame:
@@ -94,8 +94,8 @@ def read(path: str | os.PathLike, columns: list[str] | None = None) -> pd.DataFr
     DataFrame with the run metadata in ``attrs``."""
     path = Path(path)
     if path.is_dir():
-        manifest, parts = checkpoint.complete_parts(path)
-        if manifest["identity"]["kind"] != checkpoint.ROWS:
+        manifest, parts = run_folder.complete_parts(path)
+        if manifest["identity"]["kind"] != ROWS:
             raise UsageError(f"{path} holds aggregates, not rows: analyze it, or simulate without --aggregate")
         import pyarrow as pa
         import pyarrow.dataset as ds
@@ -128,9 +128,9 @@ def run_info(path: str | os.PathLike) -> dict:
     """The run metadata (game, games, seed, policy, ...) of a file or run folder."""
     path = Path(path)
     if path.is_dir():
-        manifest = checkpoint.read_manifest(path)
+        manifest = run_folder.read_manifest(path)
         if manifest is None:
-            raise UsageError(f"{path} holds no cardmc run (no {checkpoint.MANIFEST})")
+            raise UsageError(f"{path} holds no cardmc run (no {run_folder.MANIFEST})")
         return dict(manifest["metadata"])
     if not path.is_file():
         raise UsageError(f"no such file: {path}")
@@ -178,9 +178,9 @@ def analyze(game: str, data, where: str | None = None, **kwargs) -> dict[str, pd
         return _summarise(spec, game, data, **kwargs)
     path = Path(data)
     if path.is_dir():
-        manifest, parts = checkpoint.complete_parts(path)
+        manifest, parts = run_folder.complete_parts(path)
         _check_game(manifest["metadata"], game, path)
-        if manifest["identity"]["kind"] == checkpoint.AGGREGATES:
+        if manifest["identity"]["kind"] == AGGREGATES:
             total = None
             for part in parts:
                 total = agg.load(part) if total is None else agg.merge(total, agg.load(part))
@@ -231,7 +231,7 @@ def _analyze_where(spec, game: str, data, where: str, kwargs: dict) -> dict[str,
         return _with_solved(game, kept, spec.analyze(kept, **kwargs))
     path = Path(data)
     if path.is_dir():
-        manifest, parts = checkpoint.complete_parts(path)
+        manifest, parts = run_folder.complete_parts(path)
         _check_game(manifest["metadata"], game, path)
     else:
         parts = [path]
@@ -260,8 +260,8 @@ def _solved_columns(data) -> list[str]:
 
 def _holds_aggregates(path: Path) -> bool:
     if path.is_dir():
-        manifest = checkpoint.read_manifest(path)
-        return manifest is not None and manifest["identity"]["kind"] == checkpoint.AGGREGATES
+        manifest = run_folder.read_manifest(path)
+        return manifest is not None and manifest["identity"]["kind"] == AGGREGATES
     return path.is_file() and agg.is_aggregate_file(path)
 
 

@@ -30,7 +30,7 @@ import pandas as pd
 
 import cardmc
 from cardmc import registry
-from cardmc.driver import block_size, set_threads
+from cardmc.chunks import block_size, set_threads
 from cardmc.kernels.columns import RowBuffer
 
 SEED = 12345

@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from cardmc import checks, files, running
+from cardmc import checks, files, outputs
 from cardmc import differenzler as D
 from cardmc.job import make
 
@@ -47,7 +47,7 @@ def calibrate(games: int = 500_000, seed: int = 20261202, rounds: int = 3, out: 
         job = make("differenzler", games, seed + r, policy="heuristic" if table is None else "calibrated")
         if table is not None:
             job = dataclasses.replace(job, calibration=tuple(int(x) for x in as_array(table).tolist()))
-        df = running.run(job, progress=progress)
+        df = outputs.run(job, progress=progress)
         table = D.fit_calibration(df[df["extra"] == 0])
     assert table is not None
     _write(table, target, games, seed, rounds, force)

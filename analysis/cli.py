@@ -413,15 +413,15 @@ def _job(args, aggregate: bool = False, start: int = 0):
 def cmd_simulate(args) -> int:
     import signal
 
-    from cardmc import api, checkpoint, driver
+    from cardmc import api, interrupts, run_folder
 
     try:
-        with driver.interrupts(signal.SIGTERM):
+        with interrupts.interrupts(signal.SIGTERM):
             job = _job(args, aggregate=args.aggregate)
             how = {"threads": args.threads, "force": args.force, "progress": not args.no_progress,
                    "chunk_games": args.chunk_games, "scheduler": args.scheduler, "workers": args.workers}
             path = api.run(job, args.out, **how, log=lambda note: print(f"cardmc: {note}", file=sys.stderr))
-    except checkpoint.Interrupted as stop:
+    except run_folder.Interrupted as stop:
         print(f"cardmc: interrupted with {stop.done} of {stop.total} chunks done in {stop.folder}; "
               "run the same command again to resume", file=sys.stderr)  # fmt: skip
         return 130

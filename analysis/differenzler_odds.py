@@ -23,11 +23,10 @@ per distinct declaration of the asking seat with the ``pimc`` seats searching
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 
 from cardmc import odds_frame as frame
 from cardmc.condition import card_list, parse_hands, hand_items, seat_of
-from cardmc.driver import check_count, check_seed
+from cardmc.checks import check_count, check_seed
 from cardmc.kernels import cards
 from cardmc.kernels import differenzler_odds as k
 from cardmc.registry import UsageError

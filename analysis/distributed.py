@@ -1,8 +1,8 @@
 """Where chunks run: in this process, or on a Dask cluster.
 
 ``runner(scheduler=None, workers=None, threads=None)`` gives a context
-manager whose ``run(job, chunks, target)`` yields ``(index, result)`` of each
-chunk as it finishes. Every call is ``driver.run_chunk(job, first, count,
+manager whose ``run(job, plan, target)`` yields ``(index, result)`` of each
+chunk as it finishes. Every call is ``chunks.run_chunk(job, first, count,
 target(index))``: the job holds plain values only (see analysis/job.py), so a
 worker imports the kernels from its installed cardmc and loads them from its
 Numba cache: nothing compiled is shipped, and no file of the user's is read.
@@ -20,7 +20,7 @@ import os
 import uuid
 from typing import Iterable, Iterator
 
-from cardmc import driver
+from cardmc import chunks
 from cardmc.checks import check_cluster as check
 from cardmc.job import Job
 from cardmc.registry import UsageError
@@ -45,15 +45,15 @@ class InProcess:
         self.threads = threads
 
     def __enter__(self) -> InProcess:
-        driver.set_threads(self.threads)
+        chunks.set_threads(self.threads)
         return self
 
     def __exit__(self, *exc) -> None:
         return None
 
-    def run(self, job: Job, chunks: Chunks, target=None, on_block=None) -> Iterator[tuple[int, dict]]:
-        for index, first, count in chunks:
-            yield index, driver.run_chunk(job, first, count, target(index) if target else None, on_block=on_block)
+    def run(self, job: Job, plan: Chunks, target=None, on_block=None) -> Iterator[tuple[int, dict]]:
+        for index, first, count in plan:
+            yield index, chunks.run_chunk(job, first, count, target(index) if target else None, on_block=on_block)
 
 
 def local_cluster(workers: int, threads: int = 1):
@@ -136,15 +136,15 @@ class DaskRunner:
                 pass
         self.client = self.cluster = None
 
-    def run(self, job: Job, chunks: Chunks, target=None, on_block=None) -> Iterator[tuple[int, dict]]:
+    def run(self, job: Job, plan: Chunks, target=None, on_block=None) -> Iterator[tuple[int, dict]]:
         from distributed import as_completed
 
         from cardmc import __version__
 
         session = uuid.uuid4().hex[:12]
         futures = {}
-        for index, first, count in chunks:
-            future = self.client.submit(driver.run_chunk, job, first, count, target(index) if target else None,
+        for index, first, count in plan:
+            future = self.client.submit(chunks.run_chunk, job, first, count, target(index) if target else None,
                                         version=__version__, pure=False,
                                         key=f"cardmc-chunk-{session}-{index}")  # fmt: skip
             futures[future] = index

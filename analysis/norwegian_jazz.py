@@ -14,7 +14,7 @@ import pandas as pd
 from cardmc import aggregate as agg
 from cardmc import pimc, trace_lines
 from cardmc.frames import Columns
-from cardmc.driver import check_count, check_seed
+from cardmc.checks import check_count, check_seed
 from cardmc.registry import GameSpec, Option, UsageError, compact, seat_codes, whole
 from cardmc.kernels import condition as kc
 from cardmc.kernels import norwegian_jazz as k

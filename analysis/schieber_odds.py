@@ -17,7 +17,7 @@ import numpy as np
 
 from cardmc import odds_frame as frame
 from cardmc.condition import hand_items, parse_hands, seat_of
-from cardmc.driver import check_count, check_seed
+from cardmc.checks import check_count, check_seed
 from cardmc.kernels import cards
 from cardmc.kernels import schieber_odds as k
 from cardmc.kernels import schieber_weis as w

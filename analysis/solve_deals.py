@@ -39,7 +39,7 @@ import threading
 import numpy as np
 import pandas as pd
 
-from cardmc.driver import on_interrupt
+from cardmc.interrupts import on_interrupt
 from cardmc.kernels.jit import in_threads
 from cardmc.solve import DEFAULT_TT_MIB, ENTRY_BYTES, SCHIEBER_CONTRACTS, _rules, halt, solve
 

@@ -16,7 +16,7 @@ from typing import Callable
 
 import numpy as np
 
-from cardmc.driver import check_seed
+from cardmc.checks import check_seed
 from cardmc.kernels.cards import code
 from cardmc.kernels.events import EV_DEAL, EV_HAND, EV_PLAY, KINDS
 from cardmc.registry import GameSpec

@@ -14,7 +14,7 @@ import pandas as pd
 
 from cardmc.display import cell
 from cardmc.experiments.common import search_match
-from cardmc.driver import check_count, check_seed
+from cardmc.checks import check_count, check_seed
 from cardmc.experiments.english_jazz import (BLOCK, DEALS, EXAMPLE_SEATS, MILLION, NO_VOID_HAND, POLICIES,
                                              STRONG_HAND, hand_odds_table, sweep_study)
 from cardmc.experiments.solved import sweeps_solved

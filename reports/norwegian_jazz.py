@@ -16,7 +16,7 @@ import pandas as pd
 
 from cardmc.display import cell
 from cardmc.experiments.common import search_match
-from cardmc.driver import check_count, check_seed
+from cardmc.checks import check_count, check_seed
 from cardmc.experiments.norwegian_jazz import (COMPARISONS, EDGE_SHARE, PLAYERS, RULES, SEVENS_80, SJUEREN,
                                                edge_tables, paired_changes, sevens_by_bonus, sixth_deal_study,
                                                standings)

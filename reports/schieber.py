@@ -17,7 +17,7 @@ from pathlib import Path
 import pandas as pd
 
 from cardmc.display import cell
-from cardmc.driver import check_count, check_seed
+from cardmc.checks import check_count, check_seed
 from cardmc.experiments.solved import stored_contracts
 from cardmc.experiments.schieber import (PUSH_BINS, contract_label, contract_study, duplicate, house_rules,
                                          push_threshold)

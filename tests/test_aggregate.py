@@ -220,9 +220,9 @@ def test_one_thread_s_smaller_blocks_give_the_tables_of_the_rows(game):
     """On one thread an aggregate run tallies blocks of at most
     AGGREGATE_BLOCK_ONE_THREAD games, on two of at most AGGREGATE_BLOCK: a
     run over several blocks gives, on either, exactly the tables of its rows."""
-    from cardmc import driver
+    from cardmc import chunks
 
-    games = 2 * driver.AGGREGATE_BLOCK_ONE_THREAD + 77
+    games = 2 * chunks.AGGREGATE_BLOCK_ONE_THREAD + 77
     kw = dict(games=games, seed=5, chunk_games=games)
     want = api.analyze(game, api.simulate(game, threads=1, **kw))
     for threads in (1, 2):
@@ -235,13 +235,13 @@ def test_aggregate_blocks_follow_the_game_and_its_players():
     """Several threads take the game's own aggregate block, which may depend
     on the players (Norwegian Jazz: 2048 games from 5 players, 4096 below);
     one thread always the smallest."""
-    from cardmc import driver
+    from cardmc import chunks
 
     nj, ej, dz = (registry.get(g) for g in ("norwegian_jazz", "english_jazz", "differenzler"))
-    assert [driver.aggregate_block(nj, n, 2) for n in (3, 4, 5, 7)] == [4096, 4096, 2048, 2048]
-    assert driver.aggregate_block(ej, 3, 2) == 2048
-    assert driver.aggregate_block(dz, 4, 2) == registry.AGGREGATE_BLOCK
-    assert {driver.aggregate_block(s, 5, 1) for s in (nj, ej, dz)} == {driver.AGGREGATE_BLOCK_ONE_THREAD}
+    assert [chunks.aggregate_block(nj, n, 2) for n in (3, 4, 5, 7)] == [4096, 4096, 2048, 2048]
+    assert chunks.aggregate_block(ej, 3, 2) == 2048
+    assert chunks.aggregate_block(dz, 4, 2) == registry.AGGREGATE_BLOCK
+    assert {chunks.aggregate_block(s, 5, 1) for s in (nj, ej, dz)} == {chunks.AGGREGATE_BLOCK_ONE_THREAD}
 
 
 def test_norwegian_jazz_blocks_of_seven_players_give_the_tables_of_the_rows():

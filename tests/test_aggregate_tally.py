@@ -11,7 +11,7 @@ import pytest
 
 from cardmc import aggregate as agg
 from cardmc import api, registry
-from cardmc.driver import set_threads
+from cardmc.chunks import set_threads
 from cardmc.registry import join_spans
 from tests.helpers import assert_same_tables
 

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from cardmc import api, running
+from cardmc import api, outputs
 from cardmc import differenzler as D
 from cardmc.job import make
 from cardmc.registry import UsageError
@@ -69,9 +69,9 @@ def test_the_table_travels_in_the_job_not_as_a_path(tmp_path):
     job = make("differenzler", 300, 5, "calibrated", calibration=seven)
     seven.unlink()  # no worker or chunk reads the file after the job is made
     assert pickle.loads(pickle.dumps(job)) == job
-    df = running.run(job, chunk_games=100)
+    df = outputs.run(job, chunk_games=100)
     assert (calibrated_declarations(df) == 77).all()
-    folder = running.run(dataclasses.replace(job, kind="aggregates"), tmp_path / "run", chunk_games=100)
+    folder = outputs.run(dataclasses.replace(job, kind="aggregates"), tmp_path / "run", chunk_games=100)
     assert api.analyze("differenzler", folder)
 
 

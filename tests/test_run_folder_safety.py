@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from cardmc import api, checkpoint
+from cardmc import api, run_folder
 from cardmc.registry import UsageError
 
 KW = dict(games=1200, seed=8, policy="random", chunk_games=300)
@@ -82,12 +82,12 @@ def world(tmp_path, template):
 
 
 def manifest(folder: Path) -> dict:
-    return json.loads((folder / checkpoint.MANIFEST).read_text())
+    return json.loads((folder / run_folder.MANIFEST).read_text())
 
 
 def put(folder: Path, data) -> None:
     text = data if isinstance(data, str) else json.dumps(data)
-    (folder / checkpoint.MANIFEST).write_text(text)
+    (folder / run_folder.MANIFEST).write_text(text)
 
 
 def edit(change):
@@ -160,13 +160,13 @@ def _link_part_to_pipe(folder: Path, outside: Path) -> None:
 
 
 def _link_manifest(folder: Path, outside: Path) -> None:
-    shutil.copyfile(folder / checkpoint.MANIFEST, outside / "copy.json")
-    (folder / checkpoint.MANIFEST).unlink()
-    (folder / checkpoint.MANIFEST).symlink_to(outside / "copy.json")
+    shutil.copyfile(folder / run_folder.MANIFEST, outside / "copy.json")
+    (folder / run_folder.MANIFEST).unlink()
+    (folder / run_folder.MANIFEST).symlink_to(outside / "copy.json")
 
 
 def _link_lock(folder: Path, outside: Path) -> None:
-    (folder / checkpoint.LOCK).symlink_to(outside / "keep.txt")
+    (folder / run_folder.LOCK).symlink_to(outside / "keep.txt")
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE))
@@ -228,7 +228,7 @@ def test_a_linked_manifest_is_not_read_and_force_replaces_the_link(world):
     with pytest.raises(UsageError, match="not a regular file"):
         api.analyze("differenzler", folder)
     api.simulate("differenzler", out=folder, force=True, **KW)
-    assert not (folder / checkpoint.MANIFEST).is_symlink()
+    assert not (folder / run_folder.MANIFEST).is_symlink()
     assert (outside / "copy.json").read_bytes() == before
 
 

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from cardmc import stats
-from cardmc.driver import check_count, check_seed
+from cardmc.checks import check_count, check_seed
 from cardmc.experiments.common import BLOCK, blocks, record
 from cardmc.registry import UsageError
 

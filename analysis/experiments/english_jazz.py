@@ -24,7 +24,7 @@ import pandas as pd
 from cardmc import aggregate as agg
 from cardmc import stats
 from cardmc.condition import hand_items, parse_hands
-from cardmc.driver import check_count, check_seed
+from cardmc.checks import check_count, check_seed
 from cardmc.english_jazz import POLICIES as POLICY_CODES
 from cardmc.english_jazz import POSITIONS as POSITION_NAMES
 from cardmc.english_jazz import SCORES, _row

@@ -21,7 +21,7 @@ import pandas as pd
 
 from cardmc import norwegian_jazz as nj
 from cardmc import stats
-from cardmc.driver import check_count, check_seed
+from cardmc.checks import check_count, check_seed
 from cardmc.experiments.common import named, record
 from cardmc.kernels import norwegian_jazz as k
 from cardmc.registry import UsageError

@@ -16,7 +16,7 @@ import pandas as pd
 
 from cardmc import pimc, stats
 from cardmc.condition import hand_items, parse_hands
-from cardmc.driver import check_count, check_seed
+from cardmc.checks import check_count, check_seed
 from cardmc.kernels import norwegian_jazz as k
 from cardmc.kernels import norwegian_jazz_odds as ko
 from cardmc.kernels.cards import code, codes_of

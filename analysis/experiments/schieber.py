@@ -18,7 +18,7 @@ import pandas as pd
 
 from cardmc import schieber as sch
 from cardmc import stats
-from cardmc.driver import check_count, check_seed
+from cardmc.checks import check_count, check_seed
 from cardmc.experiments.common import named, record
 from cardmc.kernels import schieber as k
 from cardmc.kernels import schieber_weis as w

@@ -46,7 +46,7 @@ import pandas as pd
 from cardmc import aggregate as agg
 from cardmc import stats
 from cardmc.api import simulate
-from cardmc.driver import check_count, check_seed
+from cardmc.checks import check_count, check_seed
 from cardmc.experiments.common import BLOCK, blocks, named, record
 from cardmc.experiments.english_jazz import MILLION, POLICIES, POSITION_OF, POSITIONS, _paired, _rate
 from cardmc.kernels.english_jazz import DEALS, PLAYERS

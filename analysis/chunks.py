@@ -1,14 +1,10 @@
-"""Running games: blocks of games on Numba threads, interrupts that wait for
-the end of a block, and ``run_chunk(job, first, count, target)``, the one
+"""Chunks and blocks of games: blocks on Numba threads, and ``run_chunk(job, first, count, target)``, the one
 unit of work of every run (in memory, to a file, to a run folder, on a Dask
 worker)."""
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
 import sys
-import threading
 from pathlib import Path
 from typing import Iterator
 
@@ -17,9 +13,10 @@ import numpy as np
 
 from cardmc import aggregate as agg
 from cardmc import files
-from cardmc.checks import check_count, check_range, check_seed, check_threads  # noqa: F401 - imported from here too
+from cardmc.checks import check_threads
 from cardmc.frames import Gather
-from cardmc.job import AGGREGATES, ROWS, Job  # noqa: F401
+from cardmc.interrupts import safe_blocks
+from cardmc.job import AGGREGATES, Job
 from cardmc.kernels.columns import RowBuffer
 from cardmc.kernels.jit import KERNEL_LOCK
 from cardmc.registry import GameSpec, UsageError, join_spans, whole
@@ -75,82 +72,6 @@ def default_chunk(spec: GameSpec, games: int) -> int:
 def chunk_plan(start: int, games: int, chunk: int) -> list[tuple[int, int, int]]:
     """(index, first game, count) of each chunk covering start..start+games-1."""
     return [(i, first, n) for i, (first, n) in enumerate(blocks(start, games, chunk))]
-
-
-# ------------------------------------------------------------ interrupts
-
-_STOP = {"depth": 0, "pending": False, "hooks": []}
-
-
-def _on_signal(signum, frame) -> None:
-    if _STOP["depth"] > 0:
-        _STOP["pending"] = True  # inside a block: stop when it is done
-        for hook in list(_STOP["hooks"]):
-            hook()
-        return
-    raise KeyboardInterrupt
-
-
-@contextlib.contextmanager
-def on_interrupt(hook):
-    """Within this block, an interrupt that a ``safe_block`` holds back also
-    calls ``hook()`` (at once if one is pending already): for work inside a
-    block that can stop early and cleanly, such as solving its deals, which
-    may take minutes. The work then raises KeyboardInterrupt itself."""
-    _STOP["hooks"].append(hook)
-    try:
-        if _STOP["pending"]:
-            hook()
-        yield
-    finally:
-        _STOP["hooks"].remove(hook)
-
-
-@contextlib.contextmanager
-def interrupts(*signals: int):
-    """Within this block, Ctrl-C (and ``signals``, e.g. SIGTERM) raise
-    KeyboardInterrupt at once, except while a block of games is being
-    simulated and written (``safe_block``): then at its end, so that no
-    kernel or writer is cut off halfway. Main thread only; else a no-op."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = {s: signal.signal(s, _on_signal) for s in (signal.SIGINT, *signals)}
-    _STOP["pending"] = False
-    try:
-        yield
-    finally:
-        for s, handler in previous.items():
-            signal.signal(s, handler)
-        _STOP["pending"] = False
-
-
-def safe_blocks(items):
-    """Each item made and used by the consumer as one ``safe_block``: an
-    interrupt stops the loop between items, never inside one."""
-    it = iter(items)
-    while True:
-        with safe_block():
-            try:
-                item = next(it)
-            except StopIteration:
-                return
-            yield item
-
-
-class safe_block:
-    """A block of work that an interrupt lets finish (see ``interrupts``);
-    only the main thread's blocks count (signals are handled there)."""
-
-    def __enter__(self) -> None:
-        self.main = threading.current_thread() is threading.main_thread()
-        _STOP["depth"] += self.main
-
-    def __exit__(self, kind, exc, tb) -> None:
-        _STOP["depth"] -= self.main
-        if self.main and _STOP["depth"] == 0 and _STOP["pending"] and kind is None:
-            _STOP["pending"] = False
-            raise KeyboardInterrupt
 
 
 # ------------------------------------------------------------------ chunks
@@ -239,7 +160,7 @@ def run_chunk(job: Job, first: int, count: int, target=None, *, version: str | N
 
     Rows jobs give, by ``target``: None, the frames of the blocks
     (``frames``); an open ``files.RowWriter``, the rows written into it; a
-    run folder's part (a dict, see ``checkpoint.RunFolder.target``), one
+    run folder's part (a dict, see ``run_folder.RunFolder.target``), one
     Parquet file written into that folder atomically (its ``file``, ``bytes``
     and ``sha256``), or its bytes (``data``) when this process does not see
     the folder. Aggregates jobs give the chunk's ``aggregates`` (target None)

@@ -22,7 +22,6 @@ import uuid
 from pathlib import Path
 
 from cardmc import checks, files
-from cardmc.checks import is_folder_target  # noqa: F401 - the API asks here
 from cardmc.job import AGGREGATES, ROWS
 from cardmc.registry import GAMES, UsageError
 

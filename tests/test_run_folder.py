@@ -14,7 +14,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from cardmc import api, checkpoint
+from cardmc import api, run_folder
 from cardmc.registry import UsageError
 from tests.helpers import start_then_stop
 
@@ -26,7 +26,7 @@ def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
 
 
 def manifest(folder: Path) -> dict:
-    return json.loads((folder / checkpoint.MANIFEST).read_text())
+    return json.loads((folder / run_folder.MANIFEST).read_text())
 
 
 def same_rows(a: pd.DataFrame, b: pd.DataFrame) -> None:
@@ -56,7 +56,7 @@ def test_sigkill_then_resume_gives_the_uninterrupted_result(tmp_path):
         now = (folder / name).stat()
         assert (now.st_ino, now.st_mtime_ns) == (st.st_ino, st.st_mtime_ns)
     parts = [e["file"] for e in after["chunks"].values()]
-    assert sorted(p.name for p in folder.iterdir()) == sorted([checkpoint.MANIFEST, *parts])  # no temporary files
+    assert sorted(p.name for p in folder.iterdir()) == sorted([run_folder.MANIFEST, *parts])  # no temporary files
     whole = api.simulate("differenzler", games=GAMES, seed=3, policy="heuristic")
     same_rows(api.read(folder), whole)
     again = cli(*RUN, cwd=tmp_path)  # nothing left to do
@@ -138,7 +138,7 @@ def test_refusals_on_the_command_line(finished, tmp_path):
 
 def test_force_restarts_and_a_locked_folder_is_refused(finished):
     folder, kw = finished
-    with open(folder / checkpoint.LOCK, "a") as f:  # another writer holds the folder
+    with open(folder / run_folder.LOCK, "a") as f:  # another writer holds the folder
         fcntl.flock(f, fcntl.LOCK_EX)
         with pytest.raises(UsageError, match="another cardmc run"):
             api.simulate("differenzler", out=folder, **kw)
@@ -150,15 +150,15 @@ def test_force_restarts_and_a_locked_folder_is_refused(finished):
 
 
 def test_default_chunk_size_is_recorded_and_kept_on_resume(tmp_path):
-    from cardmc import driver, registry
+    from cardmc import chunks, registry
 
     spec = registry.get("differenzler")
-    games = 2 * driver.block_size(spec) + 100  # small runs: chunks of one block
+    games = 2 * chunks.block_size(spec) + 100  # small runs: chunks of one block
     kw = dict(games=games, seed=2, policy="random", out=tmp_path / "run", aggregate=True)
     folder = api.simulate("differenzler", **kw)
-    assert manifest(folder)["identity"]["chunk_games"] == driver.default_chunk(spec, games) == driver.block_size(spec)
+    assert manifest(folder)["identity"]["chunk_games"] == chunks.default_chunk(spec, games) == chunks.block_size(spec)
     assert manifest(folder)["chunks_total"] == 3
-    assert driver.default_chunk(spec, 10**9) == registry.DEFAULT_CHUNK
+    assert chunks.default_chunk(spec, 10**9) == registry.DEFAULT_CHUNK
     notes = []
     api.simulate("differenzler", log=notes.append, **kw)
     assert any("complete already" in n for n in notes)
@@ -169,7 +169,7 @@ def test_unfinished_run_is_not_analysed(finished):
     m = manifest(folder)
     del m["chunks"]["2"]
     m["complete"] = False
-    (folder / checkpoint.MANIFEST).write_text(json.dumps(m))
+    (folder / run_folder.MANIFEST).write_text(json.dumps(m))
     with pytest.raises(UsageError, match=r"unfinished run \(3 of 4 chunks\)"):
         api.analyze("differenzler", folder)
 
@@ -177,17 +177,17 @@ def test_unfinished_run_is_not_analysed(finished):
 def test_chunks_the_worker_cannot_see_come_back_as_bytes(tmp_path):
     """A worker without the run folder (no shared file system) returns the
     part; the client writes and records it."""
-    from cardmc import driver
+    from cardmc import chunks
     from cardmc.job import make
 
     job = make("differenzler", 40, 1, "random")
-    with checkpoint.RunFolder(tmp_path / "run", job.identity(20), {"game": "differenzler"}) as run:
+    with run_folder.RunFolder(tmp_path / "run", job.identity(20), {"game": "differenzler"}) as run:
         for index, first, n in run.plan():
             target = {**run.target(index), "token": "another-run"}
-            res = driver.run_chunk(job, first, n, target)
+            res = chunks.run_chunk(job, first, n, target)
             assert "data" in res and not (tmp_path / "run" / target["file"]).exists()
             run.record(index, first, n, res)
-    _, parts = checkpoint.complete_parts(tmp_path / "run")
+    _, parts = run_folder.complete_parts(tmp_path / "run")
     got = pd.concat([pd.read_parquet(p) for p in parts], ignore_index=True)
     same_rows(got, api.simulate("differenzler", games=40, seed=1, policy="random"))
     assert os.stat(parts[0]).st_mode & 0o044  # finished parts get the usual permissions

@@ -6,7 +6,7 @@
   into the one writer, in game order; on a cluster the chunks go to a hidden
   run folder beside the file first, then into the file in order;
 * a run folder: each chunk a part, recorded in the manifest (see
-  analysis/checkpoint.py), resumable;
+  analysis/run_folder.py), resumable;
 
 here (one chunk after another on this process's threads) or on a Dask
 cluster (analysis/distributed.py). Every file is written with
@@ -22,7 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 from cardmc import aggregate as agg
-from cardmc import checkpoint, checks, distributed, driver, files
+from cardmc import checks, chunks, distributed, files, interrupts, run_folder
 from cardmc.job import AGGREGATES, Job
 
 
@@ -31,7 +31,7 @@ def run(job: Job, out: str | os.PathLike | None = None, *, force: bool = False, 
         log=None):  # fmt: skip
     """Run ``job``: rows as a DataFrame or aggregates (``out`` None), or the
     path of the file or run folder written (see ``api.simulate``)."""
-    with driver.interrupts():
+    with interrupts.interrupts():
         where, path = checks.check_output(out, job.kind == AGGREGATES, checks.check_flag("force", force))
         if chunk_games is not None:
             chunk_games = checks.check_chunks(job.games, chunk_games)
@@ -41,8 +41,8 @@ def run(job: Job, out: str | os.PathLike | None = None, *, force: bool = False, 
             return _to_folder(job, path, chunk_games, runner, force, log, progress)
         if where != "memory" and job.kind != AGGREGATES and runner.distributed:
             return _to_file_through_folder(job, path, where == "csv", chunk_games, runner, force, log, progress)
-        chunk = chunk_games or (driver.default_chunk(job.spec, job.games) if runner.distributed else job.games)
-        plan = driver.chunk_plan(job.start, job.games, chunk)
+        chunk = chunk_games or (chunks.default_chunk(job.spec, job.games) if runner.distributed else job.games)
+        plan = chunks.chunk_plan(job.start, job.games, chunk)
         if where == "memory":
             return _collect(job, plan, runner, progress)
         if job.kind == AGGREGATES:
@@ -58,12 +58,12 @@ def run(job: Job, out: str | os.PathLike | None = None, *, force: bool = False, 
         return path
 
 
-def _loop(job: Job, chunks, runner, progress: bool, done: int = 0, target=None, take=None) -> None:
-    """The one loop: run ``chunks`` (index, first game, count) on ``runner``,
+def _loop(job: Job, plan, runner, progress: bool, done: int = 0, target=None, take=None) -> None:
+    """The one loop: run ``plan``'s chunks (index, first game, count) on ``runner``,
     each with ``target(index)``, and hand each result to ``take(index, result)``
     as it finishes; a progress bar counts the games."""
     with runner as pool, _bar(job, progress, done) as bar:
-        for index, result in pool.run(job, chunks, target, on_block=bar.update):
+        for index, result in pool.run(job, plan, target, on_block=bar.update):
             if pool.distributed:
                 bar.update(result["count"])
             if take is not None:
@@ -92,9 +92,9 @@ def _collect(job: Job, plan, runner, progress: bool):
 
 
 def _to_folder(job: Job, folder: Path, chunk_games, runner, force: bool, log, progress: bool) -> Path:
-    """A resumable run into ``folder`` (see analysis/checkpoint.py)."""
-    default = driver.default_chunk(job.spec, job.games)
-    with checkpoint.RunFolder(folder, job.identity(chunk_games), job.metadata, force=force, log=log,
+    """A resumable run into ``folder`` (see analysis/run_folder.py)."""
+    default = chunks.default_chunk(job.spec, job.games)
+    with run_folder.RunFolder(folder, job.identity(chunk_games), job.metadata, force=force, log=log,
                               default_chunk=default) as run:  # fmt: skip
         todo = run.missing()
         total = len(run.plan())
@@ -109,7 +109,7 @@ def _to_folder(job: Job, folder: Path, chunk_games, runner, force: bool, log, pr
             _loop(job, todo, runner, progress, done, target=run.target,
                   take=lambda index, result: run.record(index, *spans[index], result))  # fmt: skip
         except KeyboardInterrupt:
-            raise checkpoint.Interrupted(folder, run.done, total) from None
+            raise run_folder.Interrupted(folder, run.done, total) from None
     return folder
 
 
@@ -121,7 +121,7 @@ def _to_file_through_folder(job: Job, path: Path, csv: bool, chunk_games, runner
         hidden = Path(tempfile.mkdtemp(prefix=f".{path.name}.chunks-", dir=tmp.parent))
         try:
             _to_folder(job, hidden, chunk_games, runner, True, log, progress)
-            _, parts = checkpoint.complete_parts(hidden, hash_it=False)
+            _, parts = run_folder.complete_parts(hidden, hash_it=False)
             import pyarrow.parquet as pq
 
             with files.RowWriter(tmp, csv=csv, metadata=job.file_metadata()) as writer:
@@ -129,7 +129,7 @@ def _to_file_through_folder(job: Job, path: Path, csv: bool, chunk_games, runner
                     pf = pq.ParquetFile(part)
                     for i in range(pf.num_row_groups):
                         writer.write(pf.read_row_group(i).to_pandas())
-        except checkpoint.Interrupted:
+        except run_folder.Interrupted:
             raise KeyboardInterrupt from None
         finally:
             shutil.rmtree(hidden, ignore_errors=True)
