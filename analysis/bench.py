@@ -26,6 +26,7 @@ import tempfile
 import time
 
 import numba
+import numpy as np
 import pandas as pd
 
 import cardmc
@@ -139,16 +140,15 @@ def deal_cost(game: str, players: int | None = None, deals: int = 1_000_000, rep
     from cardmc import condition as conditions
     from cardmc.kernels import condition as kc
     from cardmc.kernels import deal_cost as dc
-    from cardmc.kernels import norwegian_jazz as nj
 
     spec = registry.get(game)
     players = spec.check_players(players)
     cond = conditions.make(spec, players, **condition)
     if cond is None:
         raise registry.UsageError("bench of a conditioned deal needs a condition (--hand, --trump-card)")
-    array, face = cond.array(), game == "differenzler"
-    if game == "norwegian_jazz":
-        deck = kc.DECK52 if cond.deal == 6 else nj.ADJUSTED_MASK[players]
+    array, face = cond.array(), spec.dealing.trump_card
+    if spec.dealing.deals:  # deals differ: the plain deal is the game's own, one card at a time
+        deck = np.uint64(spec.dealing.deck(players, cond.deal)[0])
         plain = (dc.one_by_one, (SEED, deals, players, cond.deal))
     else:
         deck, plain = kc.DECK36, (dc.packets, (SEED, deals, face))

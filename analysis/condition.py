@@ -8,8 +8,8 @@ problem, a card outside the game's deck, a card given twice, a seat that
 does not exist and more cards than a seat holds.
 
 ``make`` builds a run's ``Condition`` with each game's own checks (its deck,
-hand sizes, Differenzler's face-up trump card, the Norwegian Jazz deal it
-applies to); the kernels read it as one int64 array (``Condition.array``).
+hand sizes, a face-up trump card where a game shows one, the deal it applies
+to where a game's deals differ: the spec's ``dealing``); the kernels read it as one int64 array (``Condition.array``).
 The rules a condition follows are in docs/RULES.md, "Conditions".
 """
 from __future__ import annotations
@@ -23,7 +23,10 @@ from cardmc import registry
 from cardmc.kernels import cards
 from cardmc.registry import GameSpec, UsageError
 
-NORWEGIAN_DEALS = 6
+
+
+def _games_with(has) -> str:
+    return ", ".join(g for g in registry.GAMES if has(registry.get(g).dealing))
 
 
 def hand_items(hands) -> list[tuple[object, str]]:
@@ -126,26 +129,16 @@ class Condition:
         return out
 
 
-def _deal_number(value: object) -> int:
+def _deal_number(value: object, deals: int) -> int:
     if isinstance(value, bool):
-        raise UsageError(f"deal {value!r} is not a deal number (1..{NORWEGIAN_DEALS})")
+        raise UsageError(f"deal {value!r} is not a deal number (1..{deals})")
     try:
         deal = int(value)  # type: ignore[arg-type]
     except (TypeError, ValueError):
-        raise UsageError(f"deal {value!r} is not a deal number (1..{NORWEGIAN_DEALS})") from None
-    if str(deal) != str(value).strip() or not 1 <= deal <= NORWEGIAN_DEALS:
-        raise UsageError(f"deal {value!r} is not a deal number (1..{NORWEGIAN_DEALS})")
+        raise UsageError(f"deal {value!r} is not a deal number (1..{deals})") from None
+    if str(deal) != str(value).strip() or not 1 <= deal <= deals:
+        raise UsageError(f"deal {value!r} is not a deal number (1..{deals})")
     return deal
-
-
-def _norwegian_deck(players: int, deal: int) -> tuple[int, list[int]]:
-    """(deck mask, most cards any seat can be given) of Norwegian Jazz deal ``deal``."""
-    from cardmc.kernels import norwegian_jazz as nj
-
-    if deal == NORWEGIAN_DEALS:
-        return cards.FULL52, [52 // players] * players
-    deck = int(nj.ADJUSTED_MASK[players])
-    return deck, [bin(deck).count("1") // players] * players
 
 
 def make(spec_or_game: GameSpec | str, players: int, hands=None, trump_card=None, deal=None) -> Condition | None:
@@ -154,36 +147,38 @@ def make(spec_or_game: GameSpec | str, players: int, hands=None, trump_card=None
     first problem: a card outside the deck of the game (or of the deal), a
     card given twice, a seat that does not exist, more cards than a seat
     holds, a trump card where the game shows none or a hand holds it, a deal
-    number outside Norwegian Jazz or missing there."""
+    number where the game's deals are all alike, or missing where they differ."""
     spec = registry.get(spec_or_game) if isinstance(spec_or_game, str) else spec_or_game
     players = spec.check_players(players)
     given = hand_items(hands)
     if not given and trump_card is None and deal is None:
         return None
-    if deal is not None and spec.name != "norwegian_jazz":
-        raise UsageError(f"deal {deal!r}: only norwegian_jazz conditions one deal of its six; "
-                         f"a {spec.name} condition holds in every deal")  # fmt: skip
-    if trump_card is not None and spec.name != "differenzler":
-        raise UsageError(f"trump card {trump_card!r}: {spec.name} shows no trump card (only differenzler does)")
-    number = 0
-    if spec.name == "norwegian_jazz":
+    dealing = spec.dealing
+    if deal is not None and not dealing.deals:
+        raise UsageError(f"deal {deal!r}: a {spec.name} condition holds in every deal "
+                         f"(only {_games_with(lambda d: d.deals)} condition one deal of their game)")
+    if trump_card is not None and not dealing.trump_card:
+        raise UsageError(f"trump card {trump_card!r}: {spec.name} shows no trump card "
+                         f"(only {_games_with(lambda d: d.trump_card)} does)")
+    if dealing.deals:
         if deal is None:
-            raise UsageError("a norwegian_jazz hand condition needs the deal it applies to (deal=1..6, --deal N)")
-        number = _deal_number(deal)
+            raise UsageError(f"a {spec.name} hand condition needs the deal it applies to "
+                             f"(deal=1..{dealing.deals}, --deal N)")
+        number = _deal_number(deal, dealing.deals)
         if not given:
             raise UsageError(f"deal {number} is given without a hand condition")
-        deck, sizes = _norwegian_deck(players, number)
-        masks = parse_hands(hands, players, 52, [max(sizes) + 1] * players)
+        deck, sizes, more, what = dealing.deck(players, number)
+        masks = parse_hands(hands, players, spec.deck, [max(sizes) + 1] * players)
         for m in masks:
             outside = [c for c in cards.cards_of(m) if not (deck >> c) & 1]
             if outside:
                 raise UsageError(f"card {cards.code(outside[0])!r} is not in deal {number}'s deck of "
-                                 f"{players} players (docs/RULES.md: the adjusted deck)")  # fmt: skip
+                                 f"{players} players ({what})")
         for seat, m in enumerate(masks):
             n = bin(m).count("1")
             if n > sizes[seat]:
-                more = " or one more, by where the dealer sits" if number == NORWEGIAN_DEALS and 52 % players else ""
-                raise UsageError(f"seat {seat} is given {n} cards, but holds {sizes[seat]}{more} in deal {number}")
+                note = " or one more, by where the dealer sits" if more else ""
+                raise UsageError(f"seat {seat} is given {n} cards, but holds {sizes[seat]}{note} in deal {number}")
         return Condition(spec.name, players, masks, -1, number) if any(masks) else None
     size = spec.deck // players
     masks = parse_hands(hands, players, spec.deck, [size] * players)

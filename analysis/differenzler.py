@@ -9,7 +9,7 @@ import pandas as pd
 
 from cardmc import pimc, stats, trace_lines
 from cardmc.frames import Columns
-from cardmc.registry import GameSpec, Option, UsageError, join_spans, whole
+from cardmc.registry import Dealing, GameSpec, Option, UsageError, join_spans, whole
 from cardmc.kernels import condition as kc
 from cardmc.kernels import differenzler as k
 from cardmc.kernels.cards import RANKS, SUITS, code
@@ -330,6 +330,7 @@ SPEC = GameSpec(
     trace_game=trace_game,
     analyze=analyze,
     columns=k.COLUMNS,
+    dealing=Dealing(trump_card=True),
     layout=_COLUMNS,
     block=8192,  # rows of a block stay below the allocator's reuse threshold
     tally=tally,

@@ -15,9 +15,10 @@ from cardmc import aggregate as agg
 from cardmc import pimc, trace_lines
 from cardmc.frames import Columns
 from cardmc.checks import check_count, check_seed
-from cardmc.registry import GameSpec, Option, UsageError, compact, seat_codes, whole
+from cardmc.registry import Dealing, GameSpec, Option, UsageError, compact, seat_codes, whole
 from cardmc.kernels import condition as kc
 from cardmc.kernels import norwegian_jazz as k
+from cardmc.kernels.cards import FULL52
 
 PLAY = {name: i for i, name in enumerate(k.POLICY_NAMES)}
 
@@ -309,6 +310,15 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def deal_deck(players: int, deal: int) -> tuple[int, list[int], bool, str]:
+    """Deal ``deal``'s deck mask, the cards each seat holds, whether a seat may
+    hold one more (sevens, when the 52 cards do not divide), and the deck's name."""
+    if deal == k.DEALS:
+        return int(FULL52), [52 // players] * players, bool(52 % players), "the full deck"
+    deck = int(k.ADJUSTED_MASK[players])
+    return deck, [bin(deck).count("1") // players] * players, False, "docs/RULES.md: the adjusted deck"
+
+
 SPEC = GameSpec(
     name="norwegian_jazz",
     title="Norwegian Jazz",
@@ -339,6 +349,7 @@ SPEC = GameSpec(
     trace_game=trace_game,
     analyze=analyze,
     columns=k.COLUMNS,
+    dealing=Dealing(deals=k.DEALS, deck=deal_deck),
     layout=_COLUMNS,
     dense_rows=k.max_rows,  # every game writes its rows, one game after another
     block=4096,  # a block's rows (7 seats: 17 MB) stay below the allocator's reuse threshold (32 MiB)

@@ -61,6 +61,18 @@ class Option:
 
 
 @dataclass(frozen=True)
+class Dealing:
+    """What a condition on a deal (``--hand``, ``--trump-card``, ``--deal``)
+    must know of the game's deals."""
+
+    trump_card: bool = False  # each deal's dealer turns up its last card as trump (``--trump-card``)
+    deals: int = 0  # when the deals of a game differ, how many: a hand condition names its deal, 1..deals
+    # (players, deal) -> (deck mask, cards each seat holds, whether a seat may hold one more by where the
+    # dealer sits, the deck's name in docs/RULES.md), when the deals differ
+    deck: Callable[[int, int], tuple[int, list[int], bool, str]] | None = None
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything generic code needs to know about one game."""
 
@@ -83,6 +95,7 @@ class GameSpec:
     trace_game: Callable[..., dict]  # (seed, index, players, settings, policy) -> TRACE.md line
     analyze: Callable[..., dict]  # DataFrame -> {table name: DataFrame}
     columns: tuple[str, ...] = ()
+    dealing: Dealing = Dealing()
     # how the engine runs and reads the game's rows
     layout: object = None  # frames.Columns: one typed array per row column
     dense_rows: Callable[[int, np.ndarray], int] | None = None  # (players, params) -> rows a game writes, when
