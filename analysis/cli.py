@@ -550,11 +550,12 @@ def cmd_report(args) -> int:
 
 
 def cmd_compile(args) -> int:
-    from cardmc.warm import PARTS, warm
+    from cardmc.warm import part_weights, warm
 
+    known = part_weights()
     for part in args.parts:
-        if part not in PARTS:
-            raise UsageError(f"unknown part {part!r}: one of {', '.join(PARTS)}")
+        if part not in known:
+            raise UsageError(f"unknown part {part!r}: one of {', '.join(known)}")
     started = time.perf_counter()
     try:
         warm(args.parts or None, jobs=args.jobs, log=lambda note: print(f"cardmc: {note}", file=sys.stderr,
@@ -562,7 +563,7 @@ def cmd_compile(args) -> int:
     except RuntimeError as exc:
         print(f"cardmc: error: {exc}", file=sys.stderr)
         return 1
-    print(f"compiled {', '.join(args.parts or PARTS)} in {time.perf_counter() - started:.1f} s")
+    print(f"compiled {', '.join(args.parts or known)} in {time.perf_counter() - started:.1f} s")
     return 0
 
 

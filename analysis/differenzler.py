@@ -9,7 +9,7 @@ import pandas as pd
 
 from cardmc import pimc, stats, trace_lines
 from cardmc.frames import Columns
-from cardmc.registry import Dealing, GameSpec, Option, UsageError, join_spans, whole
+from cardmc.registry import Dealing, Example, GameSpec, Option, Study, UsageError, join_spans, whole
 from cardmc.kernels import condition as kc
 from cardmc.kernels import differenzler as k
 from cardmc.kernels.cards import RANKS, SUITS, code
@@ -331,6 +331,15 @@ SPEC = GameSpec(
     analyze=analyze,
     columns=k.COLUMNS,
     dealing=Dealing(trump_card=True),
+    example=Example(
+        hand="JS 9S AS KH QH TD 8D 7C 6C",
+        searched="pimc,calibrated,calibrated,calibrated",
+        odds_searched={"candidates": [0]},
+        positions=(dict(hands=["JS 9S", "AS 6H", "KS 7H", "QS 8H"], to_play=0, contract="S", seat=0, declared=40, taken=[3, 2, 1, 1],
+                        points=[10, 20, 30, 40]),),
+        compile_seconds=18,
+    ),
+    study=Study("differenzler", quick=4_000, full=600_000),
     layout=_COLUMNS,
     block=8192,  # rows of a block stay below the allocator's reuse threshold
     tally=tally,

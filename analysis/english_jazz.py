@@ -7,7 +7,7 @@ import pandas as pd
 from cardmc import aggregate as agg
 from cardmc import pimc, stats, trace_lines
 from cardmc.frames import Columns
-from cardmc.registry import GameSpec, UsageError, compact, seat_codes, whole
+from cardmc.registry import Example, GameSpec, Study, UsageError, compact, seat_codes, whole
 from cardmc.kernels import condition as kc
 from cardmc.kernels import english_jazz as k
 from cardmc.kernels.cards import SUITS, code
@@ -263,6 +263,14 @@ SPEC = GameSpec(
     trace_game=trace_game,
     analyze=analyze,
     columns=k.COLUMNS,
+    example=Example(
+        hand="JS 9S AS KH QH TD 8D 7C 6C KC QC JC",
+        searched="pimc,heuristic,heuristic",
+        odds_searched={"policy": "pimc"},
+        positions=(dict(hands=["JS 9S", "AS 6H", "KS 7H"], to_play=0, taken=[10, 0, 0], seat=0),),
+        compile_seconds=19,
+    ),
+    study=Study("english_jazz", quick=2_000, full=1_600_000),
     layout=_COLUMNS,
     dense_rows=k.max_rows,  # every game writes its rows, one game after another
     # blocks of 8192 games (29 MB of rows) stay under glibc's mmap threshold,

@@ -15,7 +15,7 @@ from cardmc import aggregate as agg
 from cardmc import pimc, trace_lines
 from cardmc.frames import Columns
 from cardmc.checks import check_count, check_seed
-from cardmc.registry import Dealing, GameSpec, Option, UsageError, compact, seat_codes, whole
+from cardmc.registry import Dealing, Example, GameSpec, Option, Study, UsageError, compact, seat_codes, whole
 from cardmc.kernels import condition as kc
 from cardmc.kernels import norwegian_jazz as k
 from cardmc.kernels.cards import FULL52
@@ -350,6 +350,15 @@ SPEC = GameSpec(
     analyze=analyze,
     columns=k.COLUMNS,
     dealing=Dealing(deals=k.DEALS, deck=deal_deck),
+    example=Example(
+        hand=None,
+        searched="pimc,heuristic,heuristic,heuristic",
+        condition={"deal": 1},
+        positions=(dict(hands=["JS 9S", "AS 6H", "KS 7H"], to_play=0, contract=1, seat=0, taken=[5, 5, 5], points=[0, 0, 0]),
+                   dict(hands=["2S", "KS", "AS"], to_play=0, seat=0, contract=6)),
+        compile_seconds=10,
+    ),
+    study=Study("norwegian_jazz", quick=1_000, full=160_000),
     layout=_COLUMNS,
     dense_rows=k.max_rows,  # every game writes its rows, one game after another
     block=4096,  # a block's rows (7 seats: 17 MB) stay below the allocator's reuse threshold (32 MiB)

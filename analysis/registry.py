@@ -6,7 +6,7 @@ imports it on first use, so a slow or broken game does not hold up others.
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 import numpy as np
@@ -73,6 +73,30 @@ class Dealing:
 
 
 @dataclass(frozen=True)
+class Example:
+    """A small run of each of a game's entry points: ``cardmc compile``
+    (``cardmc.warm``) runs them to compile the game's kernels."""
+
+    hand: str | None  # the asking seat's hand for ``cardmc.odds`` (None: the game's own example)
+    searched: str  # a policy with a search-player seat
+    condition: dict = field(default_factory=dict)  # a conditioned run's keywords beside its hand (``deal``)
+    searched_settings: dict = field(default_factory=dict)  # the searched run's settings beside the search's
+    odds_searched: dict = field(default_factory=dict)  # keywords of an odds run with a search-player seat
+    positions: tuple[dict, ...] = ()  # keywords of ``cardmc.solve`` positions, for the solver's part
+    compile_seconds: int = 20  # about what the game adds to a cold compile: parts are dealt largest first
+
+
+@dataclass(frozen=True)
+class Study:
+    """The game's study in ``cardmc report``: the module ``cardmc.reports.<module>``
+    and its games in ``--quick`` and by default."""
+
+    module: str
+    quick: int
+    full: int
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything generic code needs to know about one game."""
 
@@ -96,6 +120,8 @@ class GameSpec:
     analyze: Callable[..., dict]  # DataFrame -> {table name: DataFrame}
     columns: tuple[str, ...] = ()
     dealing: Dealing = Dealing()
+    example: Example | None = None
+    study: Study | None = None
     # how the engine runs and reads the game's rows
     layout: object = None  # frames.Columns: one typed array per row column
     dense_rows: Callable[[int, np.ndarray], int] | None = None  # (players, params) -> rows a game writes, when

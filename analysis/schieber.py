@@ -13,7 +13,7 @@ import pandas as pd
 
 from cardmc import pimc, stats, trace_lines
 from cardmc.frames import Columns
-from cardmc.registry import GameSpec, Option, UsageError, join_spans, seat_codes, whole
+from cardmc.registry import Example, GameSpec, Option, Study, UsageError, join_spans, seat_codes, whole
 from cardmc.kernels import condition as kc
 from cardmc.kernels import schieber as k
 from cardmc.kernels import schieber_weis as w
@@ -372,6 +372,14 @@ SPEC = GameSpec(
     trace_game=trace_game,
     analyze=analyze,
     columns=k.COLUMNS,
+    example=Example(
+        hand="JS 9S AS KH QH TD 8D 7C 6C",
+        searched="pimc,heuristic,heuristic,heuristic",
+        searched_settings={"target": 300},
+        positions=(dict(hands=["JS 9S", "AS 6H", "KS 7H", "QS 8H"], to_play=0, contract="S", taken=[3, 2, 1, 1], points=[10, 20, 30, 40]),),
+        compile_seconds=26,
+    ),
+    study=Study("schieber", quick=300, full=40_000),
     layout=_COLUMNS,
     block=1024,
     tally=tally,

@@ -21,20 +21,26 @@ import sys
 import tempfile
 import time
 
-# part: roughly the seconds it adds to a cold compile in a process that compiles
-# other parts too (they share kernels: alone, each costs 20-42 s), for dealing
-# the parts to processes, largest first. All five on two processes go
-# [schieber, differenzler] and [solver, english_jazz, norwegian_jazz]: 47.5 s
-# on this 2-core machine, against 52.5-52.9 s for [solver, differenzler] and
-# the other three (cold, each split twice in turn)
-PARTS = {"schieber": 26, "solver": 20, "english_jazz": 19, "differenzler": 18, "norwegian_jazz": 10}
-GAMES = ("schieber", "differenzler", "english_jazz", "norwegian_jazz")
-HANDS = {"schieber": "JS 9S AS KH QH TD 8D 7C 6C", "differenzler": "JS 9S AS KH QH TD 8D 7C 6C",
-         "english_jazz": "JS 9S AS KH QH TD 8D 7C 6C KC QC JC", "norwegian_jazz": None}
-SEARCHED = {"schieber": "pimc,heuristic,heuristic,heuristic", "differenzler": "pimc,calibrated,calibrated,calibrated",
-            "english_jazz": "pimc,heuristic,heuristic", "norwegian_jazz": "pimc,heuristic,heuristic,heuristic"}  # a policy with a search player seat, per game
-# the kernel of each part whose cache entry tells whether the part is warm
-MARKERS = {game: (game, "play_chunks") for game in GAMES} | {"solver": ("solve_search", "value")}
+from cardmc import registry
+
+SOLVER = "solver"  # the part of the exact solver's kernels, beside one part per game
+SOLVER_SECONDS = 20  # what the solver adds to a cold compile beside the games (a game's: its spec's example)
+# All five on two processes go [schieber, differenzler] and [solver, english_jazz, norwegian_jazz]: 47.5 s
+# on this 2-core machine, against 52.5-52.9 s for [solver, differenzler] and the other three (cold, each
+# split twice in turn)
+
+
+def part_weights() -> dict[str, int]:
+    """Every part, with roughly the seconds it adds to a cold compile in a
+    process that compiles other parts too (they share kernels: alone, each
+    costs 20-42 s), for dealing the parts to processes, largest first."""
+    out = {game: registry.get(game).example.compile_seconds for game in registry.GAMES}
+    return {**out, SOLVER: SOLVER_SECONDS}
+
+
+def _marker(part: str) -> tuple[str, str]:
+    """The kernel whose cache entry tells whether ``part`` is warm: (module, name)."""
+    return ("solve_search", "value") if part == SOLVER else (part, "play_chunks")
 
 
 def compile_part(part: str) -> None:
@@ -42,35 +48,29 @@ def compile_part(part: str) -> None:
     each entry point once on a few games or a small position."""
     import cardmc
 
-    if part == "solver":
-        four = ["JS 9S", "AS 6H", "KS 7H", "QS 8H"]
-        so_far = {"taken": [3, 2, 1, 1], "points": [10, 20, 30, 40]}
-        cardmc.solve("schieber", hands=four, to_play=0, contract="S", **so_far)
-        cardmc.solve("differenzler", hands=four, to_play=0, contract="S", seat=0, declared=40, **so_far)
-        cardmc.solve("english_jazz", hands=["JS 9S", "AS 6H", "KS 7H"], to_play=0, taken=[10, 0, 0], seat=0)
-        cardmc.solve("norwegian_jazz", hands=["JS 9S", "AS 6H", "KS 7H"], to_play=0, contract=1, seat=0,
-                     taken=[5, 5, 5], points=[0, 0, 0])  # fmt: skip
-        cardmc.solve("norwegian_jazz", hands=["2S", "KS", "AS"], to_play=0, seat=0, contract=6)
+    if part == SOLVER:
+        for game in registry.GAMES:
+            for position in registry.get(game).example.positions:
+                cardmc.solve(game, **position)
         from cardmc.solve import bench_solver
 
-        bench_solver("schieber", positions=1, tricks_left=3)
+        bench_solver(registry.GAMES[0], positions=1, tricks_left=3)
         return
-    if part not in GAMES:
-        raise ValueError(f"unknown part {part!r}: one of {', '.join(PARTS)}")
-    deal = {"deal": 1} if part == "norwegian_jazz" else {}
+    if part not in registry.GAMES:
+        raise ValueError(f"unknown part {part!r}: one of {', '.join(part_weights())}")
+    example = registry.get(part).example
     for policy in (None, "random"):
         pol = {} if policy is None else {"policy": policy}
         cardmc.simulate(part, games=16, seed=1, threads=1, **pol)
         cardmc.simulate(part, games=16, seed=1, threads=1, aggregate=True, **pol)
-    cardmc.simulate(part, games=16, seed=1, threads=1, hands={0: "JS 9S AS"}, **deal)
+    cardmc.simulate(part, games=16, seed=1, threads=1, hands={0: "JS 9S AS"}, **example.condition)
     cardmc.trace(part, seed=1, games=1)
-    cardmc.odds(part, HANDS[part], games=64)
-    if part in SEARCHED:  # the kernels' scripted variant, for the search player, in games and hand odds
-        cardmc.simulate(part, games=1, seed=1, threads=1, policy=SEARCHED[part], pimc_samples=1, pimc_tricks=2,
-                        **({"target": 300} if part == "schieber" else {}))  # fmt: skip
-        cardmc.odds(part, HANDS[part], games=1, policy="pimc" if part == "english_jazz" else SEARCHED[part],
-                    settings={"pimc_samples": 1, "pimc_tricks": 1},
-                    **({"candidates": [0]} if part == "differenzler" else {}))  # fmt: skip
+    cardmc.odds(part, example.hand, games=64)
+    # the kernels' scripted variant, for the search player, in games and hand odds
+    cardmc.simulate(part, games=1, seed=1, threads=1, policy=example.searched, pimc_samples=1, pimc_tricks=2,
+                    **example.searched_settings)
+    cardmc.odds(part, example.hand, games=1, settings={"pimc_samples": 1, "pimc_tricks": 1},
+                **{"policy": example.searched, **example.odds_searched})
 
 
 def is_warm(part: str) -> bool:
@@ -79,7 +79,7 @@ def is_warm(part: str) -> bool:
     cannot tell)."""
     import importlib
 
-    module, name = MARKERS[part]
+    module, name = _marker(part)
     try:
         dispatcher = getattr(importlib.import_module(f"cardmc.kernels.{module}"), name)
         return len(dispatcher._cache._cache_file._load_index()) > 0
@@ -92,10 +92,11 @@ def plan(parts, jobs: int) -> list[list[str]]:
     least loaded process (empty processes dropped)."""
     bins: list[list[str]] = [[] for _ in range(max(1, jobs))]
     load = [0] * len(bins)
-    for part in sorted(parts, key=lambda p: -PARTS[p]):
+    weight = part_weights()
+    for part in sorted(parts, key=lambda p: -weight[p]):
         i = load.index(min(load))
         bins[i].append(part)
-        load[i] += PARTS[part]
+        load[i] += weight[part]
     return [b for b in bins if b]
 
 
@@ -109,10 +110,11 @@ def warm(parts=None, jobs: int | None = None, only_cold: bool = False, log=None)
     (default: the cores); ``only_cold``: skip the parts already warm. Returns
     the seconds each process took, by its parts. ``log(note)`` hears each
     process's start and end."""
-    parts = list(PARTS) if parts is None else list(parts)
+    known = part_weights()
+    parts = list(known) if parts is None else list(parts)
     for part in parts:
-        if part not in PARTS:
-            raise ValueError(f"unknown part {part!r}: one of {', '.join(PARTS)}")
+        if part not in known:
+            raise ValueError(f"unknown part {part!r}: one of {', '.join(known)}")
     if only_cold:
         parts = [p for p in parts if not is_warm(p)]
     jobs = jobs or os.cpu_count() or 1

@@ -21,30 +21,20 @@ from pathlib import Path
 import pandas as pd
 
 from cardmc.display import readable
-from cardmc.registry import UsageError
+from cardmc import registry
+from cardmc.registry import Study, UsageError
 from cardmc.reports.section import Section
 
 MARKER = ".cardmc-report"
-# (module, games in --quick, games by default): the default sizes give CIs half as wide as
-# 150,000 / 400,000 / 40,000 / 10,000 games did (four times the games)
-STUDIES = [
-    ("differenzler", 4_000, 600_000),
-    ("english_jazz", 2_000, 1_600_000),
-    ("norwegian_jazz", 1_000, 160_000),
-    ("schieber", 300, 40_000),
-    ("yourhand", 2_000, 20_000),  # deals per hand and choice (reports/yourhand.py caps them)
-]
+# beside each game's study (its spec's ``study``): the advice for one hand, deals per hand and choice in
+# --quick and by default (reports/yourhand.py caps them)
+YOURHAND = Study("yourhand", 2_000, 20_000)
 
 
-def available_studies() -> list[tuple[str, int, int]]:
-    out = []
-    for name, quick, full in STUDIES:
-        try:
-            importlib.import_module(f"cardmc.reports.{name}")
-        except ModuleNotFoundError:
-            continue
-        out.append((name, quick, full))
-    return out
+def studies() -> list[Study]:
+    """The report's studies in order of their module's name: every game's, then your hand's."""
+    games = [registry.get(game).study for game in registry.GAMES]
+    return sorted([s for s in games if s is not None] + [YOURHAND], key=lambda s: s.module)
 
 
 def build_report(out="cardmc-report", games: int | None = None, seed: int = 1, quick: bool = False,
@@ -57,23 +47,23 @@ def build_report(out="cardmc-report", games: int | None = None, seed: int = 1, q
         raise UsageError(f"cannot write the report into {parent}: not a writable folder")
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=parent))
     try:
-        from cardmc.warm import GAMES, warm
+        from cardmc.warm import warm
 
         # a cold cache: the games' kernels compile side by side, one process per core
-        warm(GAMES, only_cold=True, log=(lambda note: print(f"cardmc: {note}", file=sys.stderr, flush=True))
+        warm(registry.GAMES, only_cold=True, log=(lambda note: print(f"cardmc: {note}", file=sys.stderr, flush=True))
              if progress else None)  # fmt: skip
         sections = []
-        studies = available_studies()
+        chosen = studies()
         started = time.perf_counter()
-        for i, (name, quick_n, full_n) in enumerate(studies, 1):
-            n = games or (quick_n if quick else full_n)
+        for i, study in enumerate(chosen, 1):
+            name, n = study.module, games or (study.quick if quick else study.full)
             if progress:
-                print(f"[{i}/{len(studies)}] {name}: {n:,} games, seed {seed}", file=sys.stderr, flush=True)
+                print(f"[{i}/{len(chosen)}] {name}: {n:,} games, seed {seed}", file=sys.stderr, flush=True)
             module = importlib.import_module(f"cardmc.reports.{name}")
             began = time.perf_counter()
             sections.append(module.study(tmp, games=n, seed=seed, progress=progress))
             if progress:
-                print(f"[{i}/{len(studies)}] {name}: {time.perf_counter() - began:.1f} s", file=sys.stderr,
+                print(f"[{i}/{len(chosen)}] {name}: {time.perf_counter() - began:.1f} s", file=sys.stderr,
                       flush=True)  # fmt: skip
         elapsed = time.perf_counter() - started
         write_data(tmp, sections)

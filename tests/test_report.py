@@ -63,8 +63,8 @@ def report(tmp_path_factory):
 
 def test_every_study_is_in_the_report(report):
     page = (report / "index.html").read_text()
-    for name, _, _ in build.available_studies():
-        assert f'id="{name}"' in page
+    for study in build.studies():
+        assert f'id="{study.module}"' in page
     assert (report / "report.md").is_file() and (report / build.MARKER).is_file()
 
 
@@ -133,7 +133,7 @@ def test_an_interrupted_report_leaves_nothing_half_written(tmp_path, monkeypatch
     def boom(*args, **kwargs):
         raise KeyboardInterrupt
 
-    name = build.available_studies()[-1][0]
+    name = build.studies()[-1].module
     import importlib
 
     monkeypatch.setattr(importlib.import_module(f"cardmc.reports.{name}"), "study", boom)
@@ -144,7 +144,7 @@ def test_an_interrupted_report_leaves_nothing_half_written(tmp_path, monkeypatch
 
 
 def test_a_previous_report_is_replaced(tmp_path, monkeypatch):
-    monkeypatch.setattr(build, "STUDIES", [("differenzler", 300, 300)])
+    monkeypatch.setattr(build, "studies", lambda: [build.Study("differenzler", 300, 300)])
     first = build.build_report(out=tmp_path / "r", progress=False).parent
     (first / "stale.txt").write_text("old")
     second = build.build_report(out=tmp_path / "r", progress=False).parent

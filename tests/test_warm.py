@@ -7,12 +7,12 @@ from cardmc import cli, warm
 
 
 def test_plan_deals_the_largest_parts_first_to_the_least_loaded_process():
-    groups = warm.plan(list(warm.PARTS), 2)
-    assert sorted(p for g in groups for p in g) == sorted(warm.PARTS)
-    loads = [sum(warm.PARTS[p] for p in g) for g in groups]
-    assert max(loads) - min(loads) <= min(warm.PARTS.values())
+    groups = warm.plan(list(warm.part_weights()), 2)
+    assert sorted(p for g in groups for p in g) == sorted(warm.part_weights())
+    loads = [sum(warm.part_weights()[p] for p in g) for g in groups]
+    assert max(loads) - min(loads) <= min(warm.part_weights().values())
     assert warm.plan(["schieber"], 4) == [["schieber"]]  # no empty processes
-    assert warm.plan(list(warm.PARTS), 1) == [sorted(warm.PARTS, key=lambda p: -warm.PARTS[p])]
+    assert warm.plan(list(warm.part_weights()), 1) == [sorted(warm.part_weights(), key=lambda p: -warm.part_weights()[p])]
 
 
 def test_unknown_parts_are_refused_before_anything_runs(capsys):
@@ -20,7 +20,7 @@ def test_unknown_parts_are_refused_before_anything_runs(capsys):
         warm.warm(["poker"], jobs=1)
     assert cli.main(["compile", "schieber", "poker"]) == 2
     err = capsys.readouterr().err
-    one_of = ", ".join(warm.PARTS)
+    one_of = ", ".join(warm.part_weights())
     assert err.strip().splitlines() == [f"cardmc: error: unknown part 'poker': one of {one_of}"]
 
 
