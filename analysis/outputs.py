@@ -24,6 +24,7 @@ import pandas as pd
 from cardmc import aggregate as agg
 from cardmc import checks, chunks, distributed, files, interrupts, run_folder
 from cardmc.job import AGGREGATES, Job
+from cardmc.progress import bar as progress_bar
 
 
 def run(job: Job, out: str | os.PathLike | None = None, *, force: bool = False, threads: int | None = None,
@@ -62,7 +63,7 @@ def _loop(job: Job, plan, runner, progress: bool, done: int = 0, target=None, ta
     """The one loop: run ``plan``'s chunks (index, first game, count) on ``runner``,
     each with ``target(index)``, and hand each result to ``take(index, result)``
     as it finishes; a progress bar counts the games."""
-    with runner as pool, _bar(job, progress, done) as bar:
+    with runner as pool, progress_bar(progress, job.games, job.game, initial=done) as bar:
         for index, result in pool.run(job, plan, target, on_block=bar.update):
             if pool.distributed:
                 bar.update(result["count"])
@@ -134,23 +135,3 @@ def _to_file_through_folder(job: Job, path: Path, csv: bool, chunk_games, runner
         finally:
             shutil.rmtree(hidden, ignore_errors=True)
     return path
-
-
-class _NoBar:
-    def update(self, n: int) -> None:
-        pass
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc) -> None:
-        pass
-
-
-def _bar(job: Job, progress: bool, done: int):
-    if not progress:
-        return _NoBar()
-    from tqdm.auto import tqdm
-
-    return tqdm(total=job.games, initial=done, unit=" games", unit_scale=True, desc=job.game,
-                dynamic_ncols=True)  # fmt: skip

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from cardmc.progress import bar as progress_bar
 from cardmc.registry import UsageError
 
 BLOCK = 50_000  # games simulated and reduced at a time: memory stays flat at any size
@@ -18,20 +19,11 @@ def check_block(block) -> int:
 def blocks(games: int, block: int = BLOCK, progress: bool = False, what: str = ""):
     """(first game, count) of each block of ``games`` games; with ``progress``, one bar for them all."""
     block = check_block(block)
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=games, unit=" games", unit_scale=True, desc=what, dynamic_ncols=True)
-    try:
+    with progress_bar(progress, games, what) as bar:
         for first in range(0, games, block):
             count = min(block, games - first)
             yield first, count
-            if bar is not None:
-                bar.update(count)
-    finally:
-        if bar is not None:
-            bar.close()
+            bar.update(count)
 
 
 def record(table: pd.DataFrame, **facts) -> pd.DataFrame:
