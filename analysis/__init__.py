@@ -18,17 +18,17 @@ import types
 __version__ = "0.2.0"
 
 _API = ("simulate", "analyze", "trace", "read", "run_info")
-_GAME_API = {"odds": "cardmc.odds_frame", "house_rules": "cardmc.schieber"}
+_GAME_API = {"house_rules": "cardmc.schieber"}
 _PARTS = ("kernels", "reports")
-_CALLABLE = ("compare", "solve")  # modules that call their function: cardmc.compare(game, arms, ...)
+_CALLABLE = ("compare", "solve", "odds")  # modules that call their function: cardmc.compare(game, arms, ...)
 
 __all__ = [*_API, *_GAME_API, *_CALLABLE, "__version__"]
 
 
 class CallableModule(types.ModuleType):
     """A module that is also its function of the same name (``cardmc.compare``,
-    ``cardmc.solve``): importing a submodule binds its name in the package, so
-    the module itself must call the function."""
+    ``cardmc.solve``, ``cardmc.odds``): importing a submodule binds its name in
+    the package, so the module itself must call the function."""
 
     def __call__(self, *args, **kwargs):
         return getattr(self, self.__name__.rpartition(".")[2])(*args, **kwargs)

@@ -1,10 +1,11 @@
 """Every check of a user's input, in one place: counts, seeds, game ranges,
-options, players, threads, cluster options, chunk sizes and output targets
+options, players, seats, positive limits, threads, cluster options, chunk sizes and output targets
 (a game's policy names are parsed by the game, ``spec.parse_policy``). Each
 returns the checked value or raises ``UsageError`` with a one-line message
 naming the bad value."""
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 
@@ -106,6 +107,28 @@ def check_flag(name: str, value: object) -> bool:
     if not isinstance(value, bool):
         raise UsageError(f"{name} must be true or false, not {value!r}")
     return value
+
+
+def check_seat(value: object, players: int, name: str = "seat") -> int:
+    """A seat of a ``players``-player game, 0..players-1 (a whole number, or its text), or
+    ``UsageError`` naming ``value`` as ``name`` (the asking seat, the dealer)."""
+    try:
+        seat = int(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise UsageError(f"{name} {value!r} is not a seat number (0..{players - 1})") from None
+    if isinstance(value, bool) or str(seat) != str(value).strip() or not 0 <= seat < players:
+        raise UsageError(f"{name} {value!r} is not a seat of a {players}-player game (0..{players - 1})")
+    return seat
+
+
+def check_positive(name: str, value: object) -> float | None:
+    """None, or a positive finite number (a target standard error, a time limit)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+            or not math.isfinite(value) or not value > 0:
+        raise UsageError(f"{name} must be a positive number, not {value!r}")
+    return float(value)
 
 
 def check_threads(threads: object) -> int | None:

@@ -513,7 +513,7 @@ def cmd_bench(args) -> int:
 
 
 def cmd_odds(args) -> int:
-    from cardmc import odds_frame as odds
+    from cardmc import odds
     from cardmc.checks import check_file_target
 
     options = odds_options(args)

@@ -25,8 +25,9 @@ In Python an arm may also be a dict ``{"name": ..., "policy": ..., OPTION: VALUE
 
 **Measures.** The measured seats are those whose policy differs from the
 first arm's in any arm (all seats if none differs, e.g. arms of rule
-options only). The natural measures, one value per game (the mean over the
-game's rows of the measured seats that pass ``where``):
+options only). The natural measures are the game's (its spec's
+``natural_measure``), one value per game (the mean over the game's rows of
+the measured seats that pass ``where``):
 
 * Differenzler: ``penalty`` per hand (the four regular deals, tie-breaks left out);
 * Schieber: ``points per deal`` of the measured team (of either team, averaged,
@@ -64,7 +65,7 @@ import numpy as np
 import pandas as pd
 
 from cardmc import CallableModule, checks, registry, stats, where as where_mod
-from cardmc.odds_frame import check_positive, rounds
+from cardmc.odds.rounds import rounds
 from cardmc.registry import UsageError
 
 BLOCK = 10_000  # games of one round
@@ -158,32 +159,27 @@ def per_game(rows: pd.DataFrame, values, name: str, keep=None) -> pd.Series:
     return pd.Series(total[kept] / count[kept], index=pd.Index(kept + first, name="game"), name=name)
 
 
-def _at(rows: pd.DataFrame, seats) -> np.ndarray:
+def at_seats(rows: pd.DataFrame, seats) -> np.ndarray:
+    """Which rows are of the ``seats`` (a boolean array)."""
     return np.isin(rows["seat"].to_numpy(), seats)
 
 
-def natural(game: str, seats: tuple[int, ...], players: int):
-    """The game's natural measure over the measured ``seats``: rows -> DataFrame by game."""
-    if game == "differenzler":
-        def measure(rows):
-            keep = _at(rows, seats) & (rows["extra"].to_numpy() == 0)
-            return per_game(rows, rows["penalty"], "penalty", keep).to_frame()
-    elif game == "schieber":
-        teams = sorted({s % 2 for s in seats})
-        team_seats = tuple(s for s in range(players) if s % 2 in teams)
+def seat_means(seats: tuple[int, ...], columns: dict[str, str]):
+    """A measure: per game, the mean of each row column over the ``seats``' rows, by the name it is given
+    (``{measure name: column}``)."""
+    def measure(rows):
+        keep = at_seats(rows, seats)
+        return pd.DataFrame({name: per_game(rows, rows[col], name, keep) for name, col in columns.items()})
 
-        def measure(rows):
-            keep = _at(rows, team_seats)
-            out = {"points per deal": per_game(rows, rows["score"], "points per deal", keep)}
-            if len(teams) == 1:
-                out["wins"] = per_game(rows, rows["winner"].to_numpy() == teams[0], "wins", keep)
-            return pd.DataFrame(out)
-    else:
-        def measure(rows):
-            keep = _at(rows, seats)
-            return pd.DataFrame({"score per deal": per_game(rows, rows["score"], "score per deal", keep),
-                                 "wins": per_game(rows, rows["winner"], "wins", keep)})  # fmt: skip
     return measure
+
+
+def natural(spec, seats: tuple[int, ...], players: int):
+    """The game's natural measure over the measured ``seats`` (its spec's ``natural_measure``):
+    rows -> DataFrame by game."""
+    if spec.natural_measure is None:
+        raise UsageError(f"{spec.name} has no natural measure; give a measure (a row column or a function)")
+    return spec.natural_measure(seats, players)
 
 
 def column(name: str, seats: tuple[int, ...]):
@@ -191,7 +187,7 @@ def column(name: str, seats: tuple[int, ...]):
     def measure(rows):
         if not pd.api.types.is_numeric_dtype(rows[name]):
             raise UsageError(f"measure {name!r} is not a numeric column ({rows[name].dtype})")
-        return per_game(rows, rows[name], name, _at(rows, seats)).to_frame()
+        return per_game(rows, rows[name], name, at_seats(rows, seats)).to_frame()
 
     return measure
 
@@ -277,7 +273,8 @@ def compare(game: str, arms, games: int = GAMES, seed: int = 0, *, players: int 
     games, seed = checks.check_count("games", games), checks.check_seed(seed)
     block = checks.check_count("block", block)
     players = spec.check_players(players)
-    target_se, max_seconds = check_positive("target_se", target_se), check_positive("max_seconds", max_seconds)
+    target_se = checks.check_positive("target_se", target_se)
+    max_seconds = checks.check_positive("max_seconds", max_seconds)
     rules = {k: v for k, v in options.items() if k in spec.rules or k in spec.options}
     condition = {k: v for k, v in options.items() if k not in rules}
     arms = check_arms(spec, arms, players, seed, rules, calibration)
@@ -285,7 +282,7 @@ def compare(game: str, arms, games: int = GAMES, seed: int = 0, *, players: int 
     if where is not None:
         where_mod.check(where, spec.columns)
     if measure is None:
-        fn, label = natural(spec.name, seats, players), "natural"
+        fn, label = natural(spec, seats, players), "natural"
     elif isinstance(measure, str):
         if measure not in spec.columns:
             raise UsageError(f"unknown measure {measure!r}; a row column of {game}: {', '.join(spec.columns)}")

@@ -9,7 +9,7 @@ import pandas as pd
 
 from cardmc import pimc, stats, trace_lines
 from cardmc.frames import Columns
-from cardmc.registry import Dealing, Example, GameSpec, Option, Study, UsageError, join_spans, whole
+from cardmc.registry import Dealing, Deferred, Example, GameSpec, Option, Study, UsageError, join_spans, whole
 from cardmc.kernels import condition as kc
 from cardmc.kernels import differenzler as k
 from cardmc.kernels.cards import RANKS, SUITS, code
@@ -307,6 +307,23 @@ def fit_calibration(df: pd.DataFrame, min_n: int = 200) -> pd.DataFrame:
     return table
 
 
+# ------------------------------------------------------- advice and comparisons
+
+odds = Deferred("cardmc.odds.differenzler", "odds")  # cardmc.odds("differenzler", ...): what to declare
+
+
+def compare_measure(seats: tuple[int, ...], players: int):
+    """``cardmc.compare``'s natural measure: the penalty per hand of the measured seats (the four
+    regular deals, tie-breaks left out)."""
+    from cardmc.compare import at_seats, per_game
+
+    def measure(rows):
+        keep = at_seats(rows, seats) & (rows["extra"].to_numpy() == 0)
+        return per_game(rows, rows["penalty"], "penalty", keep).to_frame()
+
+    return measure
+
+
 SPEC = GameSpec(
     name="differenzler",
     title="Differenzler Jass",
@@ -345,5 +362,7 @@ SPEC = GameSpec(
     tally=tally,
     aggregate=aggregate,
     summarise=summarise,
+    advice=odds,
+    natural_measure=compare_measure,
     bench=(("random", "random", {}), ("heuristic+calibrated", "calibrated", {})),
 )

@@ -7,7 +7,7 @@ import pandas as pd
 from cardmc import aggregate as agg
 from cardmc import pimc, stats, trace_lines
 from cardmc.frames import Columns
-from cardmc.registry import Example, GameSpec, Study, UsageError, compact, seat_codes, whole
+from cardmc.registry import Deferred, Example, GameSpec, Study, UsageError, compact, seat_codes, whole
 from cardmc.kernels import condition as kc
 from cardmc.kernels import english_jazz as k
 from cardmc.kernels.cards import SUITS, code
@@ -91,10 +91,6 @@ FEATURES = ("aces", "jacks", "nines", "longest", "voids", "points_held", "trumps
 POINTS_HELD_BINS = [-1, 19, 29, 39, 49, 59, 69, 120]
 
 
-def _row(label, d: dict) -> pd.DataFrame:
-    return pd.DataFrame([d], index=[label])
-
-
 def aggregate(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """The mergeable counts and sums ``summarise`` needs (see analysis/aggregate.py): additive over
     any split of the rows into whole games, so chunks of a run merge exactly."""
@@ -157,9 +153,10 @@ def summarise(aggs: dict) -> dict[str, pd.DataFrame]:
     games = aggs["games"]
     n = int(deals["n"].sum())
     out["all_tricks"] = pd.concat([
-        _row("per deal", stats.proportion(agg.events(deals, "rule", "A"), n)),
-        _row("per hand", stats.proportion(agg.events(hands, "all_tricks"), int(hands["n"].sum()))),
-        _row("per game of 12 deals", stats.proportion(agg.events(games, "swept"), int(games["n"].sum()))),
+        stats.row("per deal", stats.proportion(agg.events(deals, "rule", "A"), n)),
+        stats.row("per hand", stats.proportion(agg.events(hands, "all_tricks"), int(hands["n"].sum()))),
+        stats.row("per game of 12 deals",
+                  stats.proportion(agg.events(games, "swept"), int(games["n"].sum()))),
     ])  # fmt: skip
     out["all_tricks_by_position"] = agg.share(hands, ["position_name"], "all_tricks")
     parts = []
@@ -173,13 +170,13 @@ def summarise(aggs: dict) -> dict[str, pd.DataFrame]:
         parts.append(g)
     out["all_tricks_by_feature"] = pd.concat(parts)
     rules = deals.groupby("rule", observed=True)["n"].sum().reindex(list(k.RULE_LETTERS), fill_value=0)
-    out["rules"] = pd.concat([_row(r, stats.proportion(int(rules[r]), n)) for r in k.RULE_LETTERS])
+    out["rules"] = pd.concat([stats.row(r, stats.proportion(int(rules[r]), n)) for r in k.RULE_LETTERS])
     never = agg.events(deals, "trump_never_set")
-    out["trump_never_set"] = _row("trump never set", stats.proportion(never, n))
+    out["trump_never_set"] = stats.row("trump never set", stats.proportion(never, n))
     setters = deals.groupby("setter_position")["n"].sum()
     names = {**POSITIONS, -1: "never"}
     out["trump_set_by"] = pd.concat(
-        [_row(names[p], stats.proportion(int(setters.get(p, 0)), n)) for p in (1, 2, 0, -1)]
+        [stats.row(names[p], stats.proportion(int(setters.get(p, 0)), n)) for p in (1, 2, 0, -1)]
     )
     out["score_by_position"] = _score_by_position(hands)
     out["score_by_rule_and_position"] = _rule_shares(hands)
@@ -187,7 +184,7 @@ def summarise(aggs: dict) -> dict[str, pd.DataFrame]:
     totals = first.groupby("total")["n"].sum()
     mean = agg.mean_table(agg.histogram_moments(first, "total", []), "total").to_dict("records")[0]
     quantiles = agg.histogram_quantiles(totals.index.to_numpy(), totals.to_numpy())
-    out["game_totals"] = _row("total", {**mean, **quantiles.to_dict()})
+    out["game_totals"] = stats.row("total", {**mean, **quantiles.to_dict()})
     n_first = int(totals.sum())
     lo, hi = stats.wilson(totals.to_numpy(), n_first)
     out["game_total_distribution"] = pd.DataFrame(
@@ -202,7 +199,7 @@ def summarise(aggs: dict) -> dict[str, pd.DataFrame]:
     out["total_by_first_position"] = agg.mean_table(totals_by_seat, "total")
     one = first[first["seat"] == 0]
     shared = stats.proportion(agg.events(one, "shared_win"), int(one["n"].sum()))
-    out["shared_wins"] = _row("games with a shared win", shared)
+    out["shared_wins"] = stats.row("games with a shared win", shared)
     return out
 
 
@@ -232,15 +229,17 @@ def _rule_shares(hands: pd.DataFrame) -> pd.DataFrame:
     return pd.concat(parts)
 
 
-# ------------------------------------------------------------ experiments
-# ``odds`` (one hand's odds) lives in ``cardmc.experiments.english_jazz``; it stays callable from here.
+# ------------------------------------------------------- advice and comparisons
+
+odds = Deferred("cardmc.odds.english_jazz", "odds")  # cardmc.odds("english_jazz", ...): one hand in one deal
 
 
-def odds(*args, **kwargs) -> dict:
-    """Odds of a fixed 12-card hand: ``cardmc.experiments.english_jazz.odds``."""
-    from cardmc.experiments.english_jazz import odds as hand_odds
+def compare_measure(seats: tuple[int, ...], players: int):
+    """``cardmc.compare``'s natural measure: the score per deal of the measured seats and their wins (the
+    share of them that win the game)."""
+    from cardmc.compare import seat_means
 
-    return hand_odds(*args, **kwargs)
+    return seat_means(seats, {"score per deal": "score", "wins": "winner"})
 
 
 SPEC = GameSpec(
@@ -282,5 +281,7 @@ SPEC = GameSpec(
     tally=tally,
     aggregate=aggregate,
     summarise=summarise,
+    advice=odds,
+    natural_measure=compare_measure,
     bench_games=65_536,  # games of about 13 deals: long enough that a run's fixed costs do not set the rate
 )

@@ -15,7 +15,8 @@ from cardmc import aggregate as agg
 from cardmc import pimc, trace_lines
 from cardmc.frames import Columns
 from cardmc.checks import check_count, check_seed
-from cardmc.registry import Dealing, Example, GameSpec, Option, Study, UsageError, compact, seat_codes, whole
+from cardmc.registry import (Dealing, Deferred, Example, GameSpec, Option, Study, UsageError, compact, seat_codes,
+                             whole)
 from cardmc.kernels import condition as kc
 from cardmc.kernels import norwegian_jazz as k
 from cardmc.kernels.cards import FULL52
@@ -319,6 +320,19 @@ def deal_deck(players: int, deal: int) -> tuple[int, list[int], bool, str]:
     return deck, [bin(deck).count("1") // players] * players, False, "docs/RULES.md: the adjusted deck"
 
 
+# ------------------------------------------------------- advice and comparisons
+
+odds = Deferred("cardmc.odds.norwegian_jazz", "odds")  # cardmc.odds("norwegian_jazz", ...): one deal's hand
+
+
+def compare_measure(seats: tuple[int, ...], players: int):
+    """``cardmc.compare``'s natural measure: the score per deal of the measured seats and their wins (the
+    share of them that win the game)."""
+    from cardmc.compare import seat_means
+
+    return seat_means(seats, {"score per deal": "score", "wins": "winner"})
+
+
 SPEC = GameSpec(
     name="norwegian_jazz",
     title="Norwegian Jazz",
@@ -369,4 +383,6 @@ SPEC = GameSpec(
     tally=tally,
     aggregate=aggregate,
     summarise=summarise,
+    advice=odds,
+    natural_measure=compare_measure,
 )

@@ -23,6 +23,22 @@ class UsageError(ValueError):
 
 
 @dataclass(frozen=True)
+class Deferred:
+    """The function ``name`` of module ``module``, imported when first called
+    (or ``load``ed): a spec names a game's heavier parts, such as its hand
+    advice, without importing them with the game."""
+
+    module: str
+    name: str
+
+    def load(self) -> Callable:
+        return getattr(importlib.import_module(self.module), self.name)
+
+    def __call__(self, *args, **kwargs):
+        return self.load()(*args, **kwargs)
+
+
+@dataclass(frozen=True)
 class Option:
     """A rule or simulation option: its default, kind and allowed values.
 
@@ -135,6 +151,13 @@ class GameSpec:
     tally: Callable | None = None
     aggregate: Callable | None = None
     summarise: Callable | None = None
+    # ``cardmc.odds(game, hand, ...)``: the game's hand advice, ``advice(hand=None, **options)`` -> an
+    # ``cardmc.odds.Odds`` (a ``Deferred``: the advice is imported when first asked)
+    advice: Callable | None = None
+    # ``cardmc.compare``'s natural measure: ``natural_measure(seats, players)`` -> a function of a block's
+    # rows giving one value per game for the measured seats (a DataFrame indexed by game, a column per
+    # measure)
+    natural_measure: Callable[[tuple[int, ...], int], Callable] | None = None
     # ``cardmc bench GAME``: (label, policy, settings) of each row, and games a timed run
     bench: tuple[tuple[str, str, dict], ...] = (("random", "random", {}), ("heuristic", "heuristic", {}))
     bench_games: int = 200_000

@@ -13,7 +13,8 @@ import pandas as pd
 
 from cardmc import pimc, stats, trace_lines
 from cardmc.frames import Columns
-from cardmc.registry import Example, GameSpec, Option, Study, UsageError, join_spans, seat_codes, whole
+from cardmc.registry import (Deferred, Example, GameSpec, Option, Study, UsageError, join_spans, seat_codes,
+                             whole)
 from cardmc.kernels import condition as kc
 from cardmc.kernels import schieber as k
 from cardmc.kernels import schieber_weis as w
@@ -338,6 +339,29 @@ def analyze(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     return summarise(aggregate(df) if aggs is None else aggs, run_settings(getattr(df, "attrs", {})))
 
 
+# ------------------------------------------------------- advice and comparisons
+
+odds = Deferred("cardmc.odds.schieber", "odds")  # cardmc.odds("schieber", ...): which contract, or push
+
+
+def compare_measure(seats: tuple[int, ...], players: int):
+    """``cardmc.compare``'s natural measure: the points per deal of the measured seats' team (of either
+    team, averaged, when seats of both teams or none differ) and its match wins (one team only)."""
+    from cardmc.compare import at_seats, per_game
+
+    teams = sorted({s % 2 for s in seats})
+    team_seats = tuple(s for s in range(players) if s % 2 in teams)
+
+    def measure(rows):
+        keep = at_seats(rows, team_seats)
+        out = {"points per deal": per_game(rows, rows["score"], "points per deal", keep)}
+        if len(teams) == 1:
+            out["wins"] = per_game(rows, rows["winner"].to_numpy() == teams[0], "wins", keep)
+        return pd.DataFrame(out)
+
+    return measure
+
+
 SPEC = GameSpec(
     name="schieber",
     title="Schieber Jass",
@@ -385,5 +409,7 @@ SPEC = GameSpec(
     tally=tally,
     aggregate=aggregate,
     summarise=summarise,
+    advice=odds,
+    natural_measure=compare_measure,
     bench_games=65_536,  # long enough that a run's fixed costs (about 10 ms) do not set the rate
 )

@@ -120,6 +120,61 @@ def mean_from_sums(total, total_sq, n) -> dict:
     return {"estimate": m, "se": se, "ci_low": m - Z95 * se, "ci_high": m + Z95 * se, "n": n}
 
 
+def paired_from_sums(sum_a, sum_b, sq_a, sq_b, prod, n) -> dict:
+    """The mean of a - b over the same ``n`` deals from the sums of a, b, a², b² and a·b (whole
+    numbers: exact)."""
+    return mean_from_sums(int(sum_a) - int(sum_b), int(sq_a) + int(sq_b) - 2 * int(prod), n)
+
+
+def mean_from_counts(values, counts) -> dict:
+    """``mean_from_sums`` of a whole-numbered variable given as ``counts[i]`` times ``values[i]``."""
+    v = np.asarray(list(values), dtype=np.int64)
+    c = np.asarray(counts, dtype=np.int64)
+    return mean_from_sums(int((v * c).sum()), int((v * v * c).sum()), int(c.sum()))
+
+
+def agresti_coull_se(events, n) -> float:
+    """The Agresti-Coull standard error of a proportion: not zero with no events (or all), so a rare
+    event does not stop a run early."""
+    p = (events + 2) / (n + 4)
+    return float(np.sqrt(p * (1 - p) / (n + 4)))
+
+
+def quantile_of_counts(counts, q: float) -> float:
+    """The ``q`` quantile (the lower value at a tie of ranks) of a variable given as counts per value
+    0, 1, ..."""
+    cum = np.cumsum(counts)
+    return float(np.searchsorted(cum, q * cum[-1], side="left"))
+
+
+def quantile_from_counts(counts, q: float, z: float = Z95) -> dict:
+    """The ``q`` quantile of a variable given as counts per value 0, 1, ..., with a distribution-free
+    95% interval (the values at the ranks n·q ± z·sqrt(n·q·(1-q)))."""
+    n = int(np.sum(counts))
+    half = z * np.sqrt(q * (1 - q) / max(n, 1))
+    return {"estimate": quantile_of_counts(counts, q), "se": np.nan,
+            "ci_low": quantile_of_counts(counts, max(q - half, 0.0)),
+            "ci_high": quantile_of_counts(counts, min(q + half, 1.0)), "n": n}
+
+
+def named(name: str, d, scale: float = 1.0) -> dict:
+    """An estimate (a dict or row with estimate, se, ci_low, ci_high) as the columns ``name``,
+    ``name_se``, ``name_ci_low``, ``name_ci_high``, times ``scale``."""
+    return {name: d["estimate"] * scale, f"{name}_se": d["se"] * scale,
+            f"{name}_ci_low": d["ci_low"] * scale, f"{name}_ci_high": d["ci_high"] * scale}
+
+
+def row(label, d: dict, index: str | None = None) -> pd.DataFrame:
+    """One estimate (a dict of estimate, se, ... ) as a one-row DataFrame indexed by ``label``;
+    ``pd.concat`` of such rows makes a table."""
+    return pd.DataFrame([d], index=pd.Index([label], name=index))
+
+
+def table(rows: dict, index: str = "figure") -> pd.DataFrame:
+    """Rows ``{label: estimate dict}`` as a DataFrame indexed by label."""
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis(index)
+
+
 def median_ci_from_counts(values, counts, z: float = Z95) -> dict:
     """``median_ci`` of the sample a histogram stands for (``counts[i]`` times ``values[i]``)."""
     v = np.asarray(values, dtype=float)

@@ -60,9 +60,9 @@ def command(game: str, options: dict, settings: dict, deals: int, seed: int) -> 
 
 
 def has_odds(game: str) -> bool:
-    from cardmc.odds_frame import ADVICE
+    from cardmc import registry
 
-    return game in ADVICE
+    return registry.get(game).advice is not None
 
 
 def _figures(t: pd.DataFrame) -> pd.DataFrame:

@@ -21,7 +21,7 @@ RUN = dict(games=GAMES, seed=SEED, policy=POLICY, threads=1)  # the rows and row
 def row_analysis(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """The analysis as it was computed from the rows before aggregates, kept to compare."""
     out: dict[str, pd.DataFrame] = {}
-    row = E._row
+    row = stats.row
     names = pd.Categorical(df["position"].map(E.POSITIONS), categories=list(E.POSITIONS.values()))
     df = df.assign(position_name=names)
     deals = df[df["seat"] == 0]

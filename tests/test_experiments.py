@@ -6,9 +6,9 @@ import pandas as pd
 import pytest
 
 from cardmc.experiments import differenzler as xd
-from cardmc.experiments import english_jazz as xe
 from cardmc.experiments import norwegian_jazz as xn
 from cardmc.experiments import schieber as xs
+from cardmc.odds import english_jazz as odds_ej
 
 
 @pytest.mark.parametrize("players", [3, 4, 7])
@@ -54,7 +54,7 @@ def test_game_modules_still_name_their_experiments():
     assert differenzler.compare_declarations is xd.compare_declarations
     assert schieber.weis_odds().equals(xs.weis_odds())
     hand = "JS 9S AS KS QS TS AH KH QH AD KD QD"
-    a, b = english_jazz.odds(hand, 2, 0, 500, seed=1), xe.odds(hand, 2, 0, 500, seed=1)
+    a, b = english_jazz.odds(hand, 2, 0, 500, seed=1), odds_ej.odds(hand, 2, 0, 500, seed=1)
     pd.testing.assert_frame_equal(a["summary"], b["summary"])
     with pytest.raises(AttributeError):
         schieber.no_such_experiment  # noqa: B018

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 import cardmc
-from cardmc import odds_frame
+from cardmc.odds.rounds import ROUND
 from cardmc.cli import main
 from cardmc.kernels.cards import parse
 
@@ -95,11 +95,11 @@ def test_the_same_whatever_the_thread_count():
 def test_target_se_and_max_seconds_stop_at_a_round_and_say_so():
     r = cardmc.odds("differenzler", HAND, seat=0, dealer=1, trump_card="8H", games=1_000_000, seed=2,
                     target_se=0.5)  # fmt: skip
-    assert r["stopped_by"] == "target_se" and r["deals"] % odds_frame.ROUND == 0 and r["deals"] < 1_000_000
+    assert r["stopped_by"] == "target_se" and r["deals"] % ROUND == 0 and r["deals"] < 1_000_000
     again = cardmc.odds("differenzler", HAND, seat=0, dealer=1, trump_card="8H", games=r["deals"], seed=2)
     pd.testing.assert_frame_equal(r["tables"]["declarations"], again["tables"]["declarations"])
     t = cardmc.odds("differenzler", HAND, seat=0, dealer=1, trump_card="8H", games=1_000_000, max_seconds=1e-9)
-    assert t["stopped_by"] == "max_seconds" and t["deals"] == odds_frame.ROUND
+    assert t["stopped_by"] == "max_seconds" and t["deals"] == ROUND
 
 
 def test_command_line_writes_one_csv(tmp_path, capsys):

@@ -10,7 +10,7 @@ import numba
 import numpy as np
 import pytest
 
-from cardmc.experiments import english_jazz as X
+from cardmc.odds import english_jazz as X
 from cardmc.kernels import english_jazz as k
 from cardmc.kernels.cards import parse
 from cardmc.registry import UsageError

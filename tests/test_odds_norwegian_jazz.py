@@ -6,7 +6,7 @@ import numba
 import numpy as np
 import pytest
 
-from cardmc.experiments import norwegian_jazz_odds as O
+from cardmc.odds import norwegian_jazz as O
 from cardmc.kernels import norwegian_jazz as k
 from cardmc.kernels import norwegian_jazz_odds as ko
 from cardmc.kernels import rng

@@ -6,7 +6,7 @@ import pandas as pd
 import pytest
 
 import cardmc
-from cardmc import odds_frame
+from cardmc.odds.rounds import ROUND
 from cardmc.cli import main
 
 JACKS_NINES = "JS 9S AS JH 9H JD 9D JC 9C"
@@ -86,7 +86,7 @@ def test_the_same_whatever_the_thread_count():
 
 def test_target_se_stops_at_a_round():
     r = cardmc.odds("schieber", JACKS_NINES, games=2_000_000, seed=2, target_se=3.0)
-    assert r["stopped_by"] == "target_se" and r["deals"] % odds_frame.ROUND == 0
+    assert r["stopped_by"] == "target_se" and r["deals"] % ROUND == 0
 
 
 def test_command_line(tmp_path, capsys):

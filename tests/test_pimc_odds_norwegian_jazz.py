@@ -12,7 +12,7 @@ import pytest
 import cardmc
 from cardmc import pimc
 from cardmc import pimc_sevens as ps
-from cardmc.experiments import norwegian_jazz_odds as O
+from cardmc.odds import norwegian_jazz as O
 from cardmc.kernels import cards as C
 from cardmc.kernels import norwegian_jazz as k
 from cardmc.kernels import norwegian_jazz_odds as ko

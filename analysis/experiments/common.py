@@ -32,13 +32,6 @@ def record(table: pd.DataFrame, **facts) -> pd.DataFrame:
     return table
 
 
-def named(name: str, d, scale: float = 1.0) -> dict:
-    """An estimate (a dict or row with estimate, se, ci_low, ci_high) as the columns ``name``,
-    ``name_se``, ``name_ci_low``, ``name_ci_high``, times ``scale``."""
-    return {name: d["estimate"] * scale, f"{name}_se": d["se"] * scale,
-            f"{name}_ci_low": d["ci_low"] * scale, f"{name}_ci_high": d["ci_high"] * scale}  # fmt: skip
-
-
 def search_match(game: str, seed: int, games: int, arms, players: int | None = None) -> pd.DataFrame:
     """The search player against the heuristic's play, paired on the same deals
     (``cardmc.compare``; ``arms``: the plain arm first, then the one with

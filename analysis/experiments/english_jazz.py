@@ -1,4 +1,4 @@
-"""English Jazz experiments: how often one hand takes every trick, and one hand's odds.
+"""English Jazz experiments: how often one hand takes every trick, and a strong hand's odds.
 
 ``sweep_study`` plays ``games`` games of 12 deals under random and under
 heuristic play (all three seats alike) on the same deals, block by block
@@ -8,10 +8,9 @@ per-policy tables; the pairing of the two policies deal by deal, which the
 aggregates cannot hold, is kept as three counts (swept under random play
 only, heuristic only, both) per deal and per game, and the rows of every
 swept deal are kept. Sweeps are rare, so their rates are given per million
-with Wilson 95% CIs and the event counts they rest on. ``odds`` keeps one
-hand, or the known part of it and any known cards of the other seats, fixed
-and deals the other cards at random; ``hand_odds_table`` runs it for a strong
-hand in each seat.
+with Wilson 95% CIs and the event counts they rest on. ``hand_odds_table``
+runs one hand's advice (``cardmc.odds.english_jazz``) for a strong hand in
+each seat.
 """
 from __future__ import annotations
 
@@ -23,15 +22,10 @@ import pandas as pd
 
 from cardmc import aggregate as agg
 from cardmc import stats
-from cardmc.condition import hand_items, parse_hands
 from cardmc.checks import check_count, check_seed
-from cardmc.english_jazz import POLICIES as POLICY_CODES
-from cardmc.english_jazz import POSITIONS as POSITION_NAMES
-from cardmc.english_jazz import SCORES, _row
-from cardmc.experiments.common import BLOCK, blocks, named, record
-from cardmc.kernels import english_jazz as k
-from cardmc.kernels.cards import codes_of, parse_hand
+from cardmc.experiments.common import BLOCK, blocks, record
 from cardmc.registry import UsageError
+from cardmc.stats import named
 
 POLICIES = ("random", "heuristic")
 POSITIONS = ("leader", "second", "dealer")  # seat after the dealer, the next, the dealer
@@ -59,185 +53,12 @@ EXAMPLE_SEATS = (1, 2, 0)  # with dealer 0: leader, second, dealer
 # trump is never set exactly when all three hands are 3-3-3-3 (see trump_never_set_exact)
 NEVER_SET_EXACT = (factorial(9) // factorial(3) ** 3) ** 4 * factorial(12) ** 3 / factorial(36)
 
-def _check_int(name: str, value, low: int, high: int | None = None) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise UsageError(f"{name} must be a whole number, not {value!r}")
-    if value < low or (high is not None and value > high):
-        raise UsageError(f"{name} must be in {low}..{high if high is not None else 'any'}, not {value!r}")
-    return int(value)
-
 
 def trump_never_set_exact() -> float:
     """P(trump is never set in a deal), exactly: trump stays unset only while
     everyone follows suit, which over 12 tricks means every trick is three
     cards of one suit, so each hand holds three cards of every suit."""
     return NEVER_SET_EXACT
-
-
-def odds(
-    hand: str | None = None,
-    seat: int = 1,
-    dealer: int = 0,
-    games: int = 1_000_000,
-    seed: int = 0,
-    policy: str = "heuristic",
-    target_se: float | None = None,
-    hands=None,
-    settings: dict | None = None,
-    max_seconds: float | None = None,
-    progress: bool = False,
-) -> dict:
-    """Odds of ``seat``'s hand when ``dealer`` deals: the whole 12-card ``hand``,
-    and/or part hands of any seat in ``hands`` (``{seat: "JS 9S"}`` or
-    ``["SEAT:CARDS", ...]``). Returns a ``cardmc.odds.Odds``.
-
-    Deal i deals the cards no seat is given from stream(seed, i, 0, DEAL) in
-    packets of three into the free places (``cardmc.kernels.english_jazz.odds_given``)
-    and plays one deal with every seat on ``policy``. Reports P(all 12 tricks),
-    each rule's chance and how it scores the hand, and the expected deal score,
-    all with 95% CIs. Deals run in rounds (``cardmc.odds.rounds``) until
-    ``games`` deals, ``max_seconds``, or standard errors of the expected score
-    and of P(all tricks) (Agresti-Coull, so that zero events do not stop early)
-    at most ``target_se``.
-    """
-    from cardmc.english_jazz import SPEC
-    from cardmc.odds_frame import Odds, rounds
-
-    seat = _check_int("seat", seat, 0, 2)
-    dealer = _check_int("dealer", dealer, 0, 2)
-    items = hand_items(hands)
-    if hand is not None or not items:
-        if isinstance(hand, (list, tuple)):
-            hand = " ".join(map(str, hand))
-        if not isinstance(hand, str):
-            raise UsageError(f"hand must be 12 card codes such as 'JS 9S AS ...', not {hand!r} "
-                             "(part hands: hands={seat: cards}, --hand SEAT:CARDS)")  # fmt: skip
-        try:
-            parse_hand(hand, 12, 36)
-        except ValueError as e:
-            raise UsageError(f"bad hand: {e} (part hands: hands={{seat: cards}}, --hand SEAT:CARDS)") from None
-        items = [(seat, hand), *items]
-    fixed = np.array(parse_hands([f"{s}:{text}" for s, text in items], PLAYERS, 36, [12] * PLAYERS), np.uint64)
-    games = check_count("games", games)
-    seed = check_seed(seed)
-    params = SPEC.params(SPEC.settings(settings))  # English Jazz has no rule options: names any given
-    if policy not in POLICY_CODES:
-        raise UsageError(f"unknown policy {policy!r}; policies: {', '.join(POLICY_CODES)}")
-    if target_se is not None and (isinstance(target_se, bool) or not isinstance(target_se, (int, float))
-                                  or not target_se > 0):  # fmt: skip
-        raise UsageError(f"target_se must be a positive number, not {target_se!r}")
-    acc = np.zeros((5, 5), np.int64)  # deals by rule x score of the hand (-2..2)
-    tricks = np.zeros(k.TRICKS + 1, np.int64)  # deals by tricks the hand took
-    points = np.zeros(153, np.int64)  # deals by card points the hand took
-
-    def sample(start: int, count: int) -> None:
-        if policy == "pimc":
-            out = _pimc_deals(seed, start, count, fixed, seat, dealer, params)
-        else:
-            out = k.odds_given(seed, start, count, fixed, seat, dealer, POLICY_CODES[policy]).astype(np.int64)
-        acc.ravel()[:] += np.bincount(out[:, 2] * 5 + out[:, 3] + 2, minlength=25)
-        tricks[:] += np.bincount(out[:, 0], minlength=k.TRICKS + 1)
-        points[:] += np.bincount(out[:, 1], minlength=153)
-
-    def worst_se() -> float:
-        n = int(tricks.sum())
-        return max(_hist_mean(acc.sum(axis=0), SCORES)["se"], _ac_se(int(tricks[k.TRICKS]), n))
-
-    each = PIMC_ROUND if policy == "pimc" else _round(games, target_se, max_seconds)
-    n, stopped = rounds(sample, games, worst_se, target_se, max_seconds, progress, "english_jazz odds",
-                        round_deals=each)  # fmt: skip
-    summary = pd.concat([
-        _row("all_tricks", stats.proportion(int(tricks[k.TRICKS]), n)),
-        _row("expected_score", _hist_mean(acc.sum(axis=0), SCORES)),
-        # how the hand scores: the cells of the rules that cost it
-        _row("no_trick (B, -2)", stats.proportion(int(acc[k.RULE_B, 0]), n)),
-        _row("over_100 (C, -2)", stats.proportion(int(acc[k.RULE_C, 0]), n)),
-        _row("tied (D, -1)", stats.proportion(int(acc[k.RULE_D, 1]), n)),
-        _row("middle (E, -2)", stats.proportion(int(acc[k.RULE_E, 0]), n)),
-        _row("mean_tricks", _hist_mean(tricks, range(k.TRICKS + 1))),
-        _row("mean_card_points", _hist_mean(points, range(153))),
-    ])  # fmt: skip
-    rule_rows = []
-    for r, letter in enumerate(k.RULE_LETTERS):
-        row = stats.proportion(int(acc[r].sum()), n)
-        cnt = acc[r].sum()
-        row["score_when_applies"] = (acc[r] * np.array(SCORES)).sum() / cnt if cnt else np.nan
-        for j, v in enumerate(SCORES):
-            row[f"p_score_{v:+d}"] = acc[r, j] / cnt if cnt else np.nan
-        rule_rows.append(_row(letter, row))
-    per_score = acc.sum(axis=0)
-    score_rows = [_row(v, stats.proportion(int(per_score[j]), n)) for j, v in enumerate(SCORES)]
-    rules, scores = pd.concat(rule_rows), pd.concat(score_rows).rename_axis("score")
-    summary["events"] = summary["events"].astype("Int64")  # counts, and none for the means
-    position = POSITION_NAMES[(seat - dealer) % 3]
-    others = "".join(f", seat {s} holds {' '.join(codes_of(int(m)))}" for s, m in enumerate(fixed)
-                     if m and s != seat)  # fmt: skip
-    size = bin(int(fixed[seat])).count("1")
-    question = (f"hand {' '.join(codes_of(int(fixed[seat])))}{'' if size == 12 else f' ({size} of 12 cards known)'}: "
-                f"seat {seat} ({position}), dealer {dealer}{others}, policy {policy}")  # fmt: skip
-    return Odds(
-        game="english_jazz", question=question, best=None,
-        tables={"summary": summary, "rules": rules, "scores": scores}, notes=[],
-        hand=codes_of(int(fixed[seat])), hands={s: codes_of(int(m)) for s, m in enumerate(fixed) if m},
-        seat=seat, dealer=dealer, position=position, policy=policy, seed=seed, deals=n, target_se=target_se,
-        stopped_by=stopped, summary=summary, rules=rules, scores=scores,
-    )  # fmt: skip
-
-
-PIMC_ROUND = 64  # deals a round with the search player (a tenth of a second or so a deal)
-
-
-def _pimc_deals(seed: int, start: int, count: int, fixed: np.ndarray, seat: int, dealer: int,
-                params: np.ndarray) -> np.ndarray:  # fmt: skip
-    """``odds_given``'s answer for deals start..start+count-1 with every seat
-    the search player (``cardmc.pimc``): the same hands, played on the run's
-    threads."""
-    import numba
-
-    from cardmc import pimc
-    from cardmc.kernels.jit import in_threads
-
-    out = np.zeros((count, 4), np.int64)
-    policies = np.full((PLAYERS, 1), k.PIMC, np.int64)
-    parts = max(1, min(numba.get_num_threads(), count))
-
-    def work(part: int) -> None:
-        events = np.zeros((1 + PLAYERS + 36, 4), np.int64)
-        for j in range(count * part // parts, count * (part + 1) // parts):
-            def play(script, i=start + j):
-                return k.odds_deal_pimc(seed, i, fixed, dealer, policies, script, events)
-
-            res, rule, _ = pimc.scripted("english_jazz", PLAYERS, seed, start + j, params, play, events, None, 52)
-            out[j] = res[0, seat], res[1, seat], rule, res[2, seat]
-
-    in_threads(work, parts)
-    return out
-
-
-def _round(games: int, target_se, max_seconds) -> int:
-    """Deals per round: the frame's round when a stopping rule is checked, else as
-    few kernel calls as memory allows (the deals are the same either way)."""
-    from cardmc.odds_frame import ROUND
-
-    return ROUND if target_se is not None or max_seconds is not None else min(games, 4_000_000)
-
-
-def _hist_mean(counts: np.ndarray, values) -> dict:
-    """Mean, standard error and 95% CI of a variable given as counts per value."""
-    counts = np.asarray(counts, dtype=float)
-    v = np.asarray(list(values), dtype=float)
-    n = counts.sum()
-    m = (counts * v).sum() / n
-    se = float(np.sqrt((counts * (v - m) ** 2).sum() / max(n - 1, 1) / n))
-    return {"estimate": m, "se": se, "ci_low": m - stats.Z95 * se, "ci_high": m + stats.Z95 * se, "n": int(n)}
-
-
-def _ac_se(events: int, n: int) -> float:
-    """Agresti-Coull standard error of a proportion: not zero with no events."""
-    p = (events + 2) / (n + 4)
-    return float(np.sqrt(p * (1 - p) / (n + 4)))
-
-
 
 
 # ------------------------------------------------------------ counting
@@ -348,8 +169,6 @@ def _rate(name: str, events: int, n: int, scale: float, events_name: str | None 
     """A proportion, scaled, with its Wilson 95% CI (no standard error: the Wald one is 0 with no
     event, and the interval is not symmetric) and its event count as ``events_name`` (int)."""
     d = stats.proportion(int(events), int(n))
-    if events == 0:
-        d["ci_low"] = 0.0  # not the 1e-17 rounding error of the Wilson formula
     out = {name: d["estimate"] * scale, f"{name}_ci_low": d["ci_low"] * scale,
            f"{name}_ci_high": d["ci_high"] * scale}  # fmt: skip
     out[events_name or f"{name}_events"] = int(events)
@@ -358,19 +177,8 @@ def _rate(name: str, events: int, n: int, scale: float, events_name: str | None 
 
 def _share(name: str, d, scale: float = 100) -> dict:
     """A proportion (dict or row of estimate, ci_low, ci_high), scaled, with its Wilson CI only."""
-    low = 0.0 if d["estimate"] == 0 else d["ci_low"]  # not the 1e-17 rounding error of the Wilson formula
-    return {name: d["estimate"] * scale, f"{name}_ci_low": low * scale,
+    return {name: d["estimate"] * scale, f"{name}_ci_low": d["ci_low"] * scale,
             f"{name}_ci_high": d["ci_high"] * scale}  # fmt: skip
-
-
-def _mean(s: int, ss: int, n: int) -> dict:
-    """Mean, standard error and 95% CI from an integer sum and sum of squares."""
-    if n < 2:
-        return {"estimate": s / n if n else np.nan, "se": np.nan, "ci_low": np.nan, "ci_high": np.nan}
-    m = s / n
-    var = max((ss - s * s / n) / (n - 1), 0.0)
-    se = math.sqrt(var / n)
-    return {"estimate": m, "se": se, "ci_low": m - stats.Z95 * se, "ci_high": m + stats.Z95 * se}
 
 
 def _paired(only_a: int, only_b: int, both: int, n: int, scale: float) -> dict:
@@ -464,8 +272,8 @@ def seat_table(counts: dict) -> pd.DataFrame:
     for p in POLICIES:
         t = counts[p]
         for i, name in enumerate(POSITIONS):
-            rows.append({"policy": p, "position": name, **named("deal_score", _mean(*t.score[i], t.deals)),
-                         **named("game_total", _mean(*t.total[i], t.games)),
+            rows.append({"policy": p, "position": name, **named("deal_score", stats.mean_from_sums(*t.score[i], t.deals)),
+                         **named("game_total", stats.mean_from_sums(*t.total[i], t.games)),
                          **_share("win_pct", stats.proportion(int(t.wins[i]), t.games)),
                          **_share("sole_win_pct", stats.proportion(int(t.sole_wins[i]), t.games)),
                          "deals": int(t.deals), "games": int(t.games)})  # fmt: skip
@@ -476,6 +284,8 @@ def hand_odds_table(games: int, seed: int, hands=(STRONG_HAND, NO_VOID_HAND), po
                     ) -> pd.DataFrame:  # fmt: skip
     """``odds`` of each hand in each seat (dealer 0): P(all 12 tricks), P(each rule)
     and the expected deal score, 95% CIs; ``games`` deals each."""
+    from cardmc.odds.english_jazz import odds
+
     rows = []
     for hand in hands:
         for seat in EXAMPLE_SEATS:

@@ -22,9 +22,10 @@ import pandas as pd
 from cardmc import norwegian_jazz as nj
 from cardmc import stats
 from cardmc.checks import check_count, check_seed
-from cardmc.experiments.common import named, record
+from cardmc.experiments.common import record
 from cardmc.kernels import norwegian_jazz as k
 from cardmc.registry import UsageError
+from cardmc.stats import named
 
 VARIANTS = {
     "default": {},

@@ -19,10 +19,11 @@ import pandas as pd
 from cardmc import schieber as sch
 from cardmc import stats
 from cardmc.checks import check_count, check_seed
-from cardmc.experiments.common import named, record
+from cardmc.experiments.common import record
 from cardmc.kernels import schieber as k
 from cardmc.kernels import schieber_weis as w
 from cardmc.registry import UsageError
+from cardmc.stats import named
 
 CONTRACTS = sch.CONTRACTS
 

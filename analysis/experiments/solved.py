@@ -47,11 +47,12 @@ from cardmc import aggregate as agg
 from cardmc import stats
 from cardmc.api import simulate
 from cardmc.checks import check_count, check_seed
-from cardmc.experiments.common import BLOCK, blocks, named, record
+from cardmc.experiments.common import BLOCK, blocks, record
 from cardmc.experiments.english_jazz import MILLION, POLICIES, POSITION_OF, POSITIONS, _paired, _rate
 from cardmc.kernels.english_jazz import DEALS, PLAYERS
 from cardmc.kernels.schieber import CONTRACT_NAMES
 from cardmc.solve_deals import could_sweep
+from cardmc.stats import named
 
 ARMS = ("solved", *POLICIES)
 UNITS = ("some hand", *POSITIONS)  # per deal: any seat; then the hand in each position

@@ -24,70 +24,58 @@ from __future__ import annotations
 
 import numpy as np
 
-from cardmc import odds_frame as frame
-from cardmc.condition import card_list, parse_hands, hand_items, seat_of
-from cardmc.checks import check_count, check_seed
+from cardmc import condition, stats
 from cardmc.kernels import cards
 from cardmc.kernels import differenzler_odds as k
+from cardmc.odds import Odds
+from cardmc.odds.preamble import ask
+from cardmc.odds.rounds import ROUND, rounds
 from cardmc.registry import UsageError
+from cardmc.stats import named
 
 PLAYERS, HAND, TOP = 4, 9, 157
 GRID = tuple(range(0, TOP + 1, 5))  # 0, 5, ..., 155: 32 declarations
 RULES = {"heuristic": k.RULE_HEURISTIC, "calibrated": k.RULE_CALIBRATED}
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
+DEFAULT_GAMES = 100_000
+PIMC_ROUND = 2  # deals a round with the search player: a deal is played once a declaration (seconds a deal)
 
 
 def odds(hand=None, *, seat: int = 0, dealer: int | None = None, trump_card: str | None = None, hands=None,
-         games: int = frame.DEFAULT_GAMES, seed: int = 0, policy: str = "calibrated", settings=None,
-         candidates=None, calibration=None, target_se: float | None = None, max_seconds: float | None = None,
-         progress: bool = False) -> frame.Odds:  # fmt: skip
+         games: int = DEFAULT_GAMES, seed: int = 0, policy: str | None = None, settings=None, candidates=None,
+         calibration=None, target_se: float | None = None, max_seconds: float | None = None,
+         progress: bool = False) -> Odds:
     """What ``hand`` (card codes; part of a hand is allowed) held by ``seat``
     should declare when ``dealer`` deals (default: the seat before, so the hand
     leads) and ``trump_card`` is face up (default: a random card of the
     dealer's). ``hands``: known cards of other seats. ``policy``: every seat's
     play and the other seats' declarations (``parse_policy`` names, default
     calibrated). ``candidates``: declarations instead of the default grid
-    (``"0:157:5"`` or ``"40,45,50"`` or a list). Returns an ``Odds``."""
-    from cardmc import differenzler as game
+    (``"0:157:5"`` or ``"40,45,50"`` or a list). ``calibration``: a table of
+    calibrated declarations (default: the shipped one). Returns an ``Odds``."""
+    from cardmc.differenzler import SPEC
 
-    seat = seat_of(seat, PLAYERS)
-    dealer = (seat - 1) % PLAYERS if dealer is None else seat_of(dealer, PLAYERS)
-    games, seed = check_count("games", games), check_seed(seed)
-    params = game.SPEC.params(game.SPEC.settings(dict(settings or {})))
-    policies = game.parse_policy(policy if policy is not None else "calibrated")
-    searching = game.pimc.has_pimc(policies, "differenzler")
-    table = game.calibration_table() if calibration is None else game.read_calibration(calibration)
+    q = ask(SPEC, hand, seat=seat, dealer=dealer, hands=hands, games=games, seed=seed, policy=policy,
+            settings=settings, target_se=target_se, max_seconds=max_seconds, progress=progress,
+            calibration=calibration)
+    seat = q.seat
+    dealer = (seat - 1) % PLAYERS if q.dealer is None else q.dealer
     grid = check_candidates(candidates)
-    items = [f"{s}:{text}" for s, text in hand_items(hands)]
-    if hand is not None:
-        items.insert(0, f"{seat}:{hand if isinstance(hand, str) else ' '.join(map(str, hand))}")
-    trump = -1
-    if trump_card is not None:
-        got = card_list(trump_card, 36)
-        if len(got) != 1:
-            raise UsageError(f"trump card must be one card code such as 'AH', not {trump_card!r}")
-        trump = got[0]
-    masks = list(parse_hands(items, PLAYERS, 36, [HAND] * PLAYERS))
-    if trump >= 0:
-        holder = next((s for s in range(PLAYERS) if masks[s] >> trump & 1), None)
-        if holder is not None and holder != dealer:
-            raise UsageError(f"trump card {cards.code(trump)} is the dealer's (seat {dealer}), but is given "
-                             f"to seat {holder}")  # fmt: skip
-        if holder is None:
-            if bin(masks[dealer]).count("1") >= HAND:
-                raise UsageError(f"trump card {cards.code(trump)} is the dealer's (seat {dealer}), whose nine "
-                                 "cards are given without it")  # fmt: skip
-            masks[dealer] |= 1 << trump
-    fixed = np.array(masks, np.uint64)
+    trump = -1 if trump_card is None else condition.make(SPEC, PLAYERS, trump_card=trump_card).trump_card
+    masks = with_trump_card(list(q.hands), trump, dealer)
+    fixed, policies, table, params, seed = np.array(masks, np.uint64), q.policies, q.calibration, q.params, \
+        q.seed
     rules = list(RULES.values())
-
     played: dict = {}  # with pimc seats: (deal, declaration) -> points made, shared by the two passes
 
     def run(decl, start, count):
         cand = np.array(decl, np.int64)
-        made, declared = k.points_made(seed, start, count, seat, dealer, fixed, trump, cand, policies, table, params)
-        if searching:  # the declarations are points_made's (they do not depend on the play); the play searches
-            made = _pimc_made(seed, start, seat, dealer, fixed, trump, declared, policies, table, params, played)
+        made, declared = k.points_made(seed, start, count, seat, dealer, fixed, trump, cand, policies, table,
+                                       params)
+        if q.searching:  # the declarations are points_made's (they do not depend on the play); the play
+            # searches
+            made = pimc_made(seed, start, seat, dealer, fixed, trump, declared, policies, table, params,
+                             played)
         return made, declared
 
     first = Tally(list(grid) + rules)
@@ -97,17 +85,18 @@ def odds(hand=None, *, seat: int = 0, dealer: int | None = None, trump_card: str
 
     def worst_se():
         b = first.best(len(grid))
-        return max(first.worst_mean_se(), *(first.paired(j, b)["se"] for j in range(len(grid), len(first.candidates))))
+        rules_se = (first.paired(j, b)["se"] for j in range(len(grid), len(first.candidates)))
+        return max(first.worst_mean_se(), *rules_se)
 
-    each = PIMC_ROUND if searching else frame.ROUND
-    n, stopped = frame.rounds(sample, games, worst_se, target_se, max_seconds, progress, desc="differenzler",
-                              round_deals=each)  # fmt: skip
+    each = PIMC_ROUND if q.searching else ROUND
+    n, stopped = q.rounds(sample, worst_se, "differenzler", each)
     b = first.candidates[first.best(len(grid))]
-    near = [d for d in range(max(b - 4, 0), min(b + 4, TOP) + 1) if d not in grid] if candidates is None else []
+    near = [] if candidates is not None else \
+        [d for d in range(max(b - 4, 0), min(b + 4, TOP) + 1) if d not in grid]
     second = Tally([b, *near] + rules)
     if near:
-        frame.rounds(lambda s, c: second.add(*run(second.candidates, s, c)), n, progress=progress,
-                     desc="differenzler, near the best", round_deals=each)  # fmt: skip
+        rounds(lambda s, c: second.add(*run(second.candidates, s, c)), n, progress=q.progress,
+               desc="differenzler, near the best", round_deals=each)
     else:
         second = first.subset([first.candidates.index(b)] + list(range(len(grid), len(first.candidates))))
     best_j = second.best(1 + len(near))
@@ -116,40 +105,52 @@ def odds(hand=None, *, seat: int = 0, dealer: int | None = None, trump_card: str
     rows = {}
     for d in sorted(set(first.candidates[:len(grid)]) | set(second.candidates[:1 + len(near)])):
         t, j = (second, second.candidates.index(d)) if d in second.candidates[:1 + len(near)] else \
-            (first, first.candidates.index(d))  # fmt: skip
+            (first, first.candidates.index(d))
         row = t.mean(j)
         if t is second:
-            row.update(_named("minus_best", second.paired(j, best_j)))
+            row.update(named("minus_best", second.paired(j, best_j)))
         rows[d] = row
-    declarations = frame.table(rows, "declared")
     rule_rows = {}
     for name, code in RULES.items():
         j = second.candidates.index(code, 1 + len(near))
-        diff = second.paired(j, best_j)
         rule_rows[name] = {**second.mean(j), "declared_mean": second.declared[j] / n,
-                           **_named("minus_best", diff)}  # fmt: skip
+                           **named("minus_best", second.paired(j, best_j))}
     hist = second.hist[best_j]
-    made = {"mean": frame.mean_row(int(hist @ np.arange(TOP + 1)), int(hist @ np.arange(TOP + 1) ** 2), n)}
-    for q in QUANTILES:
-        made[f"q{round(q * 100):02d}"] = frame.quantile_row(hist, q)
-    made["p_exact"] = frame.share_row(second.exact[best_j], n)
-    tables = {"declarations": declarations, "best": frame.table({best: second.mean(best_j)}, "declared"),
-              "rules": frame.table(rule_rows, "rule"), "points_made": frame.table(made)}  # fmt: skip
+    made = {"mean": stats.mean_from_counts(range(TOP + 1), hist)}
+    for level in QUANTILES:
+        made[f"q{round(level * 100):02d}"] = stats.quantile_from_counts(hist, level)
+    made["p_exact"] = stats.proportion(second.exact[best_j], n)
+    tables = {"declarations": stats.table(rows, "declared"),
+              "best": stats.table({best: second.mean(best_j)}, "declared"),
+              "rules": stats.table(rule_rows, "rule"), "points_made": stats.table(made)}
     shown = " ".join(cards.codes_of(masks[seat])) or "any"
     question = (f"hand {shown}, seat {seat}, dealer {dealer}, trump card "
-                f"{cards.code(trump) if trump >= 0 else 'random'}, policy {policy}")  # fmt: skip
+                f"{cards.code(trump) if trump >= 0 else 'random'}, policy {q.policy}")
     notes = [f"heuristic declares {rule_rows['heuristic']['declared_mean']:.1f}, calibrated "
-             f"{rule_rows['calibrated']['declared_mean']:.1f} (means over the deals when the hand is partial)"]
-    return frame.Odds(game="differenzler", question=question, deals=n, seed=seed, stopped_by=stopped,
-                      best=f"declare {best} (expected penalty {second.mean(best_j)['estimate']:.2f})",
-                      best_declaration=best, tables=tables, notes=notes)  # fmt: skip
+             f"{rule_rows['calibrated']['declared_mean']:.1f} (means over the deals when the hand is "
+             "partial)"]
+    return Odds(game="differenzler", question=question, deals=n, seed=seed, stopped_by=stopped,
+                best=f"declare {best} (expected penalty {second.mean(best_j)['estimate']:.2f})",
+                best_declaration=best, tables=tables, notes=notes)
 
 
-PIMC_ROUND = 2  # deals a round with the search player: each deal is played once a declaration (seconds a deal)
+def with_trump_card(masks: list[int], trump: int, dealer: int) -> list[int]:
+    """The given cards with the face-up trump card (-1: none, the dealer's
+    last card dealt at random) in the dealer's hand: no other seat may be given
+    it, and the dealer's given cards must leave room for it."""
+    if trump < 0:
+        return masks
+    holder = next((s for s in range(PLAYERS) if masks[s] >> trump & 1), None)
+    if holder not in (None, dealer) or (holder is None and bin(masks[dealer]).count("1") >= HAND):
+        raise UsageError(f"trump card {cards.code(trump)!r} is the dealer's (seat {dealer}): no other seat "
+                         "may be given it, and the dealer's given cards must leave room for it")
+    masks[dealer] |= 1 << trump
+    return masks
 
 
-def _pimc_made(seed: int, start: int, seat: int, dealer: int, fixed: np.ndarray, trump: int, declared: np.ndarray,
-               policies: np.ndarray, table: np.ndarray, params: np.ndarray, played: dict) -> np.ndarray:  # fmt: skip
+def pimc_made(seed: int, start: int, seat: int, dealer: int, fixed: np.ndarray, trump: int,
+              declared: np.ndarray, policies: np.ndarray, table: np.ndarray, params: np.ndarray,
+              played: dict) -> np.ndarray:
     """``points_made``'s ``made`` for deals start..start+count-1 with the
     ``pimc`` seats of ``policies`` searching (``cardmc.pimc``): deal ``i`` is
     ``points_made``'s deal ``i``, played once a distinct declaration of the
@@ -174,7 +175,8 @@ def _pimc_made(seed: int, start: int, seat: int, dealer: int, fixed: np.ndarray,
             i, d = todo[t]
 
             def play(script, i=i, d=d):
-                return k.odds_deal_pimc(seed, i, seat, dealer, fixed, trump, d, policies, table, script, events, rows)
+                return k.odds_deal_pimc(seed, i, seat, dealer, fixed, trump, d, policies, table, script,
+                                        events, rows)
 
             made, _ = pimc.scripted("differenzler", PLAYERS, seed, i, params, play, events, rows, 52)
             got[t] = made[seat]
@@ -186,12 +188,6 @@ def _pimc_made(seed: int, start: int, seat: int, dealer: int, fixed: np.ndarray,
         for c in range(declared.shape[1]):
             out[j, c] = played[start + j, int(declared[j, c])]
     return out
-
-
-def _named(name: str, row: dict) -> dict:
-    """``name``, ``name_se``, ``name_ci_low``, ``name_ci_high`` of a figure."""
-    return {name: row["estimate"], f"{name}_se": row["se"], f"{name}_ci_low": row["ci_low"],
-            f"{name}_ci_high": row["ci_high"]}  # fmt: skip
 
 
 class Tally:
@@ -215,7 +211,7 @@ class Tally:
         self.products += pen.T @ pen
         m = len(self.candidates)
         self.hist += np.bincount((np.arange(m) * (TOP + 1) + made.astype(np.int64)).ravel(),
-                                 minlength=m * (TOP + 1)).reshape(m, TOP + 1)  # fmt: skip
+                                 minlength=m * (TOP + 1)).reshape(m, TOP + 1)
         self.exact += (pen == 0).sum(axis=0)
         self.declared += declared.astype(np.int64).sum(axis=0)
 
@@ -227,11 +223,11 @@ class Tally:
         return t
 
     def mean(self, j: int) -> dict:
-        return frame.mean_row(self.sums[j], self.products[j, j], self.n)
+        return stats.mean_from_sums(self.sums[j], self.products[j, j], self.n)
 
     def paired(self, a: int, b: int) -> dict:
         p = self.products
-        return frame.paired_row(self.sums[a], self.sums[b], p[a, a], p[b, b], p[a, b], self.n)
+        return stats.paired_from_sums(self.sums[a], self.sums[b], p[a, a], p[b, b], p[a, b], self.n)
 
     def best(self, among: int) -> int:
         """The candidate of least total penalty among the first ``among`` (the lowest on ties)."""
@@ -258,7 +254,7 @@ def check_candidates(candidates) -> tuple[int, ...]:
                 values = [int(x) for x in text.split(",") if x]
         except ValueError:
             raise UsageError(f"candidates must be LOW:HIGH:STEP or declarations separated by commas, not "
-                             f"{candidates!r}") from None  # fmt: skip
+                             f"{candidates!r}") from None
     try:
         out = tuple(sorted({int(v) for v in values}))
     except (TypeError, ValueError):
@@ -266,4 +262,3 @@ def check_candidates(candidates) -> tuple[int, ...]:
     if not out or out[0] < 0 or out[-1] > TOP:
         raise UsageError(f"candidates must be whole numbers 0..157, not {candidates!r}")
     return out
-
