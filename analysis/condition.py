@@ -21,6 +21,7 @@ import numpy as np
 
 from cardmc import registry
 from cardmc.kernels import cards
+from cardmc.checks import check_seat
 from cardmc.registry import GameSpec, UsageError
 
 
@@ -48,16 +49,6 @@ def hand_items(hands) -> list[tuple[object, str]]:
     return items
 
 
-def seat_of(value: object, players: int) -> int:
-    try:
-        seat = int(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise UsageError(f"seat {value!r} is not a seat number (0..{players - 1})") from None
-    if isinstance(value, bool) or str(seat) != str(value).strip() or not 0 <= seat < players:
-        raise UsageError(f"seat {value!r} is not a seat of a {players}-player game (0..{players - 1})")
-    return seat
-
-
 def card_list(text: object, deck_size: int) -> list[int]:
     """Card ints of a text of codes separated by spaces or commas."""
     if not isinstance(text, str):
@@ -77,7 +68,7 @@ def parse_hands(hands, players: int, deck_size: int, sizes) -> tuple[int, ...]:
     masks = [0] * players
     owner: dict[int, int] = {}
     for seat_text, text in hand_items(hands):
-        seat = seat_of(seat_text, players)
+        seat = check_seat(seat_text, players)
         for c in card_list(text, deck_size):
             if c in owner:
                 where = "twice in seat" if owner[c] == seat else f"to seat {owner[c]} and to seat"
