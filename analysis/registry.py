@@ -113,6 +113,72 @@ class Study:
 
 
 @dataclass(frozen=True)
+class SolverSpec:
+    """The game as the exact solver (``cardmc.solve``) and its bench see it:
+    the rules' code, the deal, the contract of a position and the values of
+    its objectives (``cardmc.objectives``)."""
+
+    code: int  # the game's code in the solver's rules array (``cardmc.kernels.solve_rules``)
+    hand_size: Callable[[int], int]  # players -> cards a hand holds at the start of a deal
+    dealt: Callable[[int], int]  # players -> the mask of the cards dealt
+    # a contract as the user gives it -> (the rules' parameter, the trump so far or -1); UsageError names a
+    # bad one
+    contract: Callable[[object], tuple[int, int]]
+    # (position, search, declared) -> {value name: (value, {card: value after it})}: the values ``solve``
+    # gives, from ``search(objective, target=None)``, the solver's (value, value after each card) of one
+    # objective for the position's seat
+    values: Callable[..., dict]
+    objectives: tuple[str, ...]  # the objectives a position alone defines; the first: the bench's default
+    contracts: tuple = ()  # the contracts the solver bench draws from, as ``contract`` takes them
+    needs_seat: bool = True  # a position names whose result it solves (``seat=``)
+    last_trick: int = 0  # points the last trick adds
+    match: int = 0  # added when the counted seats take every trick, taken away when they take none
+    # contract -> None, or the solver of a deal the trick search does not play (Norwegian Jazz's sevens):
+    # (hands, trick, to_play, seat, points, first_out_bonus, tt_mib, stop) -> a ``cardmc.solve.Solution``
+    apart: Callable[[object], Callable | None] | None = None
+
+
+@dataclass(frozen=True)
+class SearchPlayerSpec:
+    """How the search player ``pimc`` (``cardmc.pimc``) plays the game: the
+    kernel's scripted seats, what a seat has seen, and what it plays for."""
+
+    scripted: int  # the play policy code of a ``pimc`` seat, played by the kernel from the script
+    samples: int  # the places of ``pimc_samples`` and ``pimc_tricks`` in ``params``
+    tricks: int
+    # (seed, index, players, params, policies, rows, events, cond, script, table) -> (rows, events) written
+    # by one game played with ``script`` (``table``: Differenzler's calibration)
+    play: Callable[..., tuple[int, int]]
+    objective: str  # the solver's objective of the seat to play (``cardmc.objectives``)
+    sign: int  # -1: the seat plays the card of the highest mean value (points, scores); 1: of the lowest
+    # (view, deal number from 0, the deal's rows) -> adds what the seat knows beyond the events it saw:
+    # ``contract``, the rules' parameter, when no event gives it
+    seen: Callable[[dict, int, object], None] | None = None
+    # (view, what the counted seats gained this deal) -> the target of a distance search (None: the value)
+    target: Callable[[dict, int], int] | None = None
+    # (view, hands) -> {card: value}: the game's own search of the cards instead of the solver
+    cards: Callable[[dict, np.ndarray], dict] | None = None
+    # (events, players, samples, rng, tt, params) -> the card of a decision the game searches apart
+    # (Norwegian Jazz's sevens), or None
+    apart: Callable[..., int | None] | None = None
+
+
+@dataclass(frozen=True)
+class Solved:
+    """The solver's columns of a run simulated with ``solve=True``
+    (``cardmc.solve_deals``) and the game's tables of them
+    (``cardmc.solved_tables``): additive like every aggregate."""
+
+    columns: tuple[str, ...]  # the ``solved_*`` columns, one row per seat per deal
+    # (solve, deal, hands, leader, players, tt_mib) -> the columns of each seat of one deal of a trace line;
+    # ``solve(**position)`` is ``cardmc.solve.solve`` of this game
+    deal: Callable[..., list[dict]]
+    aggregate: Callable  # rows with the columns -> {table name: additive table}
+    summarise: Callable  # merged tables -> the solved table
+    table: str  # the solved table's name
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything generic code needs to know about one game."""
 
@@ -161,6 +227,10 @@ class GameSpec:
     # ``cardmc bench GAME``: (label, policy, settings) of each row, and games a timed run
     bench: tuple[tuple[str, str, dict], ...] = (("random", "random", {}), ("heuristic", "heuristic", {}))
     bench_games: int = 200_000
+    # the exact solver, the search player ``pimc`` and runs with ``solve=True``
+    solver: SolverSpec | None = None
+    search_player: SearchPlayerSpec | None = None
+    solved: Solved | None = None
 
     def settings(self, given: dict[str, object] | None = None) -> dict[str, object]:
         """Defaults overlaid with ``given`` (rule and simulation options), checked."""
