@@ -72,7 +72,7 @@ def simulate(
     uniformly at random. ``solve=True`` adds each deal's exact values with
     every hand seen (``cardmc.solve_deals``, slow beside play); with
     ``aggregate=True`` the aggregates carry the solved tables
-    (``cardmc.experiments.solved``) instead.
+    (``cardmc.solved_tables``) instead.
     ``trump_card="7H"`` fixes Differenzler's face-up
     card (it goes to each deal's dealer); ``deal=N`` names the one Norwegian
     Jazz deal (1..6) the hands apply to. See docs/RULES.md, "Conditions".
@@ -200,14 +200,14 @@ def analyze(game: str, data, where: str | None = None, **kwargs) -> dict[str, pd
 def _summarise(spec, game: str, aggs: dict, **kwargs) -> dict[str, pd.DataFrame]:
     """The game's tables from its aggregates, and the solved table when they
     carry one (a run with ``solve=True``)."""
-    from cardmc.experiments import solved
+    from cardmc import solved_tables as solved
 
     return {**agg.require(spec)[1](aggs, **kwargs), **solved.summarise(game, aggs)}
 
 
 def _with_solved(game: str, rows: pd.DataFrame, tables: dict) -> dict[str, pd.DataFrame]:
     """``tables`` and, when ``rows`` carry the solver's columns, the solved table."""
-    from cardmc.experiments import solved
+    from cardmc import solved_tables as solved
 
     return {**tables, **solved.tables(game, rows)}
 
@@ -270,7 +270,7 @@ def _aggregate_parts(spec, game: str, parts: list[Path], aggregate, keep=None) -
     row group by row group, each game's rows aggregated together; with
     ``keep`` (a frame -> its rows to keep), only the rows it keeps (None if
     none)."""
-    from cardmc.experiments import solved
+    from cardmc import solved_tables as solved
 
     def both(df: pd.DataFrame) -> dict:  # the game's tables, and the solved ones of solved rows
         tables = aggregate(df)

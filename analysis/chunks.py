@@ -267,10 +267,10 @@ def _solved(job: Job, first: int, arrays, nthreads: int):
 
 def _solved_aggregates(job: Job, first: int, frame, n: int, nthreads: int, total):
     """``total`` (None at first) merged with the solved tables of one block's
-    games (``cardmc.experiments.solved.aggregate``), its deals solved on
+    games (``cardmc.solved_tables.aggregate``), its deals solved on
     ``nthreads`` threads."""
     from cardmc import solve_deals as sd
-    from cardmc.experiments import solved
+    from cardmc import solved_tables as solved
 
     piece = solved.aggregate(job.game, sd.with_solved(frame, sd.solve_deals(job, first, n, threads=nthreads)))
     return piece if total is None else agg.merge(total, piece)

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from cardmc import pimc, stats, trace_lines
+from cardmc import differenzler_solver, pimc, stats, trace_lines
 from cardmc.frames import Columns
 from cardmc.registry import Dealing, Deferred, Example, GameSpec, Option, Study, UsageError, join_spans, whole
 from cardmc.kernels import condition as kc
@@ -365,4 +365,7 @@ SPEC = GameSpec(
     advice=odds,
     natural_measure=compare_measure,
     bench=(("random", "random", {}), ("heuristic+calibrated", "calibrated", {})),
+    solver=differenzler_solver.SOLVER,
+    search_player=differenzler_solver.SEARCH_PLAYER,
+    solved=differenzler_solver.SOLVED,
 )

@@ -5,7 +5,7 @@ import numpy as np
 import pandas as pd
 
 from cardmc import aggregate as agg
-from cardmc import pimc, stats, trace_lines
+from cardmc import english_jazz_solver, pimc, stats, trace_lines
 from cardmc.frames import Columns
 from cardmc.registry import Deferred, Example, GameSpec, Study, UsageError, compact, seat_codes, whole
 from cardmc.kernels import condition as kc
@@ -284,4 +284,7 @@ SPEC = GameSpec(
     advice=odds,
     natural_measure=compare_measure,
     bench_games=65_536,  # games of about 13 deals: long enough that a run's fixed costs do not set the rate
+    solver=english_jazz_solver.SOLVER,
+    search_player=english_jazz_solver.SEARCH_PLAYER,
+    solved=english_jazz_solver.SOLVED,
 )

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from cardmc import aggregate as agg
-from cardmc import pimc, trace_lines
+from cardmc import norwegian_jazz_solver, pimc, trace_lines
 from cardmc.frames import Columns
 from cardmc.checks import check_count, check_seed
 from cardmc.registry import (Dealing, Deferred, Example, GameSpec, Option, Study, UsageError, compact, seat_codes,
@@ -385,4 +385,7 @@ SPEC = GameSpec(
     summarise=summarise,
     advice=odds,
     natural_measure=compare_measure,
+    solver=norwegian_jazz_solver.SOLVER,
+    search_player=norwegian_jazz_solver.SEARCH_PLAYER,
+    solved=norwegian_jazz_solver.SOLVED,
 )

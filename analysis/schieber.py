@@ -11,7 +11,7 @@ import numba
 import numpy as np
 import pandas as pd
 
-from cardmc import pimc, stats, trace_lines
+from cardmc import pimc, schieber_solver, stats, trace_lines
 from cardmc.frames import Columns
 from cardmc.registry import (Deferred, Example, GameSpec, Option, Study, UsageError, join_spans, seat_codes,
                              whole)
@@ -46,7 +46,7 @@ def simulate_spans(seed, start, count, players, params, policies, condition=None
     written, right after (not for the search player's blocks). Without it,
     a chunk a thread (the fewest rows to move together); with it, chunks
     small enough to stay in the core's cache."""
-    if pimc.has_pimc(policies):
+    if pimc.has_pimc(policies, "schieber"):
         return whole(pimc.play_block("schieber", seed, start, count, params, policies, kc.of(condition),
                                      k.max_rows(4, params), k.NCOL, max_events(params)))
     chunks = 64 if after is not None else numba.get_num_threads()
@@ -104,7 +104,7 @@ def trace_game(seed: int, index: int, players: int, settings: dict, policy: str,
     policies = parse_policy(policy, players)
     rows = np.zeros((k.max_rows(players, params), k.NCOL), np.int32)
     events = np.zeros((max_events(params), 4), np.int64)
-    if pimc.has_pimc(policies):
+    if pimc.has_pimc(policies, "schieber"):
         _, nev = pimc.play_game("schieber", seed, index, params, policies, rows, events, kc.of(condition))
     else:
         _, nev = k.play_game(seed, index, players, params, policies, rows, events, kc.of(condition))
@@ -412,4 +412,7 @@ SPEC = GameSpec(
     advice=odds,
     natural_measure=compare_measure,
     bench_games=65_536,  # long enough that a run's fixed costs (about 10 ms) do not set the rate
+    solver=schieber_solver.SOLVER,
+    search_player=schieber_solver.SEARCH_PLAYER,
+    solved=schieber_solver.SOLVED,
 )

@@ -9,7 +9,7 @@ import pytest
 import cardmc
 from cardmc.experiments.solved import (STORED_COLUMNS, contracts_solved, read_stored, stored_contracts,
                                        write_stored)
-from cardmc.solve import SCHIEBER_CONTRACTS
+from cardmc.schieber import CONTRACTS as SCHIEBER_CONTRACTS
 
 EACH = [f"solved_{c}" for c in SCHIEBER_CONTRACTS]
 

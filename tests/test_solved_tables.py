@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 
 from cardmc import aggregate as agg
-from cardmc.experiments import solved
+from cardmc import solved_tables as solved
 from cardmc.registry import UsageError
-from cardmc.solve import SCHIEBER_CONTRACTS as CONTRACTS
+from cardmc.schieber import CONTRACTS
 
 SCHIEBER_CONTRACTS = list(CONTRACTS)
 

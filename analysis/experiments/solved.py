@@ -26,15 +26,10 @@ report reads that run instead of solving while it runs.
 play, with its two solved values; 4 to 30 minutes a deal on one core), with
 the declarations of the other rules on the same hands beside it.
 
-``aggregate(game, rows)`` and ``summarise(game, aggregates)`` make the
-solved tables of every game from such rows, so that ``cardmc analyze``
-shows them and aggregate runs (``simulate(..., solve=True,
-aggregate=True)``) carry them: their tables (``solved_*``) are additive
-like every aggregate (``cardmc.aggregate``), and ``summarise`` turns any
-merge of them into ``solved_contracts`` (Schieber), ``solved_declarations``
-(Differenzler), ``solved_sweeps`` (English Jazz) or ``solved_deals``
-(Norwegian Jazz); ``contracts_solved`` and ``declarations_solved`` are two
-of them.
+The solved tables of every game's runs (``solved_contracts``,
+``solved_declarations``, ...) are the games' own (their spec's ``solved``,
+read by ``cardmc.solved_tables``); ``contracts_solved`` and
+``declarations_solved`` are two of them.
 """
 from __future__ import annotations
 
@@ -43,15 +38,15 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from cardmc import aggregate as agg
-from cardmc import stats
+from cardmc import differenzler_solver, schieber_solver
 from cardmc.api import simulate
 from cardmc.checks import check_count, check_seed
 from cardmc.experiments.common import BLOCK, blocks, record
-from cardmc.experiments.english_jazz import MILLION, POLICIES, POSITION_OF, POSITIONS, _paired, _rate
+from cardmc.experiments.english_jazz import MILLION, POLICIES, POSITION_OF, POSITIONS
 from cardmc.kernels.english_jazz import DEALS, PLAYERS
 from cardmc.kernels.schieber import CONTRACT_NAMES
 from cardmc.solve_deals import could_sweep
+from cardmc.solved_tables import need, paired, rate
 from cardmc.stats import named
 
 ARMS = ("solved", *POLICIES)
@@ -86,182 +81,13 @@ def sweeps_solved(seed: int, games: int, block: int = BLOCK, progress: bool = Fa
     for u, unit in enumerate(UNITS):
         row = {"unit": unit}
         for arm in ARMS:
-            row.update(_rate(arm, events[arm][u], deals, MILLION))
+            row.update(rate(arm, events[arm][u], deals, MILLION))
         both = events["solved"][u] - pairs[u, 0]
-        paired = _paired(int(pairs[u, 0]), int(pairs[u, 1]), int(both), deals, MILLION)
-        row.update(named("solved_minus_heuristic", paired))
+        diff = paired(int(pairs[u, 0]), int(pairs[u, 1]), int(both), deals, MILLION)
+        row.update(named("solved_minus_heuristic", diff))
         row.update({"only_solved": int(pairs[u, 0]), "only_heuristic": int(pairs[u, 1]), "n": deals})
         rows.append(row)
     return record(pd.DataFrame(rows).set_index("unit"), seed=seed, games=games)
-
-
-def _need(rows: pd.DataFrame, game: str, columns) -> None:
-    missing = [c for c in columns if c not in rows]
-    if missing:
-        from cardmc.registry import UsageError
-
-        raise UsageError(f"{game} rows without {', '.join(missing)}: simulate with solve=True")
-
-
-def _estimate(name: str, d: dict) -> dict:
-    return {"measure": name, **{k: d[k] for k in ("estimate", "se", "ci_low", "ci_high", "n")}}
-
-
-def _flag(hit) -> np.ndarray:
-    return np.asarray(hit, dtype=bool).astype(np.int64)
-
-
-def _aggregate_schieber(rows: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    from cardmc.solve import SCHIEBER_CONTRACTS
-
-    each = [f"solved_{c}" for c in SCHIEBER_CONTRACTS]
-    _need(rows, "schieber", ["solved_points", *each])
-    mine = rows[(rows["seat"] == rows["chooser"]).to_numpy()]
-    lost = mine[each].to_numpy(np.int64).max(axis=1) - mine["solved_points"].to_numpy(np.int64)
-    t = pd.DataFrame({"pushed": mine["pushed"].to_numpy(np.int64), "best": _flag(lost == 0), "lost": lost})
-    return {"solved_contracts": agg.moments(t, ["pushed"], ["best", "lost"])}
-
-
-def _summarise_schieber(aggs: dict) -> pd.DataFrame:
-    t = aggs["solved_contracts"]
-    out = []
-    for label, keep in (("all deals", [0, 1]), ("pushed", [1]), ("kept", [0])):
-        part = t[t.index.isin(keep)]
-        n = int(part["n"].sum())
-        if n == 0:
-            continue
-        sums = part[["best_sum", "lost_sum", "lost_sumsq"]].sum()
-        chose_best = stats.proportion(int(sums["best_sum"]), n)
-        lost = stats.mean_from_sums(int(sums["lost_sum"]), int(sums["lost_sumsq"]), n)
-        out.append({"deals": label, **_estimate("best contract chosen", chose_best)})
-        out.append({"deals": label, **_estimate("points left (best minus chosen)", lost)})
-    return pd.DataFrame(out).set_index(["deals", "measure"])
-
-
-def _aggregate_differenzler(rows: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    _need(rows, "differenzler", ["solved_at_least", "solved_at_most"])
-    declared = rows["declared"].to_numpy(np.int64)
-    low, high = rows["solved_at_least"].to_numpy(np.int64), rows["solved_at_most"].to_numpy(np.int64)
-    t = pd.DataFrame({"declare_policy": rows["declare_policy"], "below": _flag(declared < low),
-                      "above": _flag(declared > high), "between": _flag((declared >= low) & (declared <= high)),
-                      "over": declared - low})  # fmt: skip
-    return {"solved_declarations": agg.moments(t, ["declare_policy"], ["below", "above", "between", "over"])}
-
-
-def _summarise_differenzler(aggs: dict) -> pd.DataFrame:
-    out = []
-    for policy, r in aggs["solved_declarations"].iterrows():
-        n = int(r["n"])
-        if n == 0:
-            continue
-        for name, col in (("below sure at least", "below"), ("above sure at most", "above"),
-                          ("between", "between")):  # fmt: skip
-            out.append({"declare_policy": policy, **_estimate(name, stats.proportion(int(r[f"{col}_sum"]), n))})
-        over = stats.mean_from_sums(int(r["over_sum"]), int(r["over_sumsq"]), n)
-        out.append({"declare_policy": policy, **_estimate("declared minus sure at least", over)})
-    return pd.DataFrame(out).set_index(["declare_policy", "measure"])
-
-
-def _aggregate_english_jazz(rows: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    _need(rows, "english_jazz", ["solved_tricks", "solved_sweep"])
-    could, did = rows["solved_sweep"].to_numpy(np.int64) == 1, rows["all_tricks"].to_numpy(np.int64) == 1
-    t = pd.DataFrame({"position": rows["position"].to_numpy(np.int64), "could": _flag(could), "did": _flag(did),
-                      "only_could": _flag(could & ~did), "only_did": _flag(~could & did),
-                      "sure_tricks": rows["solved_tricks"].to_numpy(np.int64),
-                      "tricks": rows["tricks"].to_numpy(np.int64)})  # fmt: skip
-    return {"solved_sweeps": agg.moments(t, ["position"], ["could", "did", "only_could", "only_did",
-                                                           "sure_tricks", "tricks"])}  # fmt: skip
-
-
-def _summarise_english_jazz(aggs: dict) -> pd.DataFrame:
-    t = aggs["solved_sweeps"]
-    names = {p: POSITIONS[POSITION_OF[p]] for p in range(PLAYERS)}
-    parts = [("every hand", t)] + [(names[p], t[t.index == p]) for p in (1, 2, 0)]
-    out = []
-    for label, part in parts:
-        s = part.sum()
-        n = int(s["n"])
-        if n == 0:
-            continue
-        row = {"hands": label}
-        row.update(_rate("could_sweep_per_million", int(s["could_sum"]), n, MILLION, "could_sweep_events"))
-        row.update(_rate("did_sweep_per_million", int(s["did_sum"]), n, MILLION, "did_sweep_events"))
-        row.update(named("could_minus_did_per_million", _paired(int(s["only_could_sum"]), int(s["only_did_sum"]),
-                                                    0, n, MILLION)))  # fmt: skip
-        for name in ("sure_tricks", "tricks"):
-            row.update(named(f"mean_{name}", stats.mean_from_sums(int(s[f"{name}_sum"]), int(s[f"{name}_sumsq"]),
-                                                                  n)))  # fmt: skip
-        row["n"] = n
-        out.append(row)
-    return pd.DataFrame(out).set_index("hands")
-
-
-def _aggregate_norwegian_jazz(rows: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    _need(rows, "norwegian_jazz", ["solved_held_to", "solved_escape", "solved_out_first", "solved_score"])
-    tricks = rows["deal"].to_numpy(np.int64) <= 5
-    score = rows["score"].to_numpy(np.int64)
-    held = rows["solved_held_to"].fillna(0).to_numpy(np.int64)
-    escape = rows["solved_escape"].fillna(0).to_numpy(np.int64)
-    out_first = rows["solved_out_first"].fillna(0).to_numpy(np.int64)
-    sure = rows["solved_score"].fillna(0).to_numpy(np.int64)
-    first = rows["first_out"].to_numpy(np.int64) if "first_out" in rows else np.zeros(len(rows), np.int64)
-    t = pd.DataFrame({"players": rows["players"].to_numpy(np.int64), "deal": rows["deal"].to_numpy(np.int64),
-                      "score": score, "held_to": np.where(tricks, held, sure),
-                      "escape": np.where(tricks, escape, 0), "over_held_to": score - np.where(tricks, held, sure),
-                      "could_go_out": _flag(~tricks & (out_first == 1)), "went_out": _flag(~tricks & (first == 1))})
-    return {"solved_deals": agg.moments(t, ["players", "deal"], ["score", "held_to", "escape", "over_held_to",
-                                                                 "could_go_out", "went_out"])}  # fmt: skip
-
-
-def _summarise_norwegian_jazz(aggs: dict) -> pd.DataFrame:
-    out = []
-    for (players, deal), r in aggs["solved_deals"].iterrows():
-        n = int(r["n"])
-        if n == 0:
-            continue
-        row = {"players": players, "deal": deal}
-        names = ("score", "held_to", "escape", "over_held_to") if deal <= 5 else ("score", "held_to", "over_held_to")
-        for name in names:
-            label = {"held_to": "sure_score"}.get(name, name) if deal > 5 else name
-            row.update(named(f"mean_{label}", stats.mean_from_sums(int(r[f"{name}_sum"]), int(r[f"{name}_sumsq"]), n)))
-        if deal > 5:
-            row.update(_rate("could_go_out_first", int(r["could_go_out_sum"]), n, 1))
-            row.update(_rate("went_out_first", int(r["went_out_sum"]), n, 1))
-        row["n"] = n
-        out.append(row)
-    return pd.DataFrame(out).set_index(["players", "deal"])
-
-
-_AGGREGATE = {"schieber": _aggregate_schieber, "differenzler": _aggregate_differenzler,
-              "english_jazz": _aggregate_english_jazz, "norwegian_jazz": _aggregate_norwegian_jazz}
-_SUMMARISE = {"schieber": ("solved_contracts", _summarise_schieber),
-              "differenzler": ("solved_declarations", _summarise_differenzler),
-              "english_jazz": ("solved_sweeps", _summarise_english_jazz),
-              "norwegian_jazz": ("solved_deals", _summarise_norwegian_jazz)}
-
-
-def has_solved(rows: pd.DataFrame) -> bool:
-    """Do ``rows`` carry the solver's columns (``simulate(..., solve=True)``)?"""
-    return any(str(c).startswith("solved_") for c in rows.columns)
-
-
-def aggregate(game: str, rows: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """The additive tables of the solved study of ``game`` from rows simulated
-    with ``solve=True`` (whole games, any split of them: merge with
-    ``cardmc.aggregate.merge``)."""
-    return _AGGREGATE[game](rows)
-
-
-def summarise(game: str, aggs: dict) -> dict[str, pd.DataFrame]:
-    """The solved table of ``game`` from merged ``aggregate`` tables; {} when
-    the aggregates carry none (a run without ``solve=True``)."""
-    name, make = _SUMMARISE[game]
-    return {name: make(aggs)} if name in aggs else {}
-
-
-def tables(game: str, rows: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """``summarise(game, aggregate(game, rows))``, or {} for rows without solved columns."""
-    return summarise(game, aggregate(game, rows)) if has_solved(rows) else {}
 
 
 def contracts_solved(rows: pd.DataFrame) -> pd.DataFrame:
@@ -270,7 +96,7 @@ def contracts_solved(rows: pd.DataFrame) -> pd.DataFrame:
     chooser's team the most points under best play (Wilson 95% CI), and the
     mean points the choice left against the best contract (95% CI), overall
     and for pushed and kept choices."""
-    return _summarise_schieber(_aggregate_schieber(rows))
+    return schieber_solver.summarise_solved(schieber_solver.aggregate_solved(rows))
 
 
 def declarations_solved(rows: pd.DataFrame) -> pd.DataFrame:
@@ -278,7 +104,7 @@ def declarations_solved(rows: pd.DataFrame) -> pd.DataFrame:
     the points the seat can be sure to reach (``solved_at_least``), above the
     points it can be sure not to exceed (``solved_at_most``), and between
     (Wilson 95% CIs); and the mean of declared minus sure at least (95% CI)."""
-    return _summarise_differenzler(_aggregate_differenzler(rows))
+    return differenzler_solver.summarise_solved(differenzler_solver.aggregate_solved(rows))
 
 
 STORED_SCHIEBER = Path(__file__).parent / "data" / "schieber_solved.csv"
@@ -287,8 +113,15 @@ STORED_COLUMNS = ("game", "deal", "seat", "chooser", "pushed", "contract", "solv
 STORED_DIFFERENZLER = Path(__file__).parent / "data" / "differenzler_solved.csv"
 STORED_DIFFERENZLER_COLUMNS = ("game", "deal", "seat", "declare_policy", "declared", "made", "solved_at_least",
                                "solved_at_most")  # fmt: skip
-STORED = {"schieber": (STORED_SCHIEBER, STORED_COLUMNS),  # the chooser's row of each deal
-          "differenzler": (STORED_DIFFERENZLER, STORED_DIFFERENZLER_COLUMNS)}  # every seat's row
+
+
+def _chooser_rows(rows: pd.DataFrame) -> pd.DataFrame:
+    return rows[(rows["seat"] == rows["chooser"]).to_numpy()]
+
+
+# per game: the file shipped, its columns and the rows it keeps of a run
+STORED = {"schieber": (STORED_SCHIEBER, STORED_COLUMNS, _chooser_rows),  # the chooser's row of each deal
+          "differenzler": (STORED_DIFFERENZLER, STORED_DIFFERENZLER_COLUMNS, lambda rows: rows)}  # every row
 
 
 def read_stored(path=None, game: str = "schieber") -> tuple[pd.DataFrame, dict]:
@@ -296,7 +129,7 @@ def read_stored(path=None, game: str = "schieber") -> tuple[pd.DataFrame, dict]:
     shipped with cardmc): the rows of its stored columns (``STORED``) and the
     ``# name: value`` lines of the file's head (seed, games, deals, command,
     cardmc)."""
-    default, columns = STORED[game]
+    default, columns, _ = STORED[game]
     path = default if path is None else path
     facts = {}
     with open(path, encoding="utf-8") as f:
@@ -347,12 +180,12 @@ def write_stored(rows: pd.DataFrame, path, seed: int, games: int, command: str, 
     from cardmc import __version__
     from cardmc.files import write_text
 
-    columns = STORED[game][1]
-    _need(rows, game, columns)
-    mine = rows[(rows["seat"] == rows["chooser"]).to_numpy()] if game == "schieber" else rows
-    mine = mine.loc[:, list(columns)].sort_values(["game", "deal", "seat"])
+    _, columns, kept = STORED[game]
+    need(rows, game, columns)
+    mine = kept(rows).loc[:, list(columns)].sort_values(["game", "deal", "seat"])
     mine = mine.astype({c: str for c in ("contract", "declare_policy") if c in mine})
     deals = len(mine.drop_duplicates(["game", "deal"]))
-    facts = (("game", game), ("seed", seed), ("games", games), ("deals", deals), ("command", command), ("cardmc", __version__))
+    facts = (("game", game), ("seed", seed), ("games", games), ("deals", deals), ("command", command),
+             ("cardmc", __version__))
     head = "".join(f"# {k}: {v}\n" for k, v in facts)
     write_text(path, head + mine.to_csv(index=False, lineterminator="\n"))

@@ -1,0 +1,147 @@
+"""Schieber for the exact solver, the search player and solved runs: its spec's
+``solver``, ``search_player`` and ``solved``.
+
+The solver's values (``cardmc.solve``): ``team0`` and ``team1``, the points
+the teams end the deal with (last trick 5, match 100 included; times 1, Weis
+and Stöck not included) when both play best; the search maximises team 0's
+points minus team 1's. ``contract``: C D H S obenabe undenufe; no ``seat``.
+
+The search player plays for its team's points from here, the highest mean.
+
+A solved run's rows (``simulate(..., solve=True)``) carry ``solved_points``,
+the points the seat's team ends the deal with under the contract chosen,
+and ``solved_C`` ... ``solved_undenufe``, the same under each contract, so
+a choice can be graded; their table, ``solved_contracts``: how often the
+chooser's contract is the best for its team, and the points the choice left.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from cardmc import aggregate as agg
+from cardmc import stats
+from cardmc.kernels import cards as C
+from cardmc.kernels import schieber as k
+from cardmc.kernels import solve_rules as SR
+from cardmc.registry import SearchPlayerSpec, Solved, SolverSpec, UsageError
+from cardmc.solved_tables import flag, measure, need
+
+CONTRACTS = k.CONTRACT_NAMES  # the rules' parameter is the index
+HAND = 9
+LAST_TRICK = 5
+MATCH = 100  # all nine tricks to one team
+TEAM0, TEAM1 = (0, 2), (1, 3)
+
+
+def contract(given) -> tuple[int, int]:
+    """(the rules' contract, no trump set by the play) of a contract name."""
+    if str(given) not in CONTRACTS:
+        raise UsageError(f"unknown Schieber contract {given!r}: one of {', '.join(CONTRACTS)}")
+    return CONTRACTS.index(str(given)), -1
+
+
+def values(pos, search, declared) -> dict:
+    """``team0`` and ``team1`` from the one search of team 0's points from here."""
+    v, per = search("team0")
+    p0 = sum(pos.points[s] for s in TEAM0)
+    p1 = sum(pos.points[s] for s in TEAM1)
+    rest = rest_points(pos)
+    split = {c: team_points(x, rest, p0, p1) for c, x in per.items()}
+    t0v, t1v = team_points(v, rest, p0, p1)
+    return {"team0": (t0v, {c: s[0] for c, s in split.items()}),
+            "team1": (t1v, {c: s[1] for c, s in split.items()})}
+
+
+def rest_points(pos) -> int:
+    """The points still to take: the cards in the hands and the trick, and the last trick's."""
+    rest = 0
+    for h in pos.hands:
+        rest |= int(h)
+    for c in pos.trick[:pos.k]:
+        rest |= 1 << int(c)
+    return sum(int(k.POINTS[pos.param, c]) for c in C.cards_of(rest)) + LAST_TRICK
+
+
+def team_points(x: int, rest: int, p0: int, p1: int) -> tuple[int, int]:
+    """Team points from the searched value (team 0's future points, +100 for
+    its match, -100 for the other team's match) and the points so far."""
+    if x > rest:
+        return p0 + x, p1
+    if x < 0:
+        return p0, p1 + rest + MATCH
+    return p0 + x, p1 + rest - x
+
+
+def play(seed, index, players, params, policies, rows, events, cond, script, table):
+    return k.play_game(seed, index, players, params, policies, rows, events, cond, script)
+
+
+# ---------------------------------------------------------------- solved runs
+
+SOLVED_COLUMNS = ("solved_points", *(f"solved_{c}" for c in CONTRACTS))
+
+
+def solved_deal(solve, deal: dict, hands: list[str], lead: int, players: int, tt_mib: float) -> list[dict]:
+    """Each seat's team's points under every contract, and under the one chosen."""
+    out = [{} for _ in range(players)]
+    for name in CONTRACTS:
+        v = solve(hands=hands, to_play=lead, contract=name, tt_mib=tt_mib, cards=False).value
+        for s in range(players):
+            out[s][f"solved_{name}"] = v[f"team{s % 2}"]
+    for s in range(players):
+        out[s]["solved_points"] = out[s][f"solved_{deal['contract']}"]
+    return out
+
+
+def aggregate_solved(rows: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The chooser's row of each deal: was its contract the best, and what did it leave."""
+    each = [f"solved_{c}" for c in CONTRACTS]
+    need(rows, "schieber", ["solved_points", *each])
+    mine = rows[(rows["seat"] == rows["chooser"]).to_numpy()]
+    lost = mine[each].to_numpy(np.int64).max(axis=1) - mine["solved_points"].to_numpy(np.int64)
+    t = pd.DataFrame({"pushed": mine["pushed"].to_numpy(np.int64), "best": flag(lost == 0), "lost": lost})
+    return {"solved_contracts": agg.moments(t, ["pushed"], ["best", "lost"])}
+
+
+def summarise_solved(aggs: dict) -> pd.DataFrame:
+    """Share of deals whose chosen contract was the best for the chooser's
+    team (Wilson 95% CI) and the mean points left (95% CI): all deals,
+    pushed and kept choices."""
+    t = aggs["solved_contracts"]
+    out = []
+    for label, keep in (("all deals", [0, 1]), ("pushed", [1]), ("kept", [0])):
+        part = t[t.index.isin(keep)]
+        n = int(part["n"].sum())
+        if n == 0:
+            continue
+        sums = part[["best_sum", "lost_sum", "lost_sumsq"]].sum()
+        chose_best = stats.proportion(int(sums["best_sum"]), n)
+        lost = stats.mean_from_sums(int(sums["lost_sum"]), int(sums["lost_sumsq"]), n)
+        out.append({"deals": label, **measure("best contract chosen", chose_best)})
+        out.append({"deals": label, **measure("points left (best minus chosen)", lost)})
+    return pd.DataFrame(out).set_index(["deals", "measure"])
+
+
+SOLVER = SolverSpec(
+    code=SR.SCHIEBER,
+    hand_size=lambda players: HAND,
+    dealt=lambda players: C.FULL36,
+    contract=contract,
+    values=values,
+    objectives=("team0",),
+    contracts=CONTRACTS,
+    needs_seat=False,
+    last_trick=LAST_TRICK,
+    match=MATCH,
+)
+SEARCH_PLAYER = SearchPlayerSpec(
+    scripted=k.SCRIPTED,
+    samples=k.P_PIMC_SAMPLES,
+    tricks=k.P_PIMC_TRICKS,
+    play=play,
+    objective="team",
+    sign=-1,  # points: the most
+)
+SOLVED = Solved(columns=SOLVED_COLUMNS, deal=solved_deal, aggregate=aggregate_solved,
+                summarise=summarise_solved, table="solved_contracts")
