@@ -16,6 +16,10 @@ count. The best, not the mean: on a shared machine the other runs measure
 the neighbours as well. In turn, not one cell after another: the machine's
 speed drifts over minutes, and the speed-ups should compare runs taken
 under the same drift.
+
+``cardmc bench GAME --solver`` times the exact solver on random positions
+(``bench_solver``, ``solver_line``) and ``--pimc`` the search player with
+every seat searching (``pimc_line``), both on one thread.
 """
 from __future__ import annotations
 
@@ -184,3 +188,143 @@ def deal_cost(game: str, players: int | None = None, deals: int = 1_000_000, rep
               f"{rate['plain']:,.0f}/s plain, {rate['given']:,.0f}/s conditioned ({spec.default_policy})",
               flush=True)  # fmt: skip
     return out
+
+
+# ---------------------------------------------------------------- the solver and the search player
+
+
+def _solver_sides(spec, objective: str | None, players: int) -> tuple[int, int]:
+    """(maximising seats, counted seats) of a bench objective for seat 0
+    (``cardmc.objectives.sides``); UsageError for an objective the game has not."""
+    from cardmc.objectives import sides
+
+    objectives = spec.solver.objectives
+    objective = objective or objectives[0]
+    if objective not in objectives:
+        known = ", ".join(objectives)
+        raise registry.UsageError(f"objective {objective!r} is not one of {spec.name}'s: {known}")
+    return sides(objective, 0, players)
+
+
+def bench_solver(game: str, positions: int = 100, seed: int = 1, tricks_left: int | None = None,
+                 contract=None, players: int = 4, tt_mib: float | None = None, objective: str | None = None,
+                 progress: bool = False) -> pd.DataFrame:
+    """Time the exact value of random positions at a trick boundary with
+    ``tricks_left`` tricks to play (None: whole deals), reached by random
+    legal play from a random deal; one objective per game, the first of its
+    spec's ``solver.objectives`` (Schieber: team 0's points; Differenzler:
+    seat 0's sure points; English Jazz: seat 0's most tricks; Norwegian
+    Jazz: the penalty seat 0 is held to), or ``objective``, another of them
+    (Differenzler's ``sure_at_most``, Norwegian Jazz's ``escape``).
+    ``contract``: fixed, or None for a random one per position (of the
+    spec's ``solver.contracts``). ``players``: for a game of several player
+    counts. One row per position: seconds, nodes, value, contract.
+    ``progress``: a bar on a terminal (whole deals may take minutes each)."""
+    from tqdm.auto import tqdm
+
+    from cardmc import solve as SV
+    from cardmc.kernels import cards as C
+    from cardmc.kernels import solve_rules as SR
+    from cardmc.kernels import solve_search as S
+
+    spec = SV.spec_of(game)
+    solver = spec.solver
+    n = spec.players[0] if len(spec.players) == 1 else players
+    if n not in spec.players:
+        raise registry.UsageError(f"{spec.title} has {SV.counts(spec.players)} players, not {players!r}")
+    rng = np.random.default_rng(seed)
+    max_side, counted = _solver_sides(spec, objective, n)
+    full = solver.hand_size(n)
+    left = full if tricks_left is None else int(tricks_left)
+    if not 1 <= left <= full:
+        raise registry.UsageError(f"tricks_left must be 1..{full}, not {tricks_left!r}")
+    deck = np.array(C.cards_of(solver.dealt(n)), np.int64)
+    tt = SV.table(SV.DEFAULT_TT_MIB if tt_mib is None else tt_mib)
+    keys, lows, highs, bests, ages, moves, scores, fr, fk = tt
+    rows = []
+    bar = tqdm(total=positions, unit=" positions", desc=game, leave=False, dynamic_ncols=True,
+               disable=None if progress else True)  # None: shown on a terminal only
+    for _ in range(positions):
+        order = rng.permutation(deck)
+        hands = np.array([C.mask_of(order[s * full:(s + 1) * full]) for s in range(n)], np.uint64)
+        choices = solver.contracts
+        con = contract if contract is not None else choices[rng.integers(len(choices))]
+        param, trump = solver.contract(con)
+        R = SV.rules_array(game, n, param, max_side, counted)
+        SV.fresh_keys(R, keys)
+        line = np.zeros(S.LINE, np.int64)
+        leader = int(rng.integers(n))
+        k, leader, trump, flags = S.random_playout(R, hands, line, 0, leader, trump, 0, n * (full - left),
+                                                   rng.random(n * full))
+        t0 = time.perf_counter()
+        v = S.value(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, moves, scores,
+                    fr, fk)
+        rows.append((time.perf_counter() - t0, int(R[SR.NODES]), int(v), str(con)))
+        bar.update()
+    bar.close()
+    return pd.DataFrame(rows, columns=["seconds", "nodes", "value", "contract"])
+
+
+def solver_summary(df: pd.DataFrame) -> dict[str, float]:
+    """Median, 99th percentile and largest solve time (ms), positions solved
+    per second, mean nodes and nodes per second of ``bench_solver``'s rows."""
+    ms = df["seconds"] * 1000
+    total = float(df["seconds"].sum())
+    return {"positions": len(df), "median_ms": float(ms.median()), "p99_ms": float(ms.quantile(0.99)),
+            "max_ms": float(ms.max()), "positions_per_s": len(df) / total if total > 0 else float("inf"),
+            "mean_nodes": float(df["nodes"].mean()),
+            "nodes_per_s": float(df["nodes"].sum()) / total if total > 0 else float("inf")}
+
+
+def solver_line(game: str, positions: int = 100, seed: int = 1, tricks_left: int | None = None, contract=None,
+                players: int = 4, tt_mib: float | None = None, objective: str | None = None) -> str:
+    """The solver bench (``bench_solver`` after one warm-up solve) as one
+    line of figures: ``cardmc bench GAME --solver``; UsageError for a bad
+    argument. One thread, as the search always is. The warm-up (``first
+    call``) also touches every page of the table, which the first solves of
+    a process otherwise pay for as they fill it."""
+    from cardmc import solve as SV
+
+    tt_mib = SV.DEFAULT_TT_MIB if tt_mib is None else tt_mib
+    t = time.perf_counter()
+    if positions < 1:
+        raise registry.UsageError(f"positions must be at least 1, not {positions}")
+    bench_solver(game, 0, seed, tricks_left, contract, players, tt_mib, objective)  # the checks alone
+    bench_solver(game, 1, seed + 1, 1, contract, players, tt_mib, objective)  # compile or load the cache
+    SV.table(tt_mib)[0].fill(0)  # and fault the table's memory in (up to half a second for 256 MiB), once
+    warm = time.perf_counter() - t
+    s = solver_summary(bench_solver(game, positions, seed, tricks_left, contract, players, tt_mib, objective,
+                                    progress=True))
+    left = "whole deals" if tricks_left is None else f"{tricks_left} tricks left"
+    objective = objective or SV.spec_of(game).solver.objectives[0]
+    return (f"{game} {objective} ({left}, contract {contract or 'random'}, seed {seed}): "
+            f"{s['positions']} positions, "
+            f"median {s['median_ms']:.2f} ms, p99 {s['p99_ms']:.2f} ms, max {s['max_ms']:.2f} ms, "
+            f"{s['positions_per_s']:.1f} positions/s, {s['mean_nodes']:.0f} nodes mean, "
+            f"{s['nodes_per_s'] / 1e6:.2f} M nodes/s (first call {warm:.1f} s)")
+
+
+def pimc_line(game: str, games: int = 2, tricks: int = 5, samples: int = 8, players: int | None = None,
+              seed: int = 1) -> str:
+    """The search player's speed with every seat searching, one thread,
+    after one warm-up game (compile or load the cache): seconds a deal over
+    whole games, as one line: ``cardmc bench GAME --pimc``. Deals cut short
+    by a Schieber match's end count as deals. UsageError for a bad argument."""
+    if game not in registry.GAMES:
+        raise registry.UsageError(f"unknown game {game!r}: one of {', '.join(registry.GAMES)}")
+    if games < 1:
+        raise registry.UsageError(f"games must be at least 1, not {games}")
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    try:
+        cardmc.simulate(game, games=1, seed=seed + 1, policy="pimc", players=players, threads=1,
+                        pimc_tricks=1, pimc_samples=1)
+        t = time.perf_counter()
+        rows = cardmc.simulate(game, games=games, seed=seed, policy="pimc", players=players, threads=1,
+                               pimc_tricks=tricks, pimc_samples=samples)
+        seconds = time.perf_counter() - t
+    finally:
+        numba.set_num_threads(before)
+    deals = len(rows[["game", "deal"]].drop_duplicates())
+    return (f"{game}: every seat pimc, {samples} samples, from {tricks} tricks left, seed {seed}: "
+            f"{games} games, {deals} deals in {seconds:.1f} s = {seconds / deals:.3f} s a deal (1 thread)")

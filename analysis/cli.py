@@ -6,6 +6,7 @@ import sys
 import time
 from pathlib import Path
 
+from cardmc import cli_solve
 from cardmc.registry import GAMES, UsageError
 
 EPILOG = """examples:
@@ -156,25 +157,6 @@ def odds_options(args) -> dict:
 def _seat_prefixed(text: str) -> bool:
     head = text.split(":", 1)[0].strip()
     return ":" in text and head.isdigit()
-
-
-def solve_arguments(parser) -> None:
-    """The options of ``cardmc solve`` (an argparse parser or subparser)."""
-    parser.add_argument("game", help=", ".join(GAMES))
-    parser.add_argument("--hands", nargs="+", required=True, metavar="HAND",
-                        help='one hand per seat in seat order, cards separated by spaces or commas: "JS 9S" "AS 6H" ...')
-    parser.add_argument("--trick", default="", help='cards of the trick in progress in playing order, e.g. "9S AS"')
-    parser.add_argument("--to-play", type=int, required=True, help="the seat to play next")
-    parser.add_argument("--contract", default=None,
-                        help="Schieber: C D H S obenabe undenufe; Differenzler: the trump suit; English Jazz: "
-                             "the trump so far (none by default); Norwegian Jazz: the deal number 1-5")
-    parser.add_argument("--seat", type=int, default=None, help="whose result (all games but Schieber)")
-    parser.add_argument("--declared", type=int, default=None, help="Differenzler: the seat's declaration")
-    parser.add_argument("--taken", default=None, help="tricks taken so far per seat, e.g. 3,2,1,1")
-    parser.add_argument("--points", default=None,
-                        help="points so far per seat (Norwegian Jazz: penalty units), e.g. 10,20,30,40")
-    parser.add_argument("--tt-mib", type=float, default=256, help="transposition table size in MiB, at most 512 "
-                        "(default 256; memory is taken as the search fills it)")
 
 
 COMPARE_HELP = """arms (--arm, two or more; the first is the base of every difference):
@@ -344,7 +326,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("solve", help="the exact value of one position with every hand seen, and of each legal card",
                        description="Solve one position of a trick game with all hands visible (best play by "
                        "every side) and print its value and the value after each legal card.")  # fmt: skip
-    solve_arguments(p)
+    cli_solve.solve_arguments(p)
 
     p = sub.add_parser("calibrate", help="refit Differenzler's calibrated declarations from simulations",
                        description="Refit the table of Differenzler's calibrated declarations (the median points "
@@ -489,17 +471,17 @@ def cmd_bench(args) -> int:
     if mode is not None and (args.hands or args.trump_card is not None or args.deal is not None):
         raise UsageError(f"conditions (--hand, --trump-card, --deal) are not for {mode}")
     if args.solver:
-        from cardmc.solve import bench_line
+        from cardmc.bench import solver_line
 
         seed = 1 if args.seed is None else args.seed
-        print(bench_line(args.game, args.positions or 100, seed, args.tricks_left, players=args.players or 4,
-                         objective=args.objective), flush=True)  # fmt: skip
+        print(solver_line(args.game, args.positions or 100, seed, args.tricks_left, players=args.players or 4,
+                          objective=args.objective), flush=True)
         return 0
     if args.pimc:
-        from cardmc.pimc import bench_line
+        from cardmc.bench import pimc_line
 
-        print(bench_line(args.game, args.games or 2, args.tricks or 5, args.samples or 8, args.players,
-                         1 if args.seed is None else args.seed), flush=True)  # fmt: skip
+        print(pimc_line(args.game, args.games or 2, args.tricks or 5, args.samples or 8, args.players,
+                        1 if args.seed is None else args.seed), flush=True)
         return 0
     if args.hands or args.trump_card is not None or args.deal is not None:
         from cardmc.bench import deal_cost
@@ -528,9 +510,7 @@ def cmd_odds(args) -> int:
 
 
 def cmd_solve(args) -> int:
-    from cardmc import solve
-
-    return solve.main(args)
+    return cli_solve.solve_command(args)
 
 
 def cmd_calibrate(args) -> int:

@@ -49,22 +49,27 @@ script, and the game is played again from its start. The other seats' play,
 the deals and the random streams are the kernel's own, so game ``i`` of seed
 ``s`` is the same whatever the threads or chunks; the samples come from a
 stream keyed by seed, game and decision.
+
+What differs from game to game is in its spec: ``search_player`` (how the
+kernel plays the scripted seats, what a seat has seen beyond the events,
+its objective, whether it plays for the most or the least, its target, a
+search of its own, a decision searched apart) and ``solver`` (the deal's
+cards and hand size).
 """
 from __future__ import annotations
 
 import numpy as np
 
+from cardmc import registry
 from cardmc.kernels import cards as C
 from cardmc.kernels import script as sc
-from cardmc.kernels import solve_rules as SR
 from cardmc.kernels import solve_search as S
 from cardmc.kernels.events import EV_CONTRACT, EV_DEAL, EV_DECLARE, EV_HAND, EV_PLAY
+from cardmc.objectives import sides
 from cardmc.registry import Option
 
 TT_MIB = 16  # a search from five tricks left fills a small table; one a thread
 TRIES = 200  # samples drawn for one accepted (a player's inferences make almost every one pass)
-FULL = C.mask_of(C.deck(36))  # the 36 cards (suit * 16 + rank) of the Jass games
-GAMES = ("schieber", "differenzler", "english_jazz", "norwegian_jazz")
 
 
 def options(most: int, cost: str) -> dict[str, Option]:
@@ -79,57 +84,41 @@ def options(most: int, cost: str) -> dict[str, Option]:
     }
 
 
-def _kernel(game: str):
-    from cardmc.kernels import differenzler, english_jazz, norwegian_jazz, schieber
-
-    return {"schieber": schieber, "differenzler": differenzler, "english_jazz": english_jazz,
-            "norwegian_jazz": norwegian_jazz}[game]
-
-
-def has_pimc(policies: np.ndarray, game: str = "schieber") -> bool:
-    """Does a seat of ``policies`` (a game's codes) play ``pimc``?"""
-    k = _kernel(game)
-    code = {"schieber": "SCRIPTED", "differenzler": "PLAY_SCRIPTED", "english_jazz": "PIMC",
-            "norwegian_jazz": "POLICY_SCRIPTED"}[game]
-    return bool((np.asarray(policies)[:, 0] == getattr(k, code)).any())
+def has_pimc(policies: np.ndarray, game: str) -> bool:
+    """Does a seat of ``policies`` (``game``'s codes) play ``pimc``?"""
+    scripted = registry.get(game).search_player.scripted
+    return bool((np.asarray(policies)[:, 0] == scripted).any())
 
 
 def play_game(game: str, seed: int, index: int, params: np.ndarray, policies: np.ndarray, rows: np.ndarray,
-              events: np.ndarray, cond, table=None) -> tuple[int, int]:  # fmt: skip
+              events: np.ndarray, cond, table=None) -> tuple[int, int]:
     """Game ``index`` of ``seed`` with the ``pimc`` seats of ``policies``
     searching (``params`` hold ``pimc_samples`` and ``pimc_tricks``); writes
     its rows and events like the game kernel's ``play_game`` (``table``:
     Differenzler's calibration) and returns how many of each."""
-    k = _kernel(game)
+    kernel_play = registry.get(game).search_player.play
     players = len(policies)
 
     def play(script):
-        if game == "schieber":
-            return k.play_game(seed, index, 4, params, policies, rows, events, cond, script)
-        if game == "english_jazz":
-            return k.play_game(seed, index, players, params, policies, rows, events, cond, script)
-        if game == "norwegian_jazz":
-            return k.DEALS * players, k.play_games(seed, index, 1, players, params, policies, rows, 0, events,
-                                                   *k.new_scratch(players), cond, script)  # fmt: skip
-        return k.play_game(seed, index, 4, params, policies, table, rows, events, k.new_scratch(), cond, script)
+        return kernel_play(seed, index, players, params, policies, rows, events, cond, script, table)
 
     return scripted(game, players, seed, index, params, play, events, rows, 52 * (rows.shape[0] // players))
 
 
 def scripted(game: str, players: int, seed: int, index: int, params: np.ndarray, play, events: np.ndarray,
-             rows: np.ndarray | None, cards: int):  # fmt: skip
+             rows: np.ndarray | None, cards: int):
     """Play with the ``pimc`` seats scripted: ``play(script)`` plays from the
     start, tracing into ``events`` (and ``rows``), with the cards decided so
     far; where the script runs out, the seat's card is decided from the
     events up to there and it plays again. Returns ``play``'s answer once no
     card is missing (``cards``: the script's room, 52 a deal at most). The
     samples come from a stream keyed by ``seed``, ``index`` and decision."""
-    k = _kernel(game)
-    samples, tricks = int(params[k.P_PIMC_SAMPLES]), int(params[k.P_PIMC_TRICKS])
+    hooks = registry.get(game).search_player
+    samples, tricks = int(params[hooks.samples]), int(params[hooks.tricks])
     script = np.zeros(sc.SC_CARDS + cards, np.int64)
     script[sc.SC_TRICKS] = tricks
     count = 0
-    tt = _table()
+    tt = search_table()
     while True:
         script[sc.SC_COUNT] = count
         out = play(script)
@@ -137,21 +126,17 @@ def scripted(game: str, players: int, seed: int, index: int, params: np.ndarray,
         if need < 0:
             return out
         rng = np.random.default_rng([seed, index, count, 0x9C])
-        if game == "norwegian_jazz":
-            from cardmc import pimc_sevens as ps  # deal 6, sevens: its own search
-
-            if ps.in_sevens(events[:need + 1]):
-                script[sc.SC_CARDS + count] = ps.decide(events[:need + 1], players, samples, rng, tt,
-                                                        int(params[k.P_FIRST_OUT_BONUS]))
-                count += 1
-                continue
-        view = seen(game, events[:need + 1], rows, players)
-        script[sc.SC_CARDS + count] = decide(view, samples, rng, tt)
+        card = None
+        if hooks.apart is not None:  # a decision the game searches apart (Norwegian Jazz's sevens)
+            card = hooks.apart(events[:need + 1], players, samples, rng, tt, params)
+        if card is None:
+            card = decide(seen(game, events[:need + 1], rows, players), samples, rng, tt)
+        script[sc.SC_CARDS + count] = card
         count += 1
 
 
 def play_block(game: str, seed: int, start: int, count: int, params: np.ndarray, policies: np.ndarray, cond,
-               per: int, columns: int, events: int, table=None) -> np.ndarray:  # fmt: skip
+               per: int, columns: int, events: int, table=None) -> np.ndarray:
     """The rows of games start..start+count-1 with ``pimc`` seats (``play_game``),
     in game order, the games side by side on the run's threads: ``per`` rows
     and ``columns`` columns a game at most, ``events`` trace events a game."""
@@ -166,14 +151,16 @@ def play_block(game: str, seed: int, start: int, count: int, params: np.ndarray,
     def work(part: int) -> None:
         ev = np.zeros((events, 4), np.int64)
         for j in range(count * part // parts, count * (part + 1) // parts):
-            written[j] = play_game(game, seed, start + j, params, policies, rows[j * per:(j + 1) * per], ev, cond,
-                                   table)[0]  # fmt: skip
+            game_rows = rows[j * per:(j + 1) * per]
+            written[j] = play_game(game, seed, start + j, params, policies, game_rows, ev, cond, table)[0]
 
     in_threads(work, parts)
     return rows[(np.arange(per)[None, :] < written[:, None]).ravel()]
 
 
-def _table():
+def search_table():
+    """This thread's transposition table for the search player's solves
+    (``TT_MIB``; ``cardmc.solve.table``)."""
     from cardmc.solve import table
 
     return table(TT_MIB)
@@ -183,20 +170,19 @@ def seen(game: str, events: np.ndarray, rows: np.ndarray | None = None, players:
     """What the seat to play (the last event, an EV_PLAY) knows of the deal in
     progress: its hand now and legal cards, the plays so far (seat, card) in
     order, the trick in progress and its leader, the deal's cards and hand
-    size; Schieber's contract; Differenzler's trump card (from the deal's
-    ``rows``, which the kernel writes before the play), dealer and the
-    seat's own declaration; Norwegian Jazz's deal number (1-5)."""
+    size; the contract (the solver's parameter: Schieber's contract, from its
+    event; the rest from the game's ``search_player.seen``: Differenzler's
+    trump card, read from the deal's ``rows``, which the kernel writes before
+    the play; Norwegian Jazz's deal number 1-5), the dealer and the seat's own
+    declaration."""
+    spec = registry.get(game)
     ev = np.asarray(events)
     start = int(np.flatnonzero(ev[:, 0] == EV_DEAL)[-1])
     number, dealer = int(ev[start, 1]), int(ev[start, 2])
-    deck, size = FULL, 12 if game == "english_jazz" else 9
-    if game == "norwegian_jazz":
-        from cardmc.kernels import norwegian_jazz as nj
-
-        deck, size = int(nj.ADJUSTED_MASK[players]), int(nj.ADJUSTED_SIZE[players]) // players
+    deck, size = spec.solver.dealt(players), spec.solver.hand_size(players)
     me, legal = int(ev[-1, 1]), int(ev[-1, 3]) & deck
     view = {"game": game, "me": me, "legal": legal, "dealer": dealer, "players": players, "deck": deck,
-            "size": size, "contract": number + 1}
+            "size": size}
     dealt = None
     plays = []
     for kind, a, b, c in ev[start:-1].tolist():
@@ -208,11 +194,8 @@ def seen(game: str, events: np.ndarray, rows: np.ndarray | None = None, players:
             view["declared"] = b
         elif kind == EV_PLAY:
             plays.append((a, b))
-    if game == "differenzler":
-        from cardmc.kernels import differenzler as d
-
-        card = int(rows[4 * number, d.C_TRUMP_CARD])
-        view.update(trump_card=card, contract=card >> 4)
+    if spec.search_player.seen is not None:
+        spec.search_player.seen(view, number, rows)
     mine = 0
     for s, c in plays:
         if s == me:
@@ -224,18 +207,13 @@ def seen(game: str, events: np.ndarray, rows: np.ndarray | None = None, players:
 
 
 def rules(view: dict) -> np.ndarray:
-    """The solver's rules for the seat's objective (``cardmc.solve``'s)."""
-    from cardmc.solve import MATCH, _rules, sides
+    """The solver's rules for the seat's objective (its game's
+    ``search_player.objective``, ``cardmc.objectives``)."""
+    from cardmc.solve import rules_array
 
-    if view["game"] == "schieber":
-        team = 0b0101 if view["me"] % 2 == 0 else 0b1010
-        return _rules("schieber", 4, view["contract"], team, team, MATCH)
-    me, n = view["me"], view["players"]
-    if view["game"] == "english_jazz":
-        return _rules("english_jazz", 3, 0, *sides("most_tricks", me, 3))  # for the legal cards: the score is apart
-    if view["game"] == "norwegian_jazz":
-        return _rules("norwegian_jazz", n, view["contract"], *sides("held_to", me, n))  # the others maximise
-    return _rules("differenzler", 4, view["contract"], *sides("least_penalty", me, 4))
+    objective = registry.get(view["game"]).search_player.objective
+    n = view["players"]
+    return rules_array(view["game"], n, view["contract"], *sides(objective, view["me"], n))
 
 
 def history(view: dict, R: np.ndarray) -> tuple[int, int]:
@@ -254,19 +232,21 @@ def history(view: dict, R: np.ndarray) -> tuple[int, int]:
 
 def decide(view: dict, samples: int, rng: np.random.Generator, tt) -> int:
     """The card the seat of ``view`` plays: the legal card with the best mean
-    value over ``samples`` deals of the unseen cards."""
+    value over ``samples`` deals of the unseen cards (the highest or the
+    lowest, as the game's ``search_player.sign`` says; ties: the lowest card
+    code)."""
     if view["legal"] & (view["legal"] - 1) == 0:
         return int(view["legal"]).bit_length() - 1
+    hooks = registry.get(view["game"]).search_player
     R = rules(view)
     banned = forbidden(view, R, unseen_of(view))  # what the plays tell, and the deal so far: once a decision
-    past = None if view["game"] == "english_jazz" else history(view, R)
+    past = None if hooks.cards is not None else history(view, R)
     totals: dict[int, int] = {}
     for _ in range(samples):
         hands = sample(view, rng, R, banned)
         for card, value in solve_cards(view, hands, R, tt, past).items():
             totals[card] = totals.get(card, 0) + value
-    sign = -1 if view["game"] in ("schieber", "english_jazz") else 1  # points, scores: the most; penalties: the least
-    return min(totals, key=lambda c: (sign * totals[c], c))
+    return min(totals, key=lambda c: (hooks.sign * totals[c], c))
 
 
 def _legal(R: np.ndarray, hand: int, trick: list[int]) -> int:
@@ -361,97 +341,26 @@ def _consistent(view: dict, hands: dict[int, int], R: np.ndarray) -> bool:
 
 
 def solve_cards(view: dict, hands: np.ndarray, R: np.ndarray, tt,
-                past: tuple[int, int] | None = None) -> dict[int, int]:  # fmt: skip
-    """The value after each legal card, every hand as in ``hands``: Schieber,
-    the team's points from here (its match bonus included); Differenzler, the
-    least penalty the seat can be sure of; Norwegian Jazz, the penalty units
-    the others can hold it to. ``past``: ``history``'s answer, computed when
-    not given."""
-    from cardmc.solve import _salt
+                past: tuple[int, int] | None = None) -> dict[int, int]:
+    """The value after each legal card, every hand as in ``hands``, of the
+    seat's objective (Schieber, the team's points from here, its match bonus
+    included; Differenzler, the least penalty the seat can be sure of; Norwegian
+    Jazz, the penalty units the others can hold it to; or the game's own search,
+    its ``search_player.cards``: English Jazz's deal score). ``past``:
+    ``history``'s answer, computed when not given."""
+    from cardmc.solve import fresh_keys
 
-    if view["game"] == "english_jazz":
-        return _score_cards(view, hands)
+    hooks = registry.get(view["game"]).search_player
+    if hooks.cards is not None:
+        return hooks.cards(view, hands)
     keys, lows, highs, bests, ages, moves, scores, fr, fk = tt
-    _salt[0] += 1
-    R[SR.TT_MASK] = keys.size - 1
-    R[SR.SALT] = (_salt[0] * 0x9E3779B97F4A7C15) % (1 << 63)
+    fresh_keys(R, keys)
     gained, flags = history(view, R) if past is None else past
-    target = int(view["declared"]) - gained if view["game"] == "differenzler" else -2 * S.BIG  # else: the value
+    target = -2 * S.BIG if hooks.target is None else hooks.target(view, gained)  # None: the value
     line = np.zeros(S.LINE, np.int64)
     line[:len(view["trick"])] = view["trick"]
     out_c = np.zeros(S.MAX_MOVES, np.int64)
     out_v = np.zeros(S.MAX_MOVES, np.int64)
-    m = S.card_values(R, keys, lows, highs, bests, ages, hands, line, len(view["trick"]), view["leader"], -1, flags,
-                      target, out_c, out_v, moves, scores, fr, fk)
+    m = S.card_values(R, keys, lows, highs, bests, ages, hands, line, len(view["trick"]), view["leader"], -1,
+                      flags, target, out_c, out_v, moves, scores, fr, fk)
     return {int(out_c[i]): int(out_v[i]) for i in range(m)}
-
-
-def _score_cards(view: dict, hands: np.ndarray) -> dict[int, int]:
-    """English Jazz: the deal score the seat can make sure of after each legal card."""
-    from cardmc.kernels import english_jazz_search as E
-
-    plays = np.array([c for _, c in view["plays"]] + [0], np.int64)
-    first = view["plays"][0][0] if view["plays"] else view["leader"]
-    out_c = np.zeros(S.MAX_MOVES, np.int64)
-    out_v = np.zeros(S.MAX_MOVES, np.int64)
-    m = E.card_values(hands.copy(), plays, len(view["plays"]), first, view["me"], out_c, out_v)
-    return {int(out_c[i]): int(out_v[i]) for i in range(m)}
-
-
-def bench_line(game: str, games: int = 2, tricks: int = 5, samples: int = 8, players: int | None = None,
-               seed: int = 1) -> str:  # fmt: skip
-    """The search player's speed with every seat searching, one thread,
-    after one warm-up game (compile or load the cache): seconds a deal over
-    whole games, as one line. Deals cut short by a Schieber match's end
-    count as deals. UsageError for a bad argument."""
-    import time
-
-    import numba
-
-    from cardmc.api import simulate
-    from cardmc.registry import UsageError
-
-    if game not in GAMES:
-        raise UsageError(f"unknown game {game!r}: one of {', '.join(GAMES)}")
-    if games < 1:
-        raise UsageError(f"games must be at least 1, not {games}")
-    before = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        simulate(game, games=1, seed=seed + 1, policy="pimc", players=players, threads=1, pimc_tricks=1,
-                 pimc_samples=1)  # fmt: skip
-        t = time.perf_counter()
-        rows = simulate(game, games=games, seed=seed, policy="pimc", players=players, threads=1,
-                        pimc_tricks=tricks, pimc_samples=samples)  # fmt: skip
-        seconds = time.perf_counter() - t
-    finally:
-        numba.set_num_threads(before)
-    deals = len(rows[["game", "deal"]].drop_duplicates())
-    return (f"{game}: every seat pimc, {samples} samples, from {tricks} tricks left, seed {seed}: "
-            f"{games} games, {deals} deals in {seconds:.1f} s = {seconds / deals:.3f} s a deal (1 thread)")
-
-
-def bench_main(argv=None) -> int:
-    """``python -m cardmc.pimc GAME [--games N] [--tricks T] [--samples K]``
-    (also ``cardmc bench GAME --pimc``): ``bench_line``."""
-    import argparse
-
-    from cardmc.registry import UsageError
-
-    p = argparse.ArgumentParser(prog="python -m cardmc.pimc", description=bench_main.__doc__)
-    p.add_argument("game", choices=list(GAMES))
-    p.add_argument("--games", type=int, default=2, help="games timed (default 2)")
-    p.add_argument("--tricks", type=int, default=5, help="pimc_tricks: search from this many tricks left (default 5)")
-    p.add_argument("--samples", type=int, default=8, help="pimc_samples: deals solved a card (default 8)")
-    p.add_argument("--players", type=int, default=None, help="Norwegian Jazz players (default 4)")
-    p.add_argument("--seed", type=int, default=1)
-    a = p.parse_args(argv)
-    try:
-        print(bench_line(a.game, a.games, a.tricks, a.samples, a.players, a.seed))
-    except UsageError as e:
-        p.error(str(e))  # one line, exit 2
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(bench_main())

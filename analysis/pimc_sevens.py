@@ -181,7 +181,7 @@ def decide(events: np.ndarray, players: int, samples: int, rng: np.random.Genera
     ``samples`` deals of the unseen cards (ties: the heuristic's card if it
     is among them, else the lowest card code);
     ``bonus``: the rule option ``first_out_bonus``."""
-    from cardmc.solve_sevens import _salt
+    from cardmc.solve_sevens import fresh_salt
 
     view = seen(events, players)
     legal = view["legal"]
@@ -189,8 +189,7 @@ def decide(events: np.ndarray, players: int, samples: int, rng: np.random.Genera
         if legal == 0:
             raise ValueError("the seat has no legal card: it passes")
         return legal.bit_length() - 1
-    _salt[0] += 1
-    salt = (_salt[0] * 0x9E3779B97F4A7C15 + 7) % (1 << 63)  # one objective a decision: the samples share it
+    salt = fresh_salt()  # one objective a decision: the samples share it
     totals: dict[int, int] = {}
     for _ in range(samples):
         for card, value in card_values(view, sample(view, rng), bonus, tt, salt).items():

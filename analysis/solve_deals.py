@@ -28,7 +28,9 @@ Each deal is solved from its first lead with every hand seen
 The deals are the run's own (game i of seed s, replayed as its trace), and a
 solver value is exact, so the columns are the same whatever the threads or
 chunks. Games are solved side by side on the run's threads, each thread with
-its own transposition table (``tt_mib`` MiB at most).
+its own transposition table (``tt_mib`` MiB at most). Which columns a game
+has and how a deal gives them is the game's own (its spec's ``solved``); the
+tables of them are ``cardmc.solved_tables``.
 """
 from __future__ import annotations
 
@@ -36,70 +38,34 @@ import functools
 import os
 import threading
 
-import numpy as np
 import pandas as pd
 
+from cardmc import registry
 from cardmc.interrupts import on_interrupt
 from cardmc.kernels.jit import in_threads
-from cardmc.solve import DEFAULT_TT_MIB, ENTRY_BYTES, SCHIEBER_CONTRACTS, _rules, halt, solve
-
-SWEEP_TT_MIB = 16  # a sweep probe is mostly answered by its bounds: a small table a thread
-
-COLUMNS = {
-    "schieber": ["solved_points", *(f"solved_{c}" for c in SCHIEBER_CONTRACTS)],
-    "differenzler": ["solved_at_least", "solved_at_most"],
-    "english_jazz": ["solved_tricks", "solved_sweep"],
-    "norwegian_jazz": ["solved_held_to", "solved_escape", "solved_out_first", "solved_score"],
-}
+from cardmc.progress import bar as progress_bar
+from cardmc.solve import DEFAULT_TT_MIB, halt, solve
 
 
 def deal_values(game: str, line: dict, tt_mib: float = DEFAULT_TT_MIB,
-                stop: threading.Event | None = None) -> list[dict]:  # fmt: skip
+                stop: threading.Event | None = None) -> list[dict]:
     """The solved columns of each deal of one trace line (one game), a dict
     per seat per deal with its ``game``, ``deal`` and ``seat``;
     ``cardmc.solve.halt(stop)`` stops it (KeyboardInterrupt)."""
-    solving = functools.partial(solve, stop=stop)
+    solved = registry.get(game).solved
+    solving = functools.partial(solve, game, stop=stop)
     rows = []
     players = line["players"]
     for j, d in enumerate(line["deals"]):
         deal = d.get("number", j)
         hands, lead = [" ".join(h) for h in d["hands"]], d["leader"]
-        values = [{"game": line["index"], "deal": deal, "seat": s} for s in range(players)]
-        if game == "schieber":
-            for contract in SCHIEBER_CONTRACTS:
-                v = solving(game, hands=hands, to_play=lead, contract=contract, tt_mib=tt_mib,
-                            cards=False).value  # fmt: skip
-                for s in range(players):
-                    values[s][f"solved_{contract}"] = v[f"team{s % 2}"]
-            for s in range(players):
-                values[s]["solved_points"] = values[s][f"solved_{d['contract']}"]
-        else:
-            for s in range(players):
-                values[s].update(_seat_values(solving, game, d, hands, lead, s, players, tt_mib))
-        rows.extend(values)
+        seats = solved.deal(solving, d, hands, lead, players, tt_mib)
+        rows.extend({"game": line["index"], "deal": deal, "seat": s, **seats[s]} for s in range(players))
     return rows
 
 
-def _seat_values(solving, game: str, d: dict, hands: list[str], lead: int, seat: int, players: int,
-                 tt_mib: float) -> dict:  # fmt: skip
-    if game == "differenzler":
-        v = solving(game, hands=hands, to_play=lead, contract=d["trump"], seat=seat, tt_mib=tt_mib,
-                    cards=False).value  # fmt: skip
-        return {"solved_at_least": v["sure_at_least"], "solved_at_most": v["sure_at_most"]}
-    if game == "english_jazz":
-        v = solving(game, hands=hands, to_play=lead, seat=seat, tt_mib=tt_mib, cards=False).value
-        return {"solved_tricks": v["most_tricks"], "solved_sweep": v["all_tricks"]}
-    if d["number"] == 6:
-        v = solving(game, hands=hands, to_play=lead, contract=6, seat=seat, points=[0] * players,
-                    tt_mib=tt_mib).value  # fmt: skip
-        return {"solved_out_first": v["out_first"], "solved_score": v["score"]}
-    v = solving(game, hands=hands, to_play=lead, contract=d["number"], seat=seat, tt_mib=tt_mib,
-                cards=False).value  # fmt: skip
-    return {"solved_held_to": v["held_to"], "solved_escape": v["escape"]}
-
-
 def solve_deals(job, first: int | None = None, games: int | None = None, threads: int | None = None,
-                progress: bool = False, tt_mib: float = DEFAULT_TT_MIB) -> pd.DataFrame:  # fmt: skip
+                progress: bool = False, tt_mib: float = DEFAULT_TT_MIB) -> pd.DataFrame:
     """The solved columns of every deal of games first..first+games-1 of the
     checked ``job`` (default: all its games), one row per seat per deal, in
     game order."""
@@ -107,7 +73,7 @@ def solve_deals(job, first: int | None = None, games: int | None = None, threads
     first = job.start if first is None else first
     games = job.games if games is None else games
     parts = max(1, min(threads or os.cpu_count() or 1, games))
-    bar = _bar(games, progress)
+    bar = progress_bar(progress, games, "solving", leave=False)
     out: list[list[dict]] = [[] for _ in range(games)]
     stop = threading.Event()
 
@@ -122,9 +88,9 @@ def solve_deals(job, first: int | None = None, games: int | None = None, threads
             in_threads(work, parts, halt=lambda: halt(stop))
     finally:
         bar.close()
-    columns = ["game", "deal", "seat", *COLUMNS[job.game]]
+    columns = ["game", "deal", "seat", *spec.solved.columns]
     df = pd.DataFrame([row for game in out for row in game], columns=columns)
-    for name in COLUMNS[job.game]:
+    for name in spec.solved.columns:
         df[name] = df[name].astype("Int16")
     return df
 
@@ -137,53 +103,3 @@ def with_solved(rows: pd.DataFrame, solved: pd.DataFrame) -> pd.DataFrame:
     if len(solved) != len(rows) or (merged.pop("_merge") != "both").any():
         raise RuntimeError("the solved deals do not match the run's rows")
     return merged
-
-
-def _bar(total: int, progress: bool):
-    if progress:
-        from tqdm import tqdm
-
-        return tqdm(total=total, unit="game", desc="solving", leave=False)
-
-    class _Quiet:
-        def update(self, n):
-            pass
-
-        def close(self):
-            pass
-
-    return _Quiet()
-
-
-def could_sweep(seed: int, start: int, games: int,
-                threads: int | None = None) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
-    """Could seat s of deal d of game start+g take all 12 tricks against the
-    other two, every hand seen (English Jazz, the deals of ``cardmc.simulate``;
-    ``cardmc.kernels.solve_sweeps``)? (games, 12, 3) bool, and the hands as
-    dealt (uint64 masks). Games side by side on ``threads`` threads, each
-    with its own table."""
-    from cardmc.kernels.english_jazz import DEALS, PLAYERS
-    from cardmc.kernels.solve_sweeps import sweeps
-
-    out = np.zeros((games, DEALS, PLAYERS), np.int8)
-    dealt = np.zeros((games, DEALS, PLAYERS), np.uint64)
-    parts = max(1, min(threads or os.cpu_count() or 1, games))
-
-    def work(p: int) -> None:
-        lo, hi = games * p // parts, games * (p + 1) // parts
-        sweeps(seed, start + lo, hi - lo, *sweep_table(), out[lo:hi], dealt[lo:hi])
-
-    in_threads(work, parts)
-    return out.astype(bool), dealt
-
-
-def sweep_table(players: int = 3):
-    """A new English Jazz rules array and a small table and buffers for
-    ``can_take_all`` / ``sweeps`` (one per thread)."""
-    from cardmc.kernels import solve_search as S
-    from cardmc.kernels import solve_rules as SR
-
-    entries = 1 << int(np.log2(SWEEP_TT_MIB * 2**20 / ENTRY_BYTES))
-    R = _rules("english_jazz", players, 0, 0, 0)
-    R[SR.TT_MASK] = entries - 1
-    return (R, *S.new_table(entries), *S.new_buffers())

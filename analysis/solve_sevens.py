@@ -1,6 +1,7 @@
 """Solve one sevens position (Norwegian Jazz deal 6) with every hand seen.
 
-Called by ``cardmc.solve.solve("norwegian_jazz", contract=6, ...)``. The
+Called by ``cardmc.solve.solve("norwegian_jazz", contract=6, ...)`` (the
+game's ``solver.apart``: ``solve_position``). The
 table is every card not in a hand; the deal ends when the first player goes
 out. Objectives for ``seat`` against the others playing together:
 ``out_first`` (1 when it can make sure to go out first) and ``score`` (the
@@ -20,10 +21,29 @@ from cardmc.kernels import sevens
 from cardmc.kernels import solve_sevens as K
 from cardmc.kernels.bits import ONE
 from cardmc.registry import UsageError
+from cardmc.solve import Solution, table
 
 PASS = "pass"
 _salt = [0]
 _frames = threading.local()  # each thread its own search frames
+
+
+def fresh_salt() -> int:
+    """A key space of the sevens solver's table that no earlier search of
+    this process used (one objective's searches may share it)."""
+    _salt[0] += 1
+    return (_salt[0] * 0x9E3779B97F4A7C15 + 7) % (1 << 63)
+
+
+def solve_position(hands, trick, to_play, seat, points, first_out_bonus: int, tt_mib: float, stop) -> Solution:
+    """``cardmc.solve.solve`` of a sevens position: the hands only (the table
+    is every other card), its search not stopped midway (it is short), but
+    not started once ``stop`` is set."""
+    if trick:
+        raise UsageError("sevens has no trick: give the hands only (the table is every other card)")
+    if stop is not None and stop.is_set():
+        raise KeyboardInterrupt
+    return solve_sevens(hands, to_play, seat, points, first_out_bonus, table(tt_mib))
 
 
 def check(hands, to_play, seat, points) -> tuple[np.ndarray, int, int, list[int]]:
@@ -64,8 +84,6 @@ def check(hands, to_play, seat, points) -> tuple[np.ndarray, int, int, list[int]
 
 def solve_sevens(hands, to_play, seat, points=None, first_out_bonus: int = 10, tt=None):
     """(values, per-card DataFrame, nodes, seconds) of a sevens position."""
-    from cardmc.solve import Solution
-
     masks, to_play, seat, points = check(hands, to_play, seat, points)
     n = len(masks)
     keys, lows, highs = tt[0], tt[1], tt[2]
@@ -77,8 +95,7 @@ def solve_sevens(hands, to_play, seat, points=None, first_out_bonus: int = 10, t
     legal = int(masks[to_play]) & int(sevens.playable_of(np.uint64(C.FULL52 ^ rest)))
     columns = {}
     for name, bonus, cost, shift in (("out_first", 1, 0, 0), ("score", first_out_bonus, 1, -points[seat])):
-        _salt[0] += 1
-        salt = (_salt[0] * 0x9E3779B97F4A7C15 + 7) % (1 << 63)
+        salt = fresh_salt()
 
         def val(h, p):
             return int(K.value(h, n, p, seat, bonus, cost, keys, lows, highs, keys.size - 1, salt, fr, fk))

@@ -199,7 +199,7 @@ def decide_seeing_all(monkeypatch, view: dict, hands: dict, rng):
         return None
     true = np.array([hands[s] for s in range(view["players"])], np.uint64)
     monkeypatch.setattr(pimc, "sample", lambda view, rng, R, banned=None: true.copy())
-    return pimc.decide(view, 2, rng, pimc._table())
+    return pimc.decide(view, 2, rng, pimc.search_table())
 
 
 def start_then_stop(tmp_path: Path, args: list[str], how: int, chunks: int = 1,

@@ -62,7 +62,7 @@ def test_bench_times_the_solver_and_the_search_player(capsys):
 
 
 def test_the_solver_bench_solves_the_objective_asked(capsys):
-    from cardmc.solve import bench_solver
+    from cardmc.bench import bench_solver
 
     at_least = bench_solver("differenzler", 30, 3, 3)
     at_most = bench_solver("differenzler", 30, 3, 3, objective="sure_at_most")

@@ -10,6 +10,7 @@ import pytest
 
 import cardmc
 from cardmc import cli, pimc
+from cardmc.cli_solve import pimc_bench_main
 from cardmc.kernels import cards as C
 from cardmc.kernels import schieber as k
 from cardmc.kernels.events import EV_DEAL, EV_HAND, EV_PLAY
@@ -67,7 +68,7 @@ def test_samples_keep_every_play_legal_under_the_rulebook_and_never_rule_out_the
         me = view["me"]
         assert view["hand"] == hands[me] and view["legal"] & ~hands[me] == 0
         R = pimc.rules(view)
-        unseen = pimc.FULL & ~view["hand"] & ~sum(1 << c for _, c in played)
+        unseen = C.FULL36 & ~view["hand"] & ~sum(1 << c for _, c in played)
         banned = pimc.forbidden(view, R, unseen)
         for s, mask in banned.items():
             assert mask & hands[s] == 0, f"seat {s}'s true cards ruled out"
@@ -173,7 +174,7 @@ def test_differenzler_samples_keep_the_plays_legal_and_the_trump_card_with_the_d
         me, trump = view["me"], C.SUITS[view["contract"]]
         assert view["hand"] == hands[me] and view["declared"] == deal_rows[me, 8]
         R = pimc.rules(view)
-        unseen = pimc.FULL & ~view["hand"] & ~sum(1 << c for _, c in played)
+        unseen = C.FULL36 & ~view["hand"] & ~sum(1 << c for _, c in played)
         for s, mask in pimc.forbidden(view, R, unseen).items():
             assert mask & hands[s] == 0, f"seat {s}'s true cards ruled out"
         shown = view["trump_card"]
@@ -300,11 +301,11 @@ def test_norwegian_jazz_pimc_games_are_reproducible_and_audit_clean():
 
 
 def test_the_speed_benchmark_prints_one_line_and_refuses_bad_values(capsys):
-    assert pimc.bench_main(["differenzler", "--games", "1", "--tricks", "2", "--samples", "1"]) == 0
+    assert pimc_bench_main(["differenzler", "--games", "1", "--tricks", "2", "--samples", "1"]) == 0
     line = capsys.readouterr().out.strip()
     assert line.startswith("differenzler: every seat pimc, 1 samples, from 2 tricks left, seed 1: 1 games, ")
     assert line.endswith("s a deal (1 thread)")
     for bad in (["schieber", "--tricks", "10"], ["schieber", "--games", "0"], ["english_jazz", "--tricks", "8"]):
         with pytest.raises(SystemExit) as stop:
-            pimc.bench_main(bad)
+            pimc_bench_main(bad)
         assert stop.value.code == 2

@@ -195,7 +195,7 @@ def _solver_best(hands: dict, me: int, turns: list, bonus: int) -> str:
 def test_with_every_hand_known_pimc_plays_the_solver_s_best_card(monkeypatch, bonus):
     rng = np.random.default_rng(bonus)
     checked = 0
-    tt = cardmc.pimc._table()
+    tt = cardmc.pimc.search_table()
     for players, policy in ((3, "heuristic"), (4, "random"), (5, "heuristic")):
         for ev, hands, turns in _sevens_cuts(players, 5, policy, rng, most_left=24):
             true = np.array([hands[s] for s in range(players)], np.uint64)

@@ -4,7 +4,8 @@ from __future__ import annotations
 import pytest
 
 from cardmc.registry import UsageError
-from cardmc.solve import bench_solver, bench_summary, solve
+from cardmc.bench import bench_solver, solver_summary
+from cardmc.solve import solve
 
 FOUR = ["JS 9S", "AS 6H", "KS 7H", "QS 8H"]
 
@@ -86,31 +87,31 @@ def test_impossible_positions_raise_one_line(kwargs, words):
 def test_bench_solver_runs():
     df = bench_solver("schieber", positions=3, seed=1, tricks_left=3)
     assert len(df) == 3 and (df["nodes"] > 0).all()
-    assert bench_summary(df)["positions"] == 3
+    assert solver_summary(df)["positions"] == 3
 
 
 def test_command_line_function_prints_the_table(capsys):
     import argparse
 
-    from cardmc.solve import add_arguments, main
+    from cardmc.cli_solve import solve_arguments, solve_command
 
     parser = argparse.ArgumentParser()
-    add_arguments(parser)
+    solve_arguments(parser)
     args = parser.parse_args(["schieber", "--hands", "JS 9S", "AS 6H", "KS 7H", "QS 8H", "--to-play", "0",
                               "--contract", "S", "--taken", "3,2,1,1", "--points", "10,20,30,40"])
-    assert main(args) == 0
+    assert solve_command(args) == 0
     out = capsys.readouterr().out
     assert "team0=97" in out and "JS" in out
     args = parser.parse_args(["schieber", "--hands", "JS 9S", "AS 6H", "KS 7H", "QS 8H", "--to-play", "0",
                               "--contract", "S", "--taken", "3,x"])
     with pytest.raises(UsageError, match="--taken"):
-        main(args)
+        solve_command(args)
 
 
 def test_bench_command_prints_median_p99_and_rate(capsys):
-    from cardmc.solve import bench_main
+    from cardmc.cli_solve import solver_bench_main
 
-    assert bench_main(["english_jazz", "--positions", "3", "--tricks-left", "2"]) == 0
+    assert solver_bench_main(["english_jazz", "--positions", "3", "--tricks-left", "2"]) == 0
     out = capsys.readouterr().out
     assert "3 positions" in out and "median" in out and "p99" in out and "positions/s" in out
 
@@ -118,10 +119,11 @@ def test_bench_command_prints_median_p99_and_rate(capsys):
 def test_the_move_list_holds_every_card_of_the_largest_hand():
     """A hand's legal cards all fit the solver's move list (17 cards in a
     3-player Norwegian Jazz deal, no two of them alike)."""
+    from cardmc import registry
     from cardmc.kernels import solve_search as S
-    from cardmc.solve import HAND_SIZE, NJ_HAND_SIZE
 
-    assert S.MAX_MOVES >= max(*HAND_SIZE.values(), *NJ_HAND_SIZE.values())
+    specs = [registry.get(game) for game in registry.GAMES]
+    assert S.MAX_MOVES >= max(spec.solver.hand_size(n) for spec in specs for n in spec.players)
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -131,10 +133,10 @@ def test_the_move_list_holds_every_card_of_the_largest_hand():
     (["schieber", "--positions", "0"], "positions must be at least 1, not 0"),
 ])
 def test_solver_benchmark_refuses_bad_input_in_one_line(argv, message, capsys):
-    from cardmc.solve import bench_main
+    from cardmc.cli_solve import solver_bench_main
 
     with pytest.raises(SystemExit) as stop:
-        bench_main(argv)
+        solver_bench_main(argv)
     assert stop.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert message in err[-1] and "Traceback" not in "".join(err)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardmc.solve import bench_solver
+from cardmc.bench import bench_solver
 
 # (game, players, seed, tricks left, contract, values of bench_solver's positions)
 STORED = [

@@ -69,7 +69,7 @@ def _play_out(game: str, pos: dict, objective: str) -> tuple[int, int]:
             points[ws] += v
             trick, leader = [], ws
     if game == "schieber":
-        p0, p1 = points[0] + points[2], points[1] + points[3]
+        p0 = points[0] + points[2]
         return start, p0 + 100 if taken[1] + taken[3] == 0 else p0
     if game == "english_jazz":
         return start, taken[pos["seat"]]

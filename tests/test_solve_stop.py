@@ -23,7 +23,7 @@ HANDS = ["6C 9C KC 7D TD AD 8H QS AS", "7C TC AC 6D JD 6H KH 7S TS", "8C JC QC 8
 
 def _deal_rules():
     keys, lows, highs, bests, ages, moves, scores, fr, fk = SV.table(16)
-    R = SV._rules("differenzler", 4, 1, 1, 1)
+    R = SV.rules_array("differenzler", 4, 1, 1, 1)
     R[SR.TT_MASK], R[SR.SALT] = keys.size - 1, 12345 << 8
     hands = np.array([C.parse_hand(h, 9) for h in HANDS], np.uint64)
     return R, (keys, lows, highs, bests, ages), hands, (moves, scores, fr, fk)

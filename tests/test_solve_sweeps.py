@@ -10,7 +10,7 @@ import cardmc
 from cardmc.kernels import cards as C
 from cardmc.kernels.solve_search import LINE
 from cardmc.kernels.solve_sweeps import can_take_all
-from cardmc.solve_deals import could_sweep, sweep_table
+from cardmc.english_jazz_solver import could_sweep, sweep_table
 
 DECK36 = [int(c) for c in C.deck(36)]
 

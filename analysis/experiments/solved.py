@@ -2,7 +2,7 @@
 
 ``sweeps_solved(seed, games)``, English Jazz: how often a hand could take
 all 12 tricks with every hand seen, against the other two playing together
-(``cardmc.solve_deals.could_sweep``), beside how often it does under
+(``cardmc.english_jazz_solver.could_sweep``), beside how often it does under
 heuristic and under random play, on the same deals, per million, by the
 position of the hand. A hand that sweeps in play where the solver says it
 could not was let through by the others' mistakes.
@@ -41,11 +41,11 @@ import pandas as pd
 from cardmc import differenzler_solver, schieber_solver
 from cardmc.api import simulate
 from cardmc.checks import check_count, check_seed
+from cardmc.english_jazz_solver import could_sweep
 from cardmc.experiments.common import BLOCK, blocks, record
 from cardmc.experiments.english_jazz import MILLION, POLICIES, POSITION_OF, POSITIONS
 from cardmc.kernels.english_jazz import DEALS, PLAYERS
 from cardmc.kernels.schieber import CONTRACT_NAMES
-from cardmc.solve_deals import could_sweep
 from cardmc.solved_tables import need, paired, rate
 from cardmc.stats import named
 

@@ -1,0 +1,119 @@
+"""The command lines of the exact solver and the search player, beside ``cardmc.cli``.
+
+``cardmc solve GAME --hands ... --to-play S`` (``solve_arguments``,
+``solve_command``) prints one position's values and the table of legal
+cards. ``solver_bench_main`` and ``pimc_bench_main`` are the benches of
+``cardmc bench GAME --solver`` and ``--pimc`` (``cardmc.bench``) as
+commands of their own, with every option of the bench functions:
+
+    python -m cardmc.cli_solve solver english_jazz --tricks-left 5 --contract S
+    python -m cardmc.cli_solve pimc differenzler --games 1 --samples 4
+
+Building the options loads no kernel.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from cardmc.registry import GAMES, UsageError
+
+DEFAULT_TT_MIB = 256  # cardmc.solve.DEFAULT_TT_MIB, written here so that the options load no kernel
+
+
+def solve_arguments(parser) -> None:
+    """The options of ``cardmc solve`` (an argparse parser or subparser)."""
+    parser.add_argument("game", help=", ".join(GAMES))
+    parser.add_argument("--hands", nargs="+", required=True, metavar="HAND",
+                        help='one hand per seat in seat order, cards separated by spaces or commas: '
+                        '"JS 9S" "AS 6H" ...')
+    parser.add_argument("--trick", default="",
+                        help='cards of the trick in progress in playing order, e.g. "9S AS"')
+    parser.add_argument("--to-play", type=int, required=True, help="the seat to play next")
+    parser.add_argument("--contract", default=None,
+                        help="Schieber: C D H S obenabe undenufe; Differenzler: the trump suit; "
+                        "English Jazz: the trump so far (none by default); Norwegian Jazz: the deal number 1-5")
+    parser.add_argument("--seat", type=int, default=None, help="whose result (all games but Schieber)")
+    parser.add_argument("--declared", type=int, default=None, help="Differenzler: the seat's declaration")
+    parser.add_argument("--taken", default=None, help="tricks taken so far per seat, e.g. 3,2,1,1")
+    parser.add_argument("--points", default=None,
+                        help="points so far per seat (Norwegian Jazz: penalty units), e.g. 10,20,30,40")
+    parser.add_argument("--tt-mib", type=float, default=DEFAULT_TT_MIB, help="transposition table size in "
+                        "MiB, at most 512 (default 256; memory is taken as the search fills it)")
+
+
+def numbers(text: str | None, name: str) -> list[int] | None:
+    """Whole numbers separated by commas or spaces (None: not given); UsageError names ``--name``."""
+    if text is None:
+        return None
+    try:
+        return [int(x) for x in text.replace(",", " ").split()]
+    except ValueError:
+        raise UsageError(f"--{name} takes whole numbers separated by commas, not {text!r}") from None
+
+
+def solve_command(args) -> int:
+    """``cardmc solve``: solve the position of the parsed ``args`` (see
+    ``solve_arguments``) and print the values and the table of legal cards."""
+    from cardmc.solve import solve
+
+    s = solve(args.game, hands=args.hands, trick=args.trick, to_play=args.to_play, contract=args.contract,
+              seat=args.seat, declared=args.declared, taken=numbers(args.taken, "taken"),
+              points=numbers(args.points, "points"), tt_mib=args.tt_mib)
+    print(s.table())
+    return 0
+
+
+def solver_bench_main(argv=None) -> int:
+    """``python -m cardmc.cli_solve solver GAME [--positions N] [--tricks-left K] ...``
+    (also ``cardmc bench GAME --solver``): ``cardmc.bench.solver_line``."""
+    p = argparse.ArgumentParser(prog="python -m cardmc.cli_solve solver",
+                                description=solver_bench_main.__doc__)
+    p.add_argument("game", choices=list(GAMES))
+    p.add_argument("--positions", type=int, default=100, help="random positions (default 100)")
+    p.add_argument("--tricks-left", type=int, default=None, help="tricks to play (default: whole deals)")
+    p.add_argument("--contract", default=None,
+                   help="fixed contract, trump or deal (default: random per position)")
+    p.add_argument("--players", type=int, default=4, help="Norwegian Jazz players (default 4)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--tt-mib", type=float, default=DEFAULT_TT_MIB)
+    p.add_argument("--objective", default=None, help="the value solved (default: the game's first; "
+                   "Differenzler also sure_at_most, Norwegian Jazz also escape)")
+    a = p.parse_args(argv)
+    from cardmc.bench import solver_line
+
+    try:
+        print(solver_line(a.game, a.positions, a.seed, a.tricks_left, a.contract, a.players, a.tt_mib,
+                          a.objective))
+    except UsageError as e:
+        p.error(str(e))  # one line, exit 2
+    return 0
+
+
+def pimc_bench_main(argv=None) -> int:
+    """``python -m cardmc.cli_solve pimc GAME [--games N] [--tricks T] [--samples K]``
+    (also ``cardmc bench GAME --pimc``): ``cardmc.bench.pimc_line``."""
+    p = argparse.ArgumentParser(prog="python -m cardmc.cli_solve pimc", description=pimc_bench_main.__doc__)
+    p.add_argument("game", choices=list(GAMES))
+    p.add_argument("--games", type=int, default=2, help="games timed (default 2)")
+    p.add_argument("--tricks", type=int, default=5,
+                   help="pimc_tricks: search from this many tricks left (default 5)")
+    p.add_argument("--samples", type=int, default=8, help="pimc_samples: deals solved a card (default 8)")
+    p.add_argument("--players", type=int, default=None, help="Norwegian Jazz players (default 4)")
+    p.add_argument("--seed", type=int, default=1)
+    a = p.parse_args(argv)
+    from cardmc.bench import pimc_line
+
+    try:
+        print(pimc_line(a.game, a.games, a.tricks, a.samples, a.players, a.seed))
+    except UsageError as e:
+        p.error(str(e))  # one line, exit 2
+    return 0
+
+
+BENCHES = {"solver": solver_bench_main, "pimc": pimc_bench_main}
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2 or sys.argv[1] not in BENCHES:
+        sys.exit(f"usage: python -m cardmc.cli_solve {{{','.join(BENCHES)}}} GAME [options]")
+    raise SystemExit(BENCHES[sys.argv[1]](sys.argv[2:]))
