@@ -92,8 +92,13 @@ _HOOKS = {
 
 
 def deal_records(events: np.ndarray) -> list[dict]:
-    """TRACE.md deal objects from kernel trace events."""
-    return trace_lines.deals(events, 4, _layout, _HOOKS)
+    """TRACE.md deal objects from kernel trace events (without Weis or Stöck, which write none of their
+    events: nobody credited with Weis, no Stöck seat)."""
+    deals = trace_lines.deals(events, 4, _layout, _HOOKS)
+    for deal in deals:
+        deal.setdefault("weis_team", None)
+        deal.setdefault("stoeck_seat", None)
+    return deals
 
 
 def trace_game(seed: int, index: int, players: int, settings: dict, policy: str, condition=None) -> dict:
@@ -123,12 +128,12 @@ def trace_game(seed: int, index: int, players: int, settings: dict, policy: str,
 _EXPERIMENTS = ("duplicate", "push_value", "fit_evaluation", "house_rules")
 
 
-def weis_odds(four_nines: object = "0", long_runs: object = "flat") -> pd.DataFrame:
+def weis_odds(four_nines: object = "0", long_runs: object = "flat", weis: object = "on") -> pd.DataFrame:
     """Exact chance that a 9-card hand declares each kind of Weis under the rule options
     (``cardmc.experiments.schieber``)."""
     from cardmc.experiments.schieber import weis_odds as exact
 
-    return exact(four_nines, long_runs)
+    return exact(four_nines, long_runs, weis)
 
 
 
@@ -284,7 +289,7 @@ def summarise(aggs: dict, settings: dict | None = None) -> dict[str, pd.DataFram
     points = pd.concat(tables, ignore_index=True).astype({"contract": CONTRACT_TYPE})
     out["points_by_contract"] = points.set_index(["measure", "contract"])
     # Weis: observed per hand versus the exact odds
-    odds = weis_odds(settings.get("four_nines", "0"), settings.get("long_runs", "flat"))
+    odds = weis_odds(*(settings.get(name, SPEC.rules[name].default) for name in ("four_nines", "long_runs", "weis")))
     kinds = aggs["weis_kinds"]
     codes, hands = kinds.index.to_numpy(), int(kinds["n"].sum())
     obs = []
@@ -378,6 +383,10 @@ SPEC = GameSpec(
                             "+50 per card up to 300 for 9)", choices={"flat": 0, "scaled": 1}),
         "multipliers": Option(",".join(map(str, MULTIPLIERS)), "ints", "multipliers of acorns, roses, bells, "
                               "shields, Obenabe, Undenufe", 1, k.MAX_MULTIPLIER, size=6),
+        "weis": Option("on", "choice", "Weis: on, or off (nobody declares or scores a Weis)",
+                       choices={"on": 1, "off": 0}),
+        "stoeck": Option("on", "choice", "Stöck: on, or off (trump K and Q score nothing)",
+                         choices={"on": 1, "off": 0}),
     },
     options={
         "contract": Option("choose", "choice", "fix the contract of every deal instead of choosing it",

@@ -7,10 +7,11 @@ the middle of a deal. Weis live in ``cardmc.kernels.schieber_weis``; the policie
 (``random``, ``heuristic``) further down this module.
 
 ``params`` (``P_*``) = [target, undenufe_points, four_nines, long_runs,
-six multipliers, contract, forehand_push]: the rule options in the spec's
-order (undenufe_points 0 = ace, 1 = six; four_nines 0 or 150; long_runs
-0 = flat, 1 = scaled; multipliers of acorns, roses, bells, shields, Obenabe,
-Undenufe), then the simulation options (contract -1 = chosen, else fixed;
+six multipliers, weis, stoeck, contract, forehand_push, pimc_samples,
+pimc_tricks]: the rule options in the spec's order (undenufe_points 0 = ace,
+1 = six; four_nines 0 or 150; long_runs 0 = flat, 1 = scaled; multipliers of
+acorns, roses, bells, shields, Obenabe, Undenufe; weis and stoeck 1 = on,
+0 = off), then the simulation options (contract -1 = chosen, else fixed;
 forehand_push 0 = as the policy says, 1 = always push, 2 = never push).
 The kernels carry the rule options other than the target as one int, the
 *rules word* (``rules_of``, ``DEFAULT_RULES``).
@@ -30,8 +31,8 @@ from cardmc.kernels.script import start as start_script
 from cardmc.kernels.events import (EV_CARD_POINTS, EV_CONTRACT, EV_DEAL, EV_DEAL_END, EV_HAND, EV_PLAY, EV_STOECK,
                                    EV_WEIS, EV_WEIS_TEAM)
 from cardmc.kernels.jit import in_parts, jit
-from cardmc.kernels.schieber_weis import (FOUR_NINES, OBENABE, SCALED_RUNS, UNDENUFE, combinations, declare,
-                                          strongest)
+from cardmc.kernels.schieber_weis import (FOUR_NINES, NO_WEIS, OBENABE, SCALED_RUNS, UNDENUFE, combinations,
+                                          declare, strongest)
 from cardmc.kernels.tricks import (JASS_PLAIN, JASS_TRUMP, NO_TRUMP, PLAIN, REVERSED, SUIT16, TRUMP_STRENGTH,
                                    TRUMPS_ABOVE, strength)
 
@@ -39,13 +40,14 @@ CONTRACT_NAMES = ("C", "D", "H", "S", "obenabe", "undenufe")
 MULTIPLIER = np.array([1, 2, 1, 2, 3, 4], dtype=np.int64)  # C D H S obenabe undenufe (the default)
 # params: the rule options in the spec's order, then the simulation options
 P_TARGET, P_UNDENUFE_POINTS, P_FOUR_NINES, P_LONG_RUNS, P_MULTIPLIERS = 0, 1, 2, 3, 4
-P_CONTRACT, P_FOREHAND_PUSH = 10, 11
-P_PIMC_SAMPLES, P_PIMC_TRICKS = 12, 13  # read by cardmc.pimc, not here
-NPARAMS = 14
+P_WEIS, P_STOECK = 10, 11
+P_CONTRACT, P_FOREHAND_PUSH = 12, 13
+P_PIMC_SAMPLES, P_PIMC_TRICKS = 14, 15  # read by cardmc.pimc, not here
+NPARAMS = 16
 MULTIPLIER_ORDER = (0, 2, 1, 3, 4, 5)  # the option's order (acorns roses bells shields ...) by contract code
-# the rules word: bit 0 Undenufe six count, bits 1-2 the Weis options of ``schieber_weis``
-# (FOUR_NINES, SCALED_RUNS), 4 bits from bit 8 + 4 c the multiplier of contract c
-SIX_COUNT, WEIS_SHIFT, MULT_SHIFT = 1, 1, 8
+# the rules word: bit 0 Undenufe six count, bits 1-3 the Weis options of ``schieber_weis``
+# (FOUR_NINES, SCALED_RUNS, NO_WEIS), bit 4 no Stöck, 4 bits from bit 8 + 4 c the multiplier of contract c
+SIX_COUNT, WEIS_SHIFT, NO_STOECK, MULT_SHIFT = 1, 1, 16, 8
 MAX_MULTIPLIER = 15
 PUSH = -1
 DECK = deck(36)
@@ -69,9 +71,10 @@ NCOL = len(COLUMNS)
 EVENTS_PER_DEAL = 64
 
 
-def pack_rules(six_count: bool, weis: int, multipliers) -> int:
-    """The rules word of the options (``multipliers`` by contract code C D H S Obenabe Undenufe)."""
-    word = (SIX_COUNT if six_count else 0) | weis << WEIS_SHIFT
+def pack_rules(six_count: bool, weis: int, multipliers, stoeck: bool = True) -> int:
+    """The rules word of the options (``weis``: the bits of ``schieber_weis``, ``multipliers`` by contract
+    code C D H S Obenabe Undenufe)."""
+    word = (SIX_COUNT if six_count else 0) | weis << WEIS_SHIFT | (0 if stoeck else NO_STOECK)
     for c, m in enumerate(multipliers):
         word |= int(m) << (MULT_SHIFT + 4 * c)
     return word
@@ -84,7 +87,9 @@ DEFAULT_RULES = pack_rules(False, 0, MULTIPLIER.tolist())
 def rules_of(params):
     """The rules word of a ``params`` array."""
     weis = (FOUR_NINES if params[P_FOUR_NINES] != 0 else 0) | (SCALED_RUNS if params[P_LONG_RUNS] != 0 else 0)
-    word = (SIX_COUNT if params[P_UNDENUFE_POINTS] != 0 else 0) | weis << WEIS_SHIFT
+    weis |= NO_WEIS if params[P_WEIS] == 0 else 0
+    word = (SIX_COUNT if params[P_UNDENUFE_POINTS] != 0 else 0) | weis << WEIS_SHIFT | (
+        NO_STOECK if params[P_STOECK] == 0 else 0)
     for c in range(6):
         word |= params[P_MULTIPLIERS + MULTIPLIER_ORDER[c]] << (MULT_SHIFT + 4 * c)
     return word
@@ -98,7 +103,7 @@ def multiplier_of(rules, contract):
 @jit(inline="always")
 def weis_of(rules):
     """The Weis options (``schieber_weis.declare``'s ``weis``) of a rules word."""
-    return (rules >> WEIS_SHIFT) & 3
+    return (rules >> WEIS_SHIFT) & 7
 
 
 @jit(inline="always")
@@ -287,7 +292,7 @@ EVAL_WEIGHTS = np.array([  # cardmc.schieber.fit_evaluation(3, 1500, contract), 
     # fit_evaluation(3, 1500, "undenufe", undenufe_points="six"), rounded
     [62.5, 3.5, 4.5, 3.5, 1.5, 0.0, 7.0, 6.5, -3.0, 0.0],
 ])
-WEIS_SHARE = 0.5  # part of the own Weis counted in a contract's value
+WEIS_SHARE = 0.5  # part of the own Weis counted in a contract's value (none is declared with weis=off)
 PUSH_BELOW = 60  # the forehand pushes when no contract is worth at least this (see push_value)
 
 
@@ -608,14 +613,15 @@ def _play_deal(state, events, forehand, chooser, contract, target, heuristic, z,
     weis_seat = strongest(k0, k1, k2, k3, forehand)
     stoeck_seat = -1
     kq = ZERO  # trump K and Q while their Stöck is still to be credited
-    if trump >= 0:
+    stoeck = rules & NO_STOECK == 0
+    if trump >= 0 and stoeck:
         kq = (ONE << np.uint64(16 * trump + KING)) | (ONE << np.uint64(16 * trump + QUEEN))
         for s in range(4):
             if np.uint64(state[S_HANDS + s]) & kq == kq:
                 stoeck_seat = s
         if stoeck_seat < 0:
             kq = ZERO
-    if rec:
+    if rec and stoeck:
         nev = _event(events, nev, EV_STOECK, stoeck_seat, 0, 0)
     winner = -1
     weis_team = -1
@@ -632,7 +638,7 @@ def _play_deal(state, events, forehand, chooser, contract, target, heuristic, z,
         state[S_OUT + O_SCORE + weis_team] += gain
         if state[S_TOTALS + weis_team] >= target:
             winner = weis_team
-    if rec:
+    if rec and wr & NO_WEIS == 0:
         nev = _event(events, nev, EV_WEIS_TEAM, weis_team, 0, 0)
     leader = forehand
     played = ZERO

@@ -9,8 +9,9 @@ runs) to maximise the total, ties going to the stronger best combination.
 The rule options of Weis travel as one int ``weis`` (0: the rulebook's
 defaults): bit ``FOUR_NINES`` makes four 9s a four of a kind of 150
 (``four_nines=150``), bit ``SCALED_RUNS`` scores a run of n >= 5 cards
-100 + 50 (n - 5) (``long_runs=scaled``). Points come first in every
-comparison, so both options change which combination is strongest.
+100 + 50 (n - 5) (``long_runs=scaled``), bit ``NO_WEIS`` plays without
+Weis (``weis=off``): no hand declares anything. Points come first in every
+comparison, so the first two options change which combination is strongest.
 
 Combinations compare by one integer *key* (larger is stronger), built from
 docs/RULES.md's steps (1) points, (2) type (four of a kind beats a sequence),
@@ -25,7 +26,7 @@ from cardmc.kernels.bits import ONE, ZERO, lowest
 from cardmc.kernels.jit import jit
 
 OBENABE, UNDENUFE = 4, 5  # contract codes; 0..3 are the trump suits C D H S
-FOUR_NINES, SCALED_RUNS = 1, 2  # bits of ``weis``
+FOUR_NINES, SCALED_RUNS, NO_WEIS = 1, 2, 4  # bits of ``weis``
 
 PATTERN = np.uint64(0x1FF)
 QUARTET_RANKS = 0x1F0  # pattern bits of T J Q K A: the four-of-a-kinds that count
@@ -141,9 +142,12 @@ def declare(hand, contract, weis=0):
     """The Weis declaration of ``hand`` under the Weis options ``weis``: (claimed quartet bits, total,
     best key, kinds).
 
-    ``best key`` is 0 when nothing is declared. The claimed bits say which
-    four-of-a-kinds are declared (pattern bits 4..8 = T J Q K A, 3 = the 9).
+    ``best key`` is 0 when nothing is declared (always with ``NO_WEIS``). The
+    claimed bits say which four-of-a-kinds are declared (pattern bits 4..8 =
+    T J Q K A, 3 = the 9).
     """
+    if weis & NO_WEIS:
+        return 0, 0, 0, 0
     p0 = int(hand >> np.uint64(4) & PATTERN)
     p1 = int(hand >> np.uint64(20) & PATTERN)
     p2 = int(hand >> np.uint64(36) & PATTERN)
@@ -163,7 +167,10 @@ def declare(hand, contract, weis=0):
 
 @jit
 def combinations(hand, claimed, masks, points, weis=0):
-    """Write the declared combinations (card masks, points) of ``hand``; return their count."""
+    """Write the declared combinations (card masks, points) of ``hand``; return their count (none with
+    ``NO_WEIS``)."""
+    if weis & NO_WEIS:
+        return 0
     n = 0
     q = claimed
     while q != 0:

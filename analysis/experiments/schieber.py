@@ -28,18 +28,20 @@ from cardmc.stats import named
 CONTRACTS = sch.CONTRACTS
 
 
-def weis_rules(four_nines: object = "0", long_runs: object = "flat") -> int:
+def weis_rules(four_nines: object = "0", long_runs: object = "flat", weis: object = "on") -> int:
     """The Weis options as ``schieber_weis.declare`` reads them, checked as the spec checks them."""
-    full = sch.SPEC.settings({"four_nines": four_nines, "long_runs": long_runs})
+    full = sch.SPEC.settings({"four_nines": four_nines, "long_runs": long_runs, "weis": weis})
     nines = w.FOUR_NINES if full["four_nines"] != "0" else 0
-    return nines | (w.SCALED_RUNS if full["long_runs"] == "scaled" else 0)
+    runs = w.SCALED_RUNS if full["long_runs"] == "scaled" else 0
+    return nines | runs | (w.NO_WEIS if full["weis"] == "off" else 0)
 
 
-def weis_odds(four_nines: object = "0", long_runs: object = "flat") -> pd.DataFrame:
+def weis_odds(four_nines: object = "0", long_runs: object = "flat", weis: object = "on") -> pd.DataFrame:
     """Exact chance that a 9-card hand declares each kind of Weis (all C(36, 9) hands counted) under
-    the rule options ``four_nines`` and ``long_runs``. ``attrs``: ``mean_points`` (declared points per
-    hand) and ``by_total`` (exact probability of each declared total, a Series by points)."""
-    return _weis_odds(weis_rules(four_nines, long_runs)).copy(deep=True)
+    the rule options ``four_nines``, ``long_runs`` and ``weis`` (off: no hand declares anything).
+    ``attrs``: ``mean_points`` (declared points per hand) and ``by_total`` (exact probability of each
+    declared total, a Series by points)."""
+    return _weis_odds(weis_rules(four_nines, long_runs, weis)).copy(deep=True)
 
 
 @functools.lru_cache(maxsize=4)

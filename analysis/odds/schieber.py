@@ -151,17 +151,19 @@ def pimc_scores(seed, start, count, forehand, chooser, fixed, choices, policies,
 
 def hand_table(mask: int, params):
     """Per contract: the Weis the hand declares under the run's Weis options
-    (points before the multiplier, kinds) and whether it holds the Stöck (trump K and Q)."""
+    (points before the multiplier, kinds; none with weis=off) and whether it holds
+    the Stöck (trump K and Q; never with stoeck=off)."""
     import pandas as pd
 
-    from cardmc.kernels.schieber import rules_of, weis_of
+    from cardmc.kernels.schieber import NO_STOECK, rules_of, weis_of
 
     hand = np.uint64(mask)
-    wr = weis_of(rules_of(params))
+    rules = int(rules_of(params))
+    wr = weis_of(rules)
     out = []
     for c, name in enumerate(CONTRACTS):
         _, total, _, kinds = w.declare(hand, c, wr)
-        kq = (1 << (16 * c + KING)) | (1 << (16 * c + QUEEN)) if c < 4 else 0
+        kq = (1 << (16 * c + KING)) | (1 << (16 * c + QUEEN)) if c < 4 and not rules & NO_STOECK else 0
         held = " ".join(n for i, n in enumerate(w.KIND_NAMES) if int(kinds) >> i & 1)
         out.append({"contract": name, "weis": int(total), "weis_kinds": held or "-",
                     "stoeck": bool(kq and mask & kq == kq)})

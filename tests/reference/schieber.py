@@ -8,7 +8,8 @@ The rule options (docs/RULES.md) arrive as a dict by their names, as a
 trace's ``rules`` holds them; ``None`` or a missing name is the default:
 ``undenufe_points`` (ace / six), ``four_nines`` (0 / 150), ``long_runs``
 (flat / scaled), ``multipliers`` ("1,1,2,2,3,4": acorns, roses, bells,
-shields, Obenabe, Undenufe).
+shields, Obenabe, Undenufe), ``weis`` (on / off: off, nobody declares a
+Weis and none scores) and ``stoeck`` (on / off: off, nobody holds Stöck).
 """
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ TRUMP_ORDER = "678TQKA9J"  # trump order, low to high
 CONTRACTS = ("C", "D", "H", "S", "obenabe", "undenufe")
 MULTIPLIER = {"C": 1, "H": 1, "D": 2, "S": 2, "obenabe": 3, "undenufe": 4}
 RULE_DEFAULTS = {"target": 3000, "undenufe_points": "ace", "four_nines": "0", "long_runs": "flat",
-                 "multipliers": "1,1,2,2,3,4"}
+                 "multipliers": "1,1,2,2,3,4", "weis": "on", "stoeck": "on"}
 MULTIPLIER_ORDER = ("C", "H", "D", "S", "obenabe", "undenufe")  # as the multipliers option lists them
 PLAIN_POINTS = {"A": 11, "K": 4, "Q": 3, "J": 2, "T": 10, "9": 0, "8": 0, "7": 0, "6": 0}
 TRUMP_POINTS = {**PLAIN_POINTS, "J": 20, "9": 14}
@@ -152,7 +153,10 @@ def combo_key(cards: list[str], points: int, contract: str) -> tuple:
 
 
 def declaration(hand, contract: str, rules: dict | None = None) -> list[tuple[list[str], int]]:
-    """The Weis a hand declares: [(cards, points)], maximising the total, ties by best combination."""
+    """The Weis a hand declares: [(cards, points)], maximising the total, ties by best combination
+    (nothing without Weis)."""
+    if rule(rules, "weis") == "off":
+        return []
     hand = list(hand)
     qpoints = quartet_points(rules)
     quartets = [r for r in qpoints if all(r + s in hand for s in SUITS)]
@@ -193,9 +197,10 @@ def weis_winner(hands, contract: str, forehand: int, rules: dict | None = None) 
     return seat
 
 
-def stoeck_seat(hands, contract: str) -> int | None:
+def stoeck_seat(hands, contract: str, rules: dict | None = None) -> int | None:
+    """The seat dealt trump K and Q (None in Obenabe and Undenufe, and without Stöck)."""
     trump = trump_of(contract)
-    if trump is None:
+    if trump is None or rule(rules, "stoeck") == "off":
         return None
     for s, h in enumerate(hands):
         if "K" + trump in h and "Q" + trump in h:
@@ -223,7 +228,10 @@ def weis_distribution(rules: dict | None = None) -> tuple[dict, int]:
     after each claim choice S of I. For each I, inclusion-exclusion over the
     sets J >= I that every suit must contain turns "exactly I" into sums of
     products over suits, which a convolution over the four suits counts.
+    Without Weis every hand declares nothing.
     """
+    if rule(rules, "weis") == "off":
+        return {(0, 0): comb(36, 9)}, 0
     qpoints = {RANKS.index(r): p for r, p in quartet_points(rules).items()}
     quartet_bits = sorted(qpoints)
     runs = [_suit_runs(m, rules) for m in range(512)]
@@ -307,7 +315,8 @@ def audit(line: dict, start: tuple[int, int] = (0, 0)) -> list[str]:
     rules = line.get("rules", {})
     if "target" not in rules or set(rules) - set(RULE_DEFAULTS):
         err(f"rules should name target and only options of {sorted(RULE_DEFAULTS)}, got {sorted(rules)}")
-    allowed = {"undenufe_points": ("ace", "six"), "four_nines": ("0", "150"), "long_runs": ("flat", "scaled")}
+    allowed = {"undenufe_points": ("ace", "six"), "four_nines": ("0", "150"), "long_runs": ("flat", "scaled"),
+               "weis": ("on", "off"), "stoeck": ("on", "off")}
     for name, values in allowed.items():
         if str(rule(rules, name)) not in values:
             err(f"rule {name} is {rule(rules, name)!r}, not one of {values}")
@@ -349,7 +358,7 @@ def audit(line: dict, start: tuple[int, int] = (0, 0)) -> list[str]:
             if got != _combo_set(declared[s]):
                 err(f"{where}: seat {s} Weis {got}, rules say {_combo_set(declared[s])}")
         w_seat = weis_winner(hands, contract, forehand, rules)
-        st_seat = stoeck_seat(hands, contract)
+        st_seat = stoeck_seat(hands, contract, rules)
         if deal["stoeck_seat"] != st_seat:
             err(f"{where}: stoeck_seat {deal['stoeck_seat']}, rules say {st_seat}")
         score = [0, 0]
