@@ -18,6 +18,7 @@ from cardmc.registry import (Deferred, Example, GameSpec, Option, Study, UsageEr
 from cardmc.kernels import condition as kc
 from cardmc.kernels import schieber as k
 from cardmc.kernels import schieber_weis as w
+from cardmc.kernels.schieber_push import push_below
 from cardmc.kernels.events import EV_CARD_POINTS, EV_CONTRACT, EV_DEAL_END, EV_STOECK, EV_WEIS, EV_WEIS_TEAM
 
 POLICIES = {name: i for i, name in enumerate(k.POLICY_NAMES)}
@@ -367,7 +368,16 @@ def compare_measure(seats: tuple[int, ...], players: int):
     return measure
 
 
-SPEC = GameSpec(
+class SchieberSpec(GameSpec):
+    """Schieber's spec: its ``params`` end with what the rules in force make of the heuristic's push, the
+    threshold ``push_below`` (``cardmc.kernels.schieber_push``), at ``k.P_PUSH_BELOW``."""
+
+    def params(self, settings: dict[str, object]) -> np.ndarray:
+        options = super().params(settings)
+        return np.append(options, np.int64(push_below(int(k.rules_of(options)))))
+
+
+SPEC = SchieberSpec(
     name="schieber",
     title="Schieber Jass",
     deck=36,

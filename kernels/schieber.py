@@ -8,11 +8,14 @@ the middle of a deal. Weis live in ``cardmc.kernels.schieber_weis``; the policie
 
 ``params`` (``P_*``) = [target, undenufe_points, four_nines, long_runs,
 six multipliers, weis, stoeck, contract, forehand_push, pimc_samples,
-pimc_tricks]: the rule options in the spec's order (undenufe_points 0 = ace,
-1 = six; four_nines 0 or 150; long_runs 0 = flat, 1 = scaled; multipliers of
-acorns, roses, bells, shields, Obenabe, Undenufe; weis and stoeck 1 = on,
-0 = off), then the simulation options (contract -1 = chosen, else fixed;
-forehand_push 0 = as the policy says, 1 = always push, 2 = never push).
+pimc_tricks, push_below]: the rule options in the spec's order
+(undenufe_points 0 = ace, 1 = six; four_nines 0 or 150; long_runs 0 = flat,
+1 = scaled; multipliers of acorns, roses, bells, shields, Obenabe, Undenufe;
+weis and stoeck 1 = on, 0 = off), then the simulation options (contract -1 =
+chosen, else fixed; forehand_push 0 = as the policy says, 1 = always push,
+2 = never push), then what the spec derives from the rules: the heuristic
+forehand pushes when no contract is worth ``push_below``
+(``cardmc.kernels.schieber_push.push_below``).
 The kernels carry the rule options other than the target as one int, the
 *rules word* (``rules_of``, ``DEFAULT_RULES``).
 ``policies[seat, 0]``: 0 random, 1 heuristic.
@@ -43,7 +46,8 @@ P_TARGET, P_UNDENUFE_POINTS, P_FOUR_NINES, P_LONG_RUNS, P_MULTIPLIERS = 0, 1, 2,
 P_WEIS, P_STOECK = 10, 11
 P_CONTRACT, P_FOREHAND_PUSH = 12, 13
 P_PIMC_SAMPLES, P_PIMC_TRICKS = 14, 15  # read by cardmc.pimc, not here
-NPARAMS = 16
+P_PUSH_BELOW = 16  # derived from the rules by the spec, not an option
+NPARAMS = 17
 MULTIPLIER_ORDER = (0, 2, 1, 3, 4, 5)  # the option's order (acorns roses bells shields ...) by contract code
 # the rules word: bit 0 Undenufe six count, bits 1-3 the Weis options of ``schieber_weis``
 # (FOUR_NINES, SCALED_RUNS, NO_WEIS), bit 4 no Stöck, 4 bits from bit 8 + 4 c the multiplier of contract c
@@ -293,7 +297,6 @@ EVAL_WEIGHTS = np.array([  # cardmc.schieber.fit_evaluation(3, 1500, contract), 
     [62.5, 3.5, 4.5, 3.5, 1.5, 0.0, 7.0, 6.5, -3.0, 0.0],
 ])
 WEIS_SHARE = 0.5  # part of the own Weis counted in a contract's value (none is declared with weis=off)
-PUSH_BELOW = 60  # the forehand pushes when no contract is worth at least this (see push_value)
 
 
 def _suit_features(p: int, mode: int) -> list[float]:
@@ -385,14 +388,16 @@ def contract_values(hand, weis_total, values, rules=DEFAULT_RULES):
 
 
 @jit(inline="always")
-def _push_or(best, value, may_push):
-    return PUSH if may_push and value < PUSH_BELOW else best
+def _push_or(best, value, may_push, push_below):
+    return PUSH if may_push and value < push_below else best
 
 
 @jit
-def heuristic_contract(hand, weis_total, may_push, values, rules=DEFAULT_RULES):
+def heuristic_contract(hand, weis_total, may_push, push_below, values, rules=DEFAULT_RULES):
+    """The heuristic's contract, or PUSH when ``may_push`` and no contract is worth ``push_below`` (the
+    threshold of the rules in force: ``params[P_PUSH_BELOW]``)."""
     best = contract_values(hand, weis_total, values, rules)
-    return _push_or(best, values[best], may_push)
+    return _push_or(best, values[best], may_push, push_below)
 
 
 @jit(inline="always")
@@ -516,27 +521,28 @@ def choose_card(hand, legal, played, lead, win_card, pos, win_pos, win_str, tric
 
 
 @jit(inline="always")
-def _contract_decision(policy, z, hand, weis_total, may_push, rules):
+def _contract_decision(policy, z, hand, weis_total, may_push, rules, push_below):
     """(stream state, a contract 0..5 or PUSH (only when ``may_push``)) under the rules word ``rules``."""
     if policy == RANDOM:
         z, r = rng.below_from(z, 7 if may_push else 6)
         return z, PUSH if r == 6 else r
     best, value = best_contract(hand, weis_total, rules)
-    return z, _push_or(best, value, may_push)
+    return z, _push_or(best, value, may_push, push_below)
 
 
 @jit(inline="always")
-def _choose(forehand, fore, partner, z, fixed, push_mode, rules):
+def _choose(forehand, fore, partner, z, fixed, push_mode, rules, push_below):
     """``choose_contract`` on scalars: ``fore`` and ``partner`` are (policy, hand, Weis total) of the
-    forehand and the partner, ``rules`` the rules word. Returns (stream state, chooser, pushed, contract)."""
+    forehand and the partner, ``rules`` the rules word, ``push_below`` the heuristic forehand's push
+    threshold. Returns (stream state, chooser, pushed, contract)."""
     pushed = push_mode == 1
     c = fixed
     if fixed < 0:
         if push_mode != 1:
-            z, c = _contract_decision(fore[0], z, fore[1], fore[2], push_mode == 0, rules)
+            z, c = _contract_decision(fore[0], z, fore[1], fore[2], push_mode == 0, rules, push_below)
             pushed = c == PUSH
         if pushed:
-            z, c = _contract_decision(partner[0], z, partner[1], partner[2], False, rules)
+            z, c = _contract_decision(partner[0], z, partner[1], partner[2], False, rules, push_below)
     return z, (forehand + 2) & 3 if pushed else forehand, pushed, c
 
 
@@ -721,11 +727,14 @@ def _play_deal(state, events, forehand, chooser, contract, target, heuristic, z,
 
 
 @jit
-def choose_contract(forehand, hands, weis, policies, st, fixed, push_mode, values, rules=DEFAULT_RULES):
-    """(chooser, pushed, contract): the forehand chooses or pushes; the partner must choose."""
+def choose_contract(forehand, hands, weis, policies, st, fixed, push_mode, values, push_below,
+                    rules=DEFAULT_RULES):
+    """(chooser, pushed, contract): the forehand chooses or pushes (a heuristic one when no contract is
+    worth ``push_below``); the partner must choose."""
     p = (forehand + 2) & 3
     z, chooser, pushed, c = _choose(forehand, (policies[forehand, 0], hands[forehand], weis[forehand]),
-                                    (policies[p, 0], hands[p], weis[p]), st[0], fixed, push_mode, rules)
+                                    (policies[p, 0], hands[p], weis[p]), st[0], fixed, push_mode, rules,
+                                    push_below)
     st[0] = z
     return chooser, pushed, c
 
@@ -742,7 +751,8 @@ def play_match(seed, index, params, policies, rows, r0, events, scratch, cond=No
     is empty) and its events. ``scratch`` is from ``new_scratch``; ``cond`` a condition on every deal
     (``cardmc.kernels.condition``) or None. Returns (rows, events) written."""
     cards, dealt, state = scratch
-    target, fixed, push_mode = params[P_TARGET], params[P_CONTRACT], params[P_FOREHAND_PUSH]
+    target, fixed, push_mode, push_below = params[P_TARGET], params[P_CONTRACT], params[P_FOREHAND_PUSH], \
+        params[P_PUSH_BELOW]
     rules = rules_of(params)
     wr = weis_of(rules)
     write = rows.shape[0] > 0
@@ -779,7 +789,7 @@ def play_match(seed, index, params, policies, rows, r0, events, scratch, cond=No
             w_partner = declare(dealt[partner], OBENABE, wr)[1]
         z, chooser, pushed, contract = _choose(forehand, (policies[forehand, 0], dealt[forehand], w_fore),
                                                (policies[partner, 0], dealt[partner], w_partner), z, fixed,
-                                               push_mode, rules)
+                                               push_mode, rules, push_below)
         if rec:
             nev = _event(events, nev, EV_CONTRACT, chooser, 1 if pushed else 0, contract)
         z, nev = _play_deal(state, events, forehand, chooser, contract, target, heuristic, z, nev, rules, script)

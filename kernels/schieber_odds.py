@@ -18,8 +18,9 @@ from cardmc.kernels.cards import FULL36
 from cardmc.kernels.condition import deal_given
 from cardmc.kernels.jit import in_parts, jit
 from cardmc.kernels.events import EV_CONTRACT, EV_DEAL, EV_HAND
-from cardmc.kernels.schieber import (O_SCORE, O_TRICKS, OUT_SIZE, RANDOM, S_HANDS, S_OUT, SCRIPTED, STATE_SIZE,
-                                     _choose, _heuristic_seats, _play_deal, play_deal, rules_of, weis_of)
+from cardmc.kernels.schieber import (O_SCORE, O_TRICKS, OUT_SIZE, P_PUSH_BELOW, RANDOM, S_HANDS, S_OUT, SCRIPTED,
+                                     STATE_SIZE, _choose, _heuristic_seats, _play_deal, play_deal, rules_of,
+                                     weis_of)
 from cardmc.kernels.schieber_weis import OBENABE, declare
 from cardmc.kernels.script import start as start_script
 
@@ -50,16 +51,17 @@ def deal_scores(seed, start, count, forehand, chooser, fixed, choices, policies,
 
 
 @jit(inline="always")
-def _chosen(forehand, chooser, choice, dealt, policies, z, wr, rules):
+def _chosen(forehand, chooser, choice, dealt, policies, z, wr, rules, push_below):
     """(stream state, chooser, contract) of a choice: a contract made by
     ``chooser``, or ``PUSH_CHOICE``, after which the partner must choose, as
-    its policy does in a match."""
+    its policy does in a match (``push_below``: the rules' push threshold,
+    which a partner who must choose never reads)."""
     who, con = chooser, choice
     if choice == PUSH_CHOICE:
         partner = (forehand + 2) & 3
         w = declare(dealt[partner], OBENABE, wr)[1] if policies[partner, 0] != RANDOM else 0
         z, who, _, con = _choose(forehand, (policies[forehand, 0], dealt[forehand], 0),
-                                 (policies[partner, 0], dealt[partner], w), z, -1, 1, rules)
+                                 (policies[partner, 0], dealt[partner], w), z, -1, 1, rules, push_below)
     return z, who, con
 
 
@@ -88,7 +90,8 @@ def _deal_scores_chunks(seed, start, count, forehand, chooser, fixed, choices, p
             deal_given(DECK_MASK, fixed, SIZES, 4, st, buf, dealt)
             z0 = rng.key(seed, start + i, 0, rng.PLAY)
             for j in range(n_choice):
-                z, who, con = _chosen(forehand, chooser, choices[j], dealt, policies, z0, wr, rules)
+                z, who, con = _chosen(forehand, chooser, choices[j], dealt, policies, z0, wr, rules,
+                                      params[P_PUSH_BELOW])
                 for s in range(4):
                     hands[s] = dealt[s]
                 totals[0] = totals[1] = 0
@@ -114,7 +117,7 @@ def odds_deal_pimc(seed, i, forehand, chooser, fixed, choice, policies, params, 
     st[0] = rng.key(seed, i, 0, rng.DEAL)
     deal_given(DECK_MASK, fixed, SIZES, 4, st, np.empty(64, np.int64), dealt)
     z, who, con = _chosen(forehand, chooser, choice, dealt, policies, rng.key(seed, i, 0, rng.PLAY), weis_of(rules),
-                          rules)  # fmt: skip
+                          rules, params[P_PUSH_BELOW])  # fmt: skip
     pushed = 1 if choice == PUSH_CHOICE else 0
     start_script(script, policies, 4, SCRIPTED)
     events[0, 0], events[0, 1], events[0, 2], events[0, 3] = EV_DEAL, 0, (forehand + 3) & 3, forehand

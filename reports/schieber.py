@@ -20,16 +20,16 @@ from cardmc.display import cell
 from cardmc.checks import check_count, check_seed
 from cardmc.experiments.solved import stored_contracts
 from cardmc.experiments.schieber import (PUSH_BINS, contract_label, contract_study, duplicate, house_rules,
-                                         push_threshold)
+                                         push_threshold, threshold_in_force)
 from cardmc.registry import UsageError
-from cardmc.kernels import schieber as k
 from cardmc.reports import charts
 from cardmc.reports import schieber_charts as sc
 from cardmc.reports.section import Section, note
 
 
-def headline(value: pd.DataFrame, push: pd.DataFrame, rule: pd.DataFrame) -> str:
-    """The one-sentence answer, every number with its 95% CI."""
+def headline(value: pd.DataFrame, push: pd.DataFrame, rule: pd.DataFrame, threshold: int) -> str:
+    """The one-sentence answer, every number with its 95% CI (``threshold``: the heuristic's push
+    threshold under the rulebook's rules)."""
     threshold, pays, costs = push_threshold(push)
     col = "push_minus_choose"
     if threshold is None and costs is None:
@@ -44,7 +44,7 @@ def headline(value: pd.DataFrame, push: pd.DataFrame, rule: pd.DataFrame) -> str
                 f"{pays} and costs {cell(push.loc[costs], col, sign=-1)} at {costs}")
     never = [i for i in rule.index if "never" in i]
     if never:
-        when += (f", and pushing below {k.PUSH_BELOW} beats never pushing by "
+        when += (f", and pushing below {threshold} beats never pushing by "
                  f"{cell(rule.loc[never[0]], 'gain')} points a deal")
     worth = []
     for label, name in (("trumps x1 (C, H)", "trumps x1"), ("trumps x2 (D, S)", "trumps x2"),
@@ -109,6 +109,7 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
     h_games = house_games(games)
     note("schieber", progress, f"house rules: {h_games:,} matches to 20000, each contract, two rule sets")
     house = house_rules(seed, h_games)
+    threshold = threshold_in_force()
     p_games = pimc_games(games)
     note("schieber", progress, f"pimc against heuristic: {p_games:,} matches in duplicate")
     searched = duplicate(seed, p_games, a="pimc", b="heuristic").drop(columns="events")
@@ -116,8 +117,7 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
     stored = solved.attrs
 
     files = []
-    threshold = float(k.PUSH_BELOW)
-    ax = sc.plot_push_gain(push, threshold=threshold)
+    ax = sc.plot_push_gain(push, threshold=float(threshold))
     files.append(("push_gain", "Forced push minus forced choice on the same deals: forehand team's net "
                   "points per deal by the forehand's hand strength, with the 95% CI band; the dashed line "
                   "is where the heuristic pushes.", charts.save(ax, folder, "schieber_push_gain")))
@@ -146,7 +146,7 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
         game="schieber",
         title="Schieber Jass",
         question="When should the forehand push, and what is each contract worth?",
-        answer=headline(value, push, rule) + house_sentence(house) + solved_sentence(solved),
+        answer=headline(value, push, rule, threshold) + house_sentence(house) + solved_sentence(solved),
         tables=[
             ("contract_by_hand", "Contract family chosen by the chooser (the forehand, or the partner "
              "after a push) under heuristic play, by aces, sixes and the longest suit in the chooser's hand "
@@ -163,7 +163,8 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
              "points + half its Weis - 78.5). 'push' where the whole CI is above 0, 'choose' below. "
              "n = deals played out in both runs.", push_show),
             ("push_rule", "The heuristic's rule (the forehand pushes when no contract is worth at least "
-             f"{k.PUSH_BELOW} points) against never and always pushing, on the same deals: forehand "
+             f"{threshold} points, the threshold measured under the rulebook's rules) against never and "
+             "always pushing, on the same deals: forehand "
              "team's net points per deal. n = deals played out in both runs.", rule),
             ("weis", "Weis declared per hand: simulated share (every hand dealt, Wilson CIs) beside the "
              "exact probability over all C(36, 9) hands (kernels.schieber_weis.declaration_counts); last "

@@ -16,6 +16,7 @@ from cardmc.cli import main
 from cardmc.kernels import rng
 from cardmc.kernels import schieber as K
 from cardmc.kernels import schieber_weis as W
+from cardmc.kernels.schieber_push import push_below
 from cardmc.kernels.cards import parse
 from cardmc.registry import UsageError
 from tests.helpers import mask
@@ -47,8 +48,9 @@ def test_defaults_and_params_layout():
     assert SPEC.rule_settings(settings) == ref.RULE_DEFAULTS
     params = SPEC.params(SPEC.settings({"contract": "S", "forehand_push": "never", "target": 1500, **SWISS,
                                         "multipliers": (1, 2, 3, 4, 5, 6)}))  # fmt: skip
-    # weis and stoeck on, then the simulation options (contract, forehand_push, pimc_samples, pimc_tricks)
-    assert params.tolist() == [1500, 1, 150, 1, 1, 2, 3, 4, 5, 6, 1, 1, CONTRACT["S"], 2, 8, 5]
+    # weis and stoeck on, the simulation options, then the push threshold the rules make (kernels.schieber_push)
+    assert params.tolist() == [1500, 1, 150, 1, 1, 2, 3, 4, 5, 6, 1, 1, CONTRACT["S"], 2, 8, 5,
+                               push_below(word(**SWISS, multipliers="1,2,3,4,5,6"))]
     assert len(params) == K.NPARAMS and params[K.P_CONTRACT] == 3 and params[K.P_FOREHAND_PUSH] == 2
     assert word() == K.DEFAULT_RULES == K.pack_rules(False, 0, K.MULTIPLIER.tolist())
     # acorns, roses, bells, shields, Obenabe, Undenufe: by contract code C D H S

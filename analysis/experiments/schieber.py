@@ -291,11 +291,11 @@ def contract_by_hand(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index(["feature", "value"])
 
 
-def push_table(seed: int, games: int, forced: dict | None = None) -> pd.DataFrame:
+def push_table(seed: int, games: int, forced: dict | None = None, **settings) -> pd.DataFrame:
     """``push_value`` over PUSH_BINS with readable bin labels and numeric bin edges (``forced``: the
-    ``forced_runs`` of the same seed and games, if already played)."""
+    ``forced_runs`` of the same seed, games and rule options ``settings``, if already played)."""
     seed, games = check_seed(seed), check_count("games", games)
-    pv = push_value(seed, games, "heuristic", bins=PUSH_BINS, forced=forced)
+    pv = push_value(seed, games, "heuristic", bins=PUSH_BINS, forced=forced, **settings)
     lo, hi, labels = [], [], []
     for s in pv.index:
         if s == "all":
@@ -321,23 +321,32 @@ def _forehand_net(df: pd.DataFrame) -> pd.Series:
     return own["score"].astype(int) - other["score"].astype(int)
 
 
-def push_rule(seed: int, games: int, policy_run: pd.DataFrame, forced: dict | None = None) -> pd.DataFrame:
-    """The heuristic's push rule (push when no contract is worth PUSH_BELOW) against never
-    and always pushing, paired on the deals played out in both runs: the forehand team's
-    net points per deal. ``policy_run`` is ``games`` matches of ``seed`` under heuristic play;
-    ``forced`` the ``forced_runs`` of the same seed and games, if already played."""
+def threshold_in_force(**settings) -> int:
+    """The heuristic forehand's push threshold under the rule options ``settings`` (the rulebook's by
+    default): what the spec derives from them (``cardmc.kernels.schieber_push.push_below``)."""
+    return int(sch.SPEC.params(sch.SPEC.settings(settings))[k.P_PUSH_BELOW])
+
+
+def push_rule(seed: int, games: int, policy_run: pd.DataFrame, forced: dict | None = None,
+              **settings) -> pd.DataFrame:
+    """The heuristic's push rule (push when no contract is worth the threshold of the rules in force,
+    ``threshold_in_force``) against never and always pushing, paired on the deals played out in both
+    runs: the forehand team's net points per deal. ``policy_run`` is ``games`` matches of ``seed`` under
+    heuristic play and the rule options ``settings``; ``forced`` the ``forced_runs`` of the same seed,
+    games and options, if already played."""
     seed, games = check_seed(seed), check_count("games", games)
     _rows(policy_run, "push_rule", ("game", "deal", "seat", "forehand", "score", "match_end"))
     rule = _forehand_net(policy_run)
-    forced = forced if forced is not None else forced_runs(seed, games)
+    forced = forced if forced is not None else forced_runs(seed, games, **settings)
+    threshold = threshold_in_force(**settings)
     rows = []
     for mode, label in (("never", "never pushing"), ("always", "always pushing")):
         net = forced[mode]["fh_score"] - forced[mode]["op_score"]
         both = rule.index.intersection(net.index)
-        rows.append({"comparison": f"push below {k.PUSH_BELOW} (heuristic) minus {label}",
+        rows.append({"comparison": f"push below {threshold} (heuristic) minus {label}",
                      **named("gain", stats.paired_difference(rule.loc[both], net.loc[both])),
                      "n": len(both)})  # fmt: skip
-    return record(pd.DataFrame(rows).set_index("comparison"), seed=seed, games=games)
+    return record(pd.DataFrame(rows).set_index("comparison"), seed=seed, games=games, threshold=threshold)
 
 
 def push_threshold(push: pd.DataFrame) -> tuple[float | None, str | None, str | None]:
