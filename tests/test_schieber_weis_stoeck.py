@@ -239,3 +239,14 @@ def test_compare_arms_without_weis_or_stoeck(rules):
     off = t.loc[("points per deal", f"heuristic; {rules}")]
     assert off["diff_ci_high"] < 0  # the same deals score less without them
     assert t.attrs["seed"] == 2
+
+
+def test_house_rules_without_weis():
+    t = S.house_rules(seed=5, games=10, rules=NO_WEIS)
+    weis = t["weis"]
+    assert weis.loc["a team scores Weis", "house"] == 0 and weis.loc["a team scores Weis", "default"] > 0.3
+    assert t["contracts"].attrs["rules"] == NO_WEIS and "house" in t["contracts"].columns
+    with pytest.raises(UsageError, match="contract"):
+        S.house_rules(seed=5, games=10, rules={"contract": "S"})
+    with pytest.raises(UsageError, match="weis"):
+        S.house_rules(seed=5, games=10, rules={"weis": "maybe"})

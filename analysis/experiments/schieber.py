@@ -445,7 +445,6 @@ def contract_study(seed: int, games: int, progress: bool = False) -> dict[str, p
 # ------------------------------------------------------------------ house rules
 
 SWISS_RULES = {"undenufe_points": "six", "four_nines": "150", "long_runs": "scaled"}
-RULE_SETS = {"default": {}, "swiss": SWISS_RULES}
 
 
 def _contract_runs(seed: int, games: int, rules: dict, target: int) -> pd.DataFrame:
@@ -482,9 +481,12 @@ def _winner(net: np.ndarray, fh_team: np.ndarray) -> np.ndarray:
     return np.where(net > 0, fh_team, np.where(net < 0, 1 - fh_team, -1))
 
 
-def house_rules(seed: int = 1, games: int = 200, target: int = 20000) -> dict[str, pd.DataFrame]:
-    """What the common Swiss house rules (``undenufe_points=six``, ``four_nines=150``,
-    ``long_runs=scaled``) change against the rulebook's defaults, on the same deals.
+def house_rules(seed: int = 1, games: int = 200, target: int = 20000,
+                rules: dict | None = None) -> dict[str, pd.DataFrame]:
+    """What a set of house rules changes against the rulebook's defaults, on the same deals: ``rules``,
+    rule options by name (``weis="off"``, ``multipliers="1,1,1,1,1,1"``, ...), by default the common
+    Swiss house rules (``undenufe_points=six``, ``four_nines=150``, ``long_runs=scaled``), whose
+    columns are named ``swiss`` (any other set's: ``house``).
 
     ``games`` matches of ``seed`` to ``target`` (long matches, so that nearly every deal is played out)
     are played 12 times: each contract fixed (the forehand always chooses it, heuristic play) under each
@@ -494,7 +496,7 @@ def house_rules(seed: int = 1, games: int = 200, target: int = 20000) -> dict[st
     what a deal moves the race to the target by.
 
     Returns ``contracts`` (value of each contract, of the heuristic forehand's own choice and of the
-    best of the six in hindsight: default, Swiss and the paired difference Swiss - default, 95% CIs),
+    best of the six in hindsight: default, house rules and the paired difference house - default, 95% CIs),
     ``choice`` (share of deals on which each contract is the heuristic's choice and the best in
     hindsight, Wilson CIs, and the paired difference) and ``weis`` (under the contract the heuristic
     chooses by the default rules, the same in both runs: a team scores Weis; the team scoring Weis
@@ -503,8 +505,14 @@ def house_rules(seed: int = 1, games: int = 200, target: int = 20000) -> dict[st
     """
     seed, games = check_seed(seed), check_count("games", games)
     target = sch.SPEC.settings({"target": target})["target"]
-    runs = {name: _contract_runs(seed, games, rules, target) for name, rules in RULE_SETS.items()}
-    both = runs["default"][0].index.intersection(runs["swiss"][0].index)
+    rules = dict(SWISS_RULES if rules is None else rules)
+    others = [name for name in rules if name not in sch.SPEC.rules or name == "target"]
+    if others:
+        raise UsageError(f"house rules are rule options other than the target, not {', '.join(others)}")
+    rules = {name: sch.SPEC.settings(rules)[name] for name in rules}
+    house = "swiss" if rules == SWISS_RULES else "house"
+    runs = {name: _contract_runs(seed, games, r, target) for name, r in (("default", {}), (house, rules))}
+    both = runs["default"][0].index.intersection(runs[house][0].index)
     values = {name: v.loc[both] for name, (v, _) in runs.items()}
     n = len(both)
     if n == 0:
@@ -518,29 +526,30 @@ def house_rules(seed: int = 1, games: int = 200, target: int = 20000) -> dict[st
         measures[name]["_best"] = table.argmax(axis=1)
     rows = []
     for label in [*CONTRACTS, "heuristic's choice", "best of the six (hindsight)"]:
-        a, b = measures["default"][label], measures["swiss"][label]
+        a, b = measures["default"][label], measures[house][label]
         rows.append({"contract": contract_label(CONTRACTS.index(label)) if label in CONTRACTS else label,
-                     **named("default", stats.mean(a)), **named("swiss", stats.mean(b)),
+                     **named("default", stats.mean(a)), **named(house, stats.mean(b)),
                      **named("difference", stats.paired_difference(b, a)), "n": n})  # fmt: skip
     contracts = pd.DataFrame(rows).set_index("contract")
     rows = []
     for what, pick in (("heuristic's choice", lambda name: values[name]["choice"].to_numpy()),
                        ("best in hindsight", lambda name: measures[name]["_best"])):
         for c, name in enumerate(CONTRACTS):
-            a, b = pick("default") == c, pick("swiss") == c
+            a, b = pick("default") == c, pick(house) == c
             rows.append({"measure": what, "contract": contract_label(c),
-                         **named("default", _share(a.sum(), n)), **named("swiss", _share(b.sum(), n)),
+                         **named("default", _share(a.sum(), n)), **named(house, _share(b.sum(), n)),
                          **named("difference", stats.paired_difference(b, a)), "n": n})  # fmt: skip
     choice = pd.DataFrame(rows).set_index(["measure", "contract"])
-    weis = _weis_decides(runs, values["default"]["choice"])
+    weis = _weis_decides(runs, values["default"]["choice"], house)
     out = {"contracts": contracts, "choice": choice, "weis": weis}
     return {name: record(t, seed=seed, games=games, target=target, deals=n, policy="heuristic",
-                         rules=dict(SWISS_RULES)) for name, t in out.items()}  # fmt: skip
+                         rules=dict(rules)) for name, t in out.items()}  # fmt: skip
 
 
-def _weis_decides(runs: dict, choice: pd.Series) -> pd.DataFrame:
-    """The ``weis`` table of ``house_rules``: on each deal, under the contract the heuristic chooses by the
-    default rules (the same contract and cards in both rule sets)."""
+def _weis_decides(runs: dict, choice: pd.Series, house: str) -> pd.DataFrame:
+    """The ``weis`` table of ``house_rules`` (``house``: the name of the house rules' runs): on each deal,
+    under the contract the heuristic chooses by the default rules (the same contract and cards in both
+    rule sets)."""
     idx = pd.MultiIndex.from_arrays([choice.index.get_level_values(0), choice.index.get_level_values(1),
                                      choice.to_numpy()], names=["game", "deal", "contract"])  # fmt: skip
     w = {name: weis.loc[idx] for name, (_, weis) in runs.items()}
@@ -552,17 +561,18 @@ def _weis_decides(runs: dict, choice: pd.Series) -> pd.DataFrame:
         # the net score without the Weis: the Weis team's points taken back
         bare = net - np.where(team == fh, 1, np.where(team >= 0, -1, 0)) * d["weis_points"].to_numpy()
         flags[name] = {"scores": team >= 0, "changes": _winner(net, fh) != _winner(bare, fh)}
-    differs = w["default"]["weis_team"].to_numpy() != w["swiss"]["weis_team"].to_numpy()
+    differs = w["default"]["weis_team"].to_numpy() != w[house]["weis_team"].to_numpy()
     rows = []
     for flag, measure in (("scores", "a team scores Weis"),
                           ("changes", "the Weis changes the deal's winning team")):  # fmt: skip
-        a, b = flags["default"][flag], flags["swiss"][flag]
+        a, b = flags["default"][flag], flags[house][flag]
         rows.append({"measure": measure, **named("default", _share(a.sum(), n)),
-                     **named("swiss", _share(b.sum(), n)),
+                     **named(house, _share(b.sum(), n)),
                      **named("difference", stats.paired_difference(b, a))})  # fmt: skip
     rows.append({"measure": "the team scoring Weis differs between the rule sets",
-                 **named("default", NO_ESTIMATE), **named("swiss", NO_ESTIMATE),
+                 **named("default", NO_ESTIMATE), **named(house, NO_ESTIMATE),
                  **named("difference", _share(differs.sum(), n))})  # fmt: skip
     out = pd.DataFrame(rows).set_index("measure")
     out["n"] = n
     return out
+
