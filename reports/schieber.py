@@ -8,7 +8,9 @@ enumeration of all C(36, 9) hands. Every table comes from
 ``cardmc.experiments.schieber.contract_study``; this module only draws.
 A smaller fourth set (``house_rules``: each contract fixed, under the
 rulebook and under the common Swiss house rules) shows what those rules
-change, on the same deals.
+change, on the same deals, and a fifth (``push_check``) checks the
+heuristic's push threshold, which follows the rules in force, under the
+rulebook, without multipliers, without Weis or Stöck and under the Swiss set.
 """
 from __future__ import annotations
 
@@ -20,7 +22,7 @@ from cardmc.display import cell
 from cardmc.checks import check_count, check_seed
 from cardmc.experiments.solved import stored_contracts
 from cardmc.experiments.schieber import (PUSH_BINS, contract_label, contract_study, duplicate, house_rules,
-                                         push_threshold, threshold_in_force)
+                                         push_check, push_threshold, threshold_in_force)
 from cardmc.registry import UsageError
 from cardmc.reports import charts
 from cardmc.reports import schieber_charts as sc
@@ -66,15 +68,26 @@ def house_games(games: int) -> int:
     return max(HOUSE_GAMES[0], min(HOUSE_GAMES[1], games // 10))
 
 
-def house_sentence(house: dict) -> str:
-    """What the Swiss house rules do to the heuristic forehand's choice, with its CI."""
+def house_sentence(house: dict, checked: pd.DataFrame) -> str:
+    """What the Swiss house rules do to the heuristic forehand's choice, and how its push threshold
+    follows the rules in force (``checked``: ``push_check``'s ``push`` table), with their CIs."""
     row = house["contracts"].loc["heuristic's choice"]
     weis = house["weis"]
+    thresholds = ", ".join(f"{int(r['threshold'])} {'by the ' if name == 'rulebook' else ''}{name}"
+                           for name, r in checked.iterrows())
+    apart = checked["threshold_minus_crossing"].dropna().abs()
+    where = (f"; on the same deals pushing stops paying within {int(apart.max())} points of it under each "
+             f"of them" if len(apart) == len(checked) else "")
+    flat = checked.loc[NO_MULTIPLIERS] if NO_MULTIPLIERS in checked.index else checked.iloc[0]
     return (f" Under the Swiss house rules (the 6 scores 11 in Undenufe, four 9s are a Weis of 150, long "
             f"runs scaled) the heuristic forehand's own contract is worth {cell(row, 'difference')} points a "
             f"deal against the rulebook on the same deals, and the Weis changes the deal's winning team in "
             f"{cell(weis.loc[WEIS_CHANGES], 'swiss', scale=100, unit='%')} of deals "
-            f"({cell(weis.loc[WEIS_CHANGES], 'default', scale=100, unit='%')} by the rulebook).")
+            f"({cell(weis.loc[WEIS_CHANGES], 'default', scale=100, unit='%')} by the rulebook). The "
+            f"heuristic forehand pushes below a threshold measured under the rules in force: {thresholds}"
+            f"{where}. Without multipliers it pushes in {cell(flat, 'push_rate', scale=100, unit='%')} of "
+            f"deals and gains {cell(flat, 'gain_over_never')} points a deal over never pushing and "
+            f"{cell(flat, 'gain_over_always')} over always pushing.")
 
 
 def solved_sentence(solved: pd.DataFrame) -> str:
@@ -88,6 +101,13 @@ def solved_sentence(solved: pd.DataFrame) -> str:
 
 
 WEIS_CHANGES = "the Weis changes the deal's winning team"
+NO_MULTIPLIERS = "without multipliers"  # the rule set of push_check the answer quotes
+CHECK_GAMES = (10, 3000)  # matches to 3000 of each rule set's push check: the study's games within these
+
+
+def check_games(games: int) -> int:
+    """Matches of each rule set in the push check for a study of ``games`` matches."""
+    return max(CHECK_GAMES[0], min(CHECK_GAMES[1], games))
 PIMC_GAMES = (10, 40)  # matches of the search player against the heuristic (a second or so a match)
 
 
@@ -109,6 +129,10 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
     h_games = house_games(games)
     note("schieber", progress, f"house rules: {h_games:,} matches to 20000, each contract, two rule sets")
     house = house_rules(seed, h_games)
+    c_games = check_games(games)
+    note("schieber", progress, f"push rule: {c_games:,} matches under each of six rule sets, forced choice "
+         "and push")
+    checked = push_check(seed, c_games)["push"]
     threshold = threshold_in_force()
     p_games = pimc_games(games)
     note("schieber", progress, f"pimc against heuristic: {p_games:,} matches in duplicate")
@@ -135,6 +159,11 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
                   "deal with 95% CIs; last rows the heuristic's own choice and the best of the six in "
                   "hindsight.",
                   charts.save(ax, folder, "schieber_house_rules")))  # fmt: skip
+    ax = sc.plot_push_rules(checked)
+    files.append(("push_rules", "The heuristic's push rule under each rule set, on the same deals: what "
+                  "pushing below the threshold measured under those rules gains over never and over always "
+                  "pushing (forehand team's net points per deal, 95% CIs).",
+                  charts.save(ax, folder, "schieber_push_rules")))
     ax = sc.plot_contract_choice(by_hand, feature="aces")
     files.append(("contract_choice", "Contract family chosen by the number of aces in the chooser's "
                   "hand, with 95% Wilson bands.", charts.save(ax, folder, "schieber_contract_choice")))
@@ -146,7 +175,8 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
         game="schieber",
         title="Schieber Jass",
         question="When should the forehand push, and what is each contract worth?",
-        answer=headline(value, push, rule, threshold) + house_sentence(house) + solved_sentence(solved),
+        answer=(headline(value, push, rule, threshold) + house_sentence(house, checked)
+                + solved_sentence(solved)),
         tables=[
             ("contract_by_hand", "Contract family chosen by the chooser (the forehand, or the partner "
              "after a push) under heuristic play, by aces, sixes and the longest suit in the chooser's hand "
@@ -163,8 +193,8 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
              "points + half its Weis - 78.5). 'push' where the whole CI is above 0, 'choose' below. "
              "n = deals played out in both runs.", push_show),
             ("push_rule", "The heuristic's rule (the forehand pushes when no contract is worth at least "
-             f"{threshold} points, the threshold measured under the rulebook's rules) against never and "
-             "always pushing, on the same deals: forehand "
+             f"{threshold} points, the threshold measured under the rulebook's rules: see house_push) against "
+             "never and always pushing, on the same deals: forehand "
              "team's net points per deal. n = deals played out in both runs.", rule),
             ("weis", "Weis declared per hand: simulated share (every hand dealt, Wilson CIs) beside the "
              "exact probability over all C(36, 9) hands (kernels.schieber_weis.declaration_counts); last "
@@ -187,6 +217,14 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
              "changes the deal's winning team (the team with the higher deal score differs with and "
              "without the Weis points); the team scoring Weis differs between the two rule sets (one "
              "paired share). Wilson CIs; differences paired per deal. n = deals.", house["weis"]),
+            ("house_push", f"House rules and pushing: {c_games:,} matches to 3000 under each rule set, played "
+             "as they are (heuristic) and with the forehand forced to choose and forced to push. threshold = "
+             "the heuristic forehand pushes when no contract is worth that much, measured under the rules in "
+             "force (kernels.schieber_push: 100,000 deals of its own, each played choosing and pushing); "
+             "crossing = where push minus choose changes sign on these deals (the push table's method, to 5 "
+             "points); push rate (Wilson CI); the rule's gain over never and over always pushing, the forehand "
+             "team's net points per deal paired on the same deals. n = deals played out in both runs.",
+             checked),
             ("pimc", f"The search player against the heuristic: {p_games:,} matches to 3000 in duplicate (the "
              "same deals played twice, seats swapped). pimc chooses contracts as the heuristic does and, "
              "from five tricks left, plays the card with the best mean over 8 deals of the unseen cards "
@@ -207,6 +245,7 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
               "schieber_contract_by_hand": by_hand, "schieber_weis": weis,
               "schieber_results": results, "schieber_house_rules": house["contracts"],
               "schieber_house_choice": house["choice"], "schieber_house_weis": house["weis"],
+              "schieber_house_push": checked,
               "schieber_pimc": searched, "schieber_solved_contracts": solved},  # fmt: skip
         frames={"schieber_heuristic_games": df},
         commands=[
@@ -225,6 +264,8 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
             f"[print(show(k, v)) for k, v in contract_study(seed={seed}, games={games}).items() if k != 'rows']\"",
             'python -c "import cardmc; from cardmc.display import show; '
             f"[print(show(k, v)) for k, v in cardmc.house_rules(seed={seed}, games={h_games}).items()]\"",
+            'python -c "from cardmc.display import show; from cardmc.experiments.schieber import push_check; '
+            f"[print(show(k, v)) for k, v in push_check(seed={seed}, games={c_games}).items()]\"",
             'python -c "from cardmc.display import readable; from cardmc.experiments.schieber import duplicate; '
             f"print(readable(duplicate(seed={seed}, games={p_games}, a='pimc', b='heuristic')))\"",
             f"{stored['command']}  # the stored run of the solved table",
@@ -234,7 +275,8 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
         sample=f"{games:,} matches to 3000 of heuristic play ({n_deals:,} deals, {4 * n_deals:,} hands); "
         f"the same {games:,} matches replayed with forced choice and forced push, and twice more for the "
         f"duplicate against random; house rules: {h_games:,} matches to 20000 played 12 times (each contract "
-        f"under each rule set, {house['contracts'].attrs['deals']:,} deals played out in all); pimc against "
+        f"under each rule set, {house['contracts'].attrs['deals']:,} deals played out in all); push rule: "
+        f"{c_games:,} matches under each of {len(checked)} rule sets, three times; pimc against "
         f"heuristic: {p_games:,} matches, twice; seed {seed}; with every hand seen: a stored run of "
         f"{stored['games']:,} matches ({stored['deals']:,} deals), seed {stored['seed']}",
     )

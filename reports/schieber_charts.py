@@ -147,3 +147,32 @@ def plot_house_rules(table: pd.DataFrame, ax=None):
         ax.set_title("What each contract is worth: rulebook vs Swiss house rules, same deals")
         ax.legend(loc="lower right", fontsize="small")
     return ax
+
+
+def plot_push_rules(table: pd.DataFrame, ax=None):
+    """What the heuristic's push rule gains over never and over always pushing (forehand team's net
+    points per deal, same deals) under each rule set, with 95% CI error bars; each rule set labelled
+    with its threshold and, where it was found, where pushing stops paying.
+
+    ``table`` is ``push_check(...)["push"]``: ``threshold``, ``crossing``, ``gain_over_never``,
+    ``gain_over_always`` and their CI columns."""
+    cols = ["threshold", "crossing"] + [f"gain_over_{w}{s}" for w in ("never", "always")
+                                        for s in ("", "_ci_low", "_ci_high")]  # fmt: skip
+    need(table, cols, "plot_push_rules")
+    with styled():
+        ax = _axes(ax)
+        y = np.arange(len(table))[::-1]
+        for i, (col, label) in enumerate((("gain_over_never", "over never pushing"),
+                                          ("gain_over_always", "over always pushing"))):  # fmt: skip
+            ax.errorbar(table[col], y + (0.15 if i == 0 else -0.15), xerr=_err(table, col), fmt="o",
+                        color=f"C{i}", label=label, capsize=2)  # fmt: skip
+        labels = [f"{name}: push below {int(r['threshold'])}"
+                  + ("" if pd.isna(r["crossing"]) else f" (pays below about {int(r['crossing'])})")
+                  for name, r in table.iterrows()]  # fmt: skip
+        ax.set_yticks(y, labels)
+        ax.axvline(0, color="grey", linewidth=1)
+        ax.set_xlabel("gain of the push rule (forehand team's net points per deal, same deals)")
+        ax.set_ylabel("rule set")
+        ax.set_title("The heuristic's push rule under each rule set")
+        ax.legend(loc="lower right", fontsize="small")
+    return ax

@@ -87,6 +87,7 @@ def _has_uncertainty(ax) -> bool:
     (sc.plot_contract_worth, "schieber_contract_value", {}),
     (sc.plot_weis, "schieber_weis", {}),
     (sc.plot_contract_choice, "schieber_contract_by_hand", {"feature": "sixes"}),
+    (sc.plot_push_rules, "schieber_house_push", {}),
 ])  # fmt: skip
 def test_charts_draw_with_labels_and_uncertainty(runs, plot, table, kwargs):
     _, s = runs[0]
@@ -103,7 +104,8 @@ def test_charts_draw_with_labels_and_uncertainty(runs, plot, table, kwargs):
 
 
 def test_charts_reject_bad_tables():
-    for plot in (sc.plot_push_gain, sc.plot_contract_worth, sc.plot_weis, sc.plot_contract_choice):
+    for plot in (sc.plot_push_gain, sc.plot_contract_worth, sc.plot_weis, sc.plot_contract_choice,
+                 sc.plot_push_rules):
         with pytest.raises(UsageError):
             plot(pd.DataFrame({"x": [1.0]}))
         with pytest.raises(UsageError):

@@ -103,3 +103,35 @@ def test_the_kernel_pushes_by_the_threshold_of_its_params(rules):
     assert never[0] == 0 and always[0] == 1 and 0.3 < own[0] < 0.7
     for _, random_seat in (never, always, own):  # a random forehand pushes one time in seven, whatever
         assert abs(random_seat - 1 / 7) < 0.04
+
+
+CHECKED = {name: xs.PUSH_RULE_SETS[name] for name in (
+    "rulebook", "without multipliers", "without multipliers or Weis", "with the Swiss set")}
+
+
+@pytest.fixture(scope="module")
+def checked():
+    return xs.push_check(5, 3000, CHECKED)
+
+
+def test_the_push_rule_holds_under_each_rule_set(checked):
+    push = checked["push"]
+    assert list(push.index) == list(CHECKED) and push.attrs["seed"] == 5 and push.attrs["games"] == 3000
+    for name, row in push.iterrows():
+        assert row["threshold"] == threshold(**CHECKED[name]), name
+        assert abs(row["threshold"] - row["crossing"]) <= 10, name  # where push minus choose changes sign
+        assert row["gain_over_never_ci_low"] > 0 and row["gain_over_always_ci_low"] > 0, name
+        assert row["n"] > 20_000, name
+    # the rulebook's 60 would miss where pushing stops paying without multipliers by far
+    assert abs(60 - push.loc["without multipliers", "crossing"]) > 20
+
+
+def test_the_push_check_tables(checked):
+    push, contracts, table = checked["push"], checked["contracts"], checked["push_value"]
+    for name in CHECKED:
+        shares = contracts.loc[name]
+        assert list(shares.index) == list(K.CONTRACT_NAMES) and shares["estimate"].sum() == pytest.approx(1)
+        assert table.loc[name].loc["all deals", "n"] == table.loc[name].drop(index="all deals")["n"].sum()
+    flat = contracts.loc["without multipliers"]
+    assert flat.loc[["C", "D", "H", "S"], "estimate"].sum() > 0.6  # trumps are worth choosing at x1
+    assert (push["push_rate_ci_low"] <= push["push_rate"]).all() and push["options"].iloc[0] == "the rulebook's"

@@ -576,3 +576,67 @@ def _weis_decides(runs: dict, choice: pd.Series, house: str) -> pd.DataFrame:
     out["n"] = n
     return out
 
+
+# ------------------------------------------------------------ the push rule under each rule set
+
+NO_MULTIPLIERS = {"multipliers": "1,1,1,1,1,1"}
+PUSH_RULE_SETS = {  # the rule sets the push rule is checked under (the report's house-rules part)
+    "rulebook": {},
+    "without multipliers": NO_MULTIPLIERS,
+    "without multipliers or Weis": {"weis": "off", **NO_MULTIPLIERS},
+    "with the Swiss set": SWISS_RULES,
+    "without Weis": {"weis": "off"},
+    "without Stöck": {"stoeck": "off"},
+}
+
+
+def push_check(seed: int, games: int, rule_sets: dict | None = None) -> dict[str, pd.DataFrame]:
+    """The heuristic forehand's push rule under each rule set of ``rule_sets`` (name: rule options;
+    default ``PUSH_RULE_SETS``), ``games`` matches of ``seed`` each: heuristic play as it is, and the
+    same matches with the forehand forced to choose and forced to push (``forced_runs``).
+
+    ``push``, a row per rule set: the threshold in force (``threshold_in_force``), where push minus
+    choose changes sign on the same deals (``push_threshold`` of ``push_table``: the hand value,
+    rounded to 5 points; missing where it does not change sign), the threshold less that crossing,
+    the share of deals the forehand pushes (Wilson CI), and the rule's gain over never and over always
+    pushing (``push_rule``: the forehand team's net points per deal, paired on the same deals, 95% CIs).
+    ``contracts``: the share of deals played in each contract under each rule set (Wilson CIs).
+    ``push_value``: each rule set's ``push_table``, one above the other."""
+    seed, games = check_seed(seed), check_count("games", games)
+    rule_sets = PUSH_RULE_SETS if rule_sets is None else rule_sets
+    rows, shares, tables = [], [], []
+    for name, rules in rule_sets.items():
+        df = _run(seed, games, "heuristic", rules)
+        forced = forced_runs(seed, games, **rules)
+        table = push_table(seed, games, forced)
+        crossing = push_threshold(table)[0]
+        rule = push_rule(seed, games, df, forced, **rules)
+        never, always = (rule.iloc[i] for i in range(2))
+        fh = df[df["seat"] == df["forehand"]]
+        threshold = rule.attrs["threshold"]
+        rows.append({"rules": name, "options": _options_text(rules), "threshold": threshold, "crossing": crossing,
+                     "threshold_minus_crossing": None if crossing is None else threshold - crossing,
+                     **named("push_rate", _share(int(fh["pushed"].sum()), len(fh))),
+                     **named("gain_over_never", _estimate(never, "gain")),
+                     **named("gain_over_always", _estimate(always, "gain")),
+                     "n": int(never["n"])})  # fmt: skip
+        chosen = df[df["seat"] == df["chooser"]]["contract"].cat.codes.to_numpy()
+        shares += [{"rules": name, "contract": CONTRACTS[c], **_share(int((chosen == c).sum()), len(chosen))}
+                   for c in range(6)]
+        tables.append(table.assign(rules=name).set_index("rules", append=True).reorder_levels([1, 0]))
+    push = pd.DataFrame(rows).set_index("rules")
+    push = push.astype({"crossing": "Int64", "threshold_minus_crossing": "Int64"})
+    out = {"push": push, "contracts": pd.DataFrame(shares).set_index(["rules", "contract"]),
+           "push_value": pd.concat(tables)}
+    return {name: record(t, seed=seed, games=games, policy="heuristic",
+                         rule_sets={k: dict(v) for k, v in rule_sets.items()}) for name, t in out.items()}
+
+
+def _estimate(row: pd.Series, name: str) -> dict:
+    """The estimate of the columns ``name``, ``name_se``, ... of ``row`` (``named`` read back)."""
+    return {"estimate": row[name], **{part: row[f"{name}_{part}"] for part in ("se", "ci_low", "ci_high")}}
+
+
+def _options_text(rules: dict) -> str:
+    return " ".join(f"{name}={value}" for name, value in rules.items()) or "the rulebook's"
+
