@@ -342,8 +342,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("compile", help="compile every kernel into Numba's cache, one process per core",
                        description="Compile the kernels of the games and the solver into Numba's on-disk cache, "
                        "several fresh processes side by side, so that the first run of any command starts at once. "
-                       "A part already in the cache only loads (a second or two).")  # fmt: skip
-    p.add_argument("parts", nargs="*", metavar="PART", help="what to compile: solver, schieber, differenzler, "
+                       "A group already in the cache only loads (a second or two).")  # fmt: skip
+    p.add_argument("groups", nargs="*", metavar="GROUP", help="what to compile: solver, schieber, differenzler, "
                    "english_jazz, norwegian_jazz (default: all)")  # fmt: skip
     p.add_argument("--jobs", type=positive_int, default=None, help="processes at once (default: the cores)")
 
@@ -530,20 +530,20 @@ def cmd_report(args) -> int:
 
 
 def cmd_compile(args) -> int:
-    from cardmc.warm import part_weights, warm
+    from cardmc.warm import group_weights, warm
 
-    known = part_weights()
-    for part in args.parts:
-        if part not in known:
-            raise UsageError(f"unknown part {part!r}: one of {', '.join(known)}")
+    known = group_weights()
+    for group in args.groups:
+        if group not in known:
+            raise UsageError(f"unknown group {group!r}: one of {', '.join(known)}")
     started = time.perf_counter()
     try:
-        warm(args.parts or None, jobs=args.jobs, log=lambda note: print(f"cardmc: {note}", file=sys.stderr,
+        warm(args.groups or None, jobs=args.jobs, log=lambda note: print(f"cardmc: {note}", file=sys.stderr,
                                                                          flush=True))  # fmt: skip
     except RuntimeError as exc:
         print(f"cardmc: error: {exc}", file=sys.stderr)
         return 1
-    print(f"compiled {', '.join(args.parts or known)} in {time.perf_counter() - started:.1f} s")
+    print(f"compiled {', '.join(args.groups or known)} in {time.perf_counter() - started:.1f} s")
     return 0
 
 

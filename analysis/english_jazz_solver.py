@@ -31,8 +31,8 @@ from cardmc.kernels import english_jazz as k
 from cardmc.kernels import solve_rules as SR
 from cardmc.objectives import scaled
 from cardmc.registry import SearchPlayerSpec, Solved, SolverSpec, UsageError
-from cardmc.solved_tables import flag, need, paired, rate
-from cardmc.stats import named
+from cardmc.solved_tables import flag, need
+from cardmc.stats import named, paired_outcomes, rate
 
 HAND = 12  # cards a hand, and tricks a deal
 SWEEP_TT_MIB = 16  # a sweep probe is mostly answered by its bounds: a small table a thread
@@ -119,7 +119,7 @@ def summarise_solved(aggs: dict) -> pd.DataFrame:
         row = {"hands": label}
         row.update(rate("could_sweep_per_million", int(s["could_sum"]), n, MILLION, "could_sweep_events"))
         row.update(rate("did_sweep_per_million", int(s["did_sum"]), n, MILLION, "did_sweep_events"))
-        diff = paired(int(s["only_could_sum"]), int(s["only_did_sum"]), 0, n, MILLION)
+        diff = paired_outcomes(int(s["only_could_sum"]), int(s["only_did_sum"]), n, MILLION)
         row.update(named("could_minus_did_per_million", diff))
         for name in ("sure_tricks", "tricks"):
             mean = stats.mean_from_sums(int(s[f"{name}_sum"]), int(s[f"{name}_sumsq"]), n)

@@ -29,7 +29,8 @@ from cardmc.kernels import norwegian_jazz as k
 from cardmc.kernels import solve_rules as SR
 from cardmc.objectives import scaled
 from cardmc.registry import SearchPlayerSpec, Solved, SolverSpec, UsageError
-from cardmc.solved_tables import flag, need, rate
+from cardmc.solved_tables import flag, need
+from cardmc.stats import rate
 from cardmc.stats import named
 
 SEVENS = k.DEALS  # the sixth deal's number

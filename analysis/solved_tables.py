@@ -11,12 +11,11 @@ The helpers below are what those tables share.
 """
 from __future__ import annotations
 
-import math
 
 import numpy as np
 import pandas as pd
 
-from cardmc import registry, stats
+from cardmc import registry
 from cardmc.registry import UsageError
 
 
@@ -60,23 +59,3 @@ def measure(name: str, d: dict) -> dict:
     return {"measure": name, **{k: d[k] for k in ("estimate", "se", "ci_low", "ci_high", "n")}}
 
 
-def rate(name: str, events: int, n: int, scale: float, events_name: str | None = None) -> dict:
-    """A proportion, scaled, with its Wilson 95% CI (no standard error: the
-    Wald one is 0 with no event, and the interval is not symmetric) and its
-    event count as ``events_name`` (int)."""
-    d = stats.proportion(int(events), int(n))
-    if events == 0:
-        d["ci_low"] = 0.0  # not the 1e-17 rounding error of the Wilson formula
-    out = {name: d["estimate"] * scale, f"{name}_ci_low": d["ci_low"] * scale,
-           f"{name}_ci_high": d["ci_high"] * scale}
-    out[events_name or f"{name}_events"] = int(events)
-    return out
-
-
-def paired(only_a: int, only_b: int, both: int, n: int, scale: float) -> dict:
-    """Mean of a - b over n paired 0/1 outcomes (from the discordant counts), 95% normal CI."""
-    d = (only_a - only_b) / n
-    var = ((only_a + only_b) / n - d * d) * n / max(n - 1, 1)
-    se = math.sqrt(max(var, 0.0) / n)
-    return {"estimate": d * scale, "se": se * scale, "ci_low": (d - stats.Z95 * se) * scale,
-            "ci_high": (d + stats.Z95 * se) * scale}

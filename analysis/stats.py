@@ -5,6 +5,8 @@ sample size); rounding happens only when a table is displayed.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
@@ -162,6 +164,27 @@ def named(name: str, d, scale: float = 1.0) -> dict:
     ``name_se``, ``name_ci_low``, ``name_ci_high``, times ``scale``."""
     return {name: d["estimate"] * scale, f"{name}_se": d["se"] * scale,
             f"{name}_ci_low": d["ci_low"] * scale, f"{name}_ci_high": d["ci_high"] * scale}
+
+
+def rate(name: str, events: int, n: int, scale: float, events_name: str | None = None) -> dict:
+    """A proportion, scaled, as the columns ``name``, ``name_ci_low``, ``name_ci_high`` (its Wilson
+    95% CI; no standard error: the Wald one is 0 with no event, and the interval is not symmetric)
+    and its event count as ``events_name`` (int; default ``name_events``)."""
+    d = proportion(int(events), int(n))
+    out = {name: d["estimate"] * scale, f"{name}_ci_low": d["ci_low"] * scale,
+           f"{name}_ci_high": d["ci_high"] * scale}
+    out[events_name or f"{name}_events"] = int(events)
+    return out
+
+
+def paired_outcomes(only_a: int, only_b: int, n: int, scale: float = 1.0) -> dict:
+    """Mean of a - b over ``n`` paired 0/1 outcomes, from the discordant counts (a alone, b
+    alone), scaled, with a 95% normal CI."""
+    d = (only_a - only_b) / n
+    var = ((only_a + only_b) / n - d * d) * n / max(n - 1, 1)
+    se = math.sqrt(max(var, 0.0) / n)
+    return {"estimate": d * scale, "se": se * scale, "ci_low": (d - Z95 * se) * scale,
+            "ci_high": (d + Z95 * se) * scale}
 
 
 def row(label, d: dict, index: str | None = None) -> pd.DataFrame:

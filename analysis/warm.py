@@ -1,17 +1,17 @@
 """Compile the kernels into Numba's on-disk cache, several processes side by side.
 
-    $ cardmc compile              # every part, one process per core
+    $ cardmc compile              # every group, one process per core
     >>> from cardmc.warm import warm
     >>> warm(["schieber", "solver"], jobs=2)     # doctest: +SKIP
 
 Numba compiles one function at a time in a process, and a cold cache costs
 about a minute of CPU for the whole package. The games' kernels share little,
-so the package is cut into parts (one per game, and the solver), each
+so the package is cut into groups (one per game, and the solver), each
 compiled by tiny runs of the public API in a fresh process; ``jobs``
-processes run at once, the parts dealt to them largest first. Every kernel is
+processes run at once, the groups dealt to them largest first. Every kernel is
 ``cache=True``, so each process leaves what it compiled in the cache, where
-every later process finds it (a warm part takes a second or two to load).
-``cardmc report`` warms its games' parts this way when they are cold.
+every later process finds it (a warm group takes a second or two to load).
+``cardmc report`` warms its games' groups this way when they are cold.
 """
 from __future__ import annotations
 
@@ -23,32 +23,32 @@ import time
 
 from cardmc import registry
 
-SOLVER = "solver"  # the part of the exact solver's kernels, beside one part per game
+SOLVER = "solver"  # the group of the exact solver's kernels, beside one group per game
 SOLVER_SECONDS = 20  # what the solver adds to a cold compile beside the games (a game's: its spec's example)
 # All five on two processes go [schieber, differenzler] and [solver, english_jazz, norwegian_jazz]: 47.5 s
 # on this 2-core machine, against 52.5-52.9 s for [solver, differenzler] and the other three (cold, each
 # split twice in turn)
 
 
-def part_weights() -> dict[str, int]:
-    """Every part, with roughly the seconds it adds to a cold compile in a
-    process that compiles other parts too (they share kernels: alone, each
-    costs 20-42 s), for dealing the parts to processes, largest first."""
+def group_weights() -> dict[str, int]:
+    """Every group, with roughly the seconds it adds to a cold compile in a
+    process that compiles other groups too (they share kernels: alone, each
+    costs 20-42 s), for dealing the groups to processes, largest first."""
     out = {game: registry.get(game).example.compile_seconds for game in registry.GAMES}
     return {**out, SOLVER: SOLVER_SECONDS}
 
 
-def _marker(part: str) -> tuple[str, str]:
-    """The kernel whose cache entry tells whether ``part`` is warm: (module, name)."""
-    return ("solve_search", "value") if part == SOLVER else (part, "play_chunks")
+def _marker(group: str) -> tuple[str, str]:
+    """The kernel whose cache entry tells whether ``group`` is warm: (module, name)."""
+    return ("solve_search", "value") if group == SOLVER else (group, "play_chunks")
 
 
-def compile_part(part: str) -> None:
-    """Compile (or load) every kernel of ``part`` in this process, by running
+def compile_group(group: str) -> None:
+    """Compile (or load) every kernel of ``group`` in this process, by running
     each entry point once on a few games or a small position."""
     import cardmc
 
-    if part == SOLVER:
+    if group == SOLVER:
         for game in registry.GAMES:
             for position in registry.get(game).example.positions:
                 cardmc.solve(game, **position)
@@ -56,30 +56,30 @@ def compile_part(part: str) -> None:
 
         bench_solver(registry.GAMES[0], positions=1, tricks_left=3)
         return
-    if part not in registry.GAMES:
-        raise ValueError(f"unknown part {part!r}: one of {', '.join(part_weights())}")
-    example = registry.get(part).example
+    if group not in registry.GAMES:
+        raise ValueError(f"unknown group {group!r}: one of {', '.join(group_weights())}")
+    example = registry.get(group).example
     for policy in (None, "random"):
         pol = {} if policy is None else {"policy": policy}
-        cardmc.simulate(part, games=16, seed=1, threads=1, **pol)
-        cardmc.simulate(part, games=16, seed=1, threads=1, aggregate=True, **pol)
-    cardmc.simulate(part, games=16, seed=1, threads=1, hands={0: "JS 9S AS"}, **example.condition)
-    cardmc.trace(part, seed=1, games=1)
-    cardmc.odds(part, example.hand, games=64)
+        cardmc.simulate(group, games=16, seed=1, threads=1, **pol)
+        cardmc.simulate(group, games=16, seed=1, threads=1, aggregate=True, **pol)
+    cardmc.simulate(group, games=16, seed=1, threads=1, hands={0: "JS 9S AS"}, **example.condition)
+    cardmc.trace(group, seed=1, games=1)
+    cardmc.odds(group, example.hand, games=64)
     # the kernels' scripted variant, for the search player, in games and hand odds
-    cardmc.simulate(part, games=1, seed=1, threads=1, policy=example.searched, pimc_samples=1, pimc_tricks=2,
+    cardmc.simulate(group, games=1, seed=1, threads=1, policy=example.searched, pimc_samples=1, pimc_tricks=2,
                     **example.searched_settings)
-    cardmc.odds(part, example.hand, games=1, settings={"pimc_samples": 1, "pimc_tricks": 1},
+    cardmc.odds(group, example.hand, games=1, settings={"pimc_samples": 1, "pimc_tricks": 1},
                 **{"policy": example.searched, **example.odds_searched})
 
 
-def is_warm(part: str) -> bool:
-    """Whether the cache holds a current entry of the part's marker kernel
+def is_warm(group: str) -> bool:
+    """Whether the cache holds a current entry of the group's marker kernel
     (a cheap look at Numba's cache index, without compiling; False when it
     cannot tell)."""
     import importlib
 
-    module, name = _marker(part)
+    module, name = _marker(group)
     try:
         dispatcher = getattr(importlib.import_module(f"cardmc.kernels.{module}"), name)
         return len(dispatcher._cache._cache_file._load_index()) > 0
@@ -87,50 +87,50 @@ def is_warm(part: str) -> bool:
         return False
 
 
-def plan(parts, jobs: int) -> list[list[str]]:
-    """The parts dealt to ``jobs`` processes, largest first, each to the
+def plan(groups, jobs: int) -> list[list[str]]:
+    """The groups dealt to ``jobs`` processes, largest first, each to the
     least loaded process (empty processes dropped)."""
     bins: list[list[str]] = [[] for _ in range(max(1, jobs))]
     load = [0] * len(bins)
-    weight = part_weights()
-    for part in sorted(parts, key=lambda p: -weight[p]):
+    weight = group_weights()
+    for group in sorted(groups, key=lambda p: -weight[p]):
         i = load.index(min(load))
-        bins[i].append(part)
-        load[i] += weight[part]
+        bins[i].append(group)
+        load[i] += weight[group]
     return [b for b in bins if b]
 
 
-def command(group: list[str]) -> list[str]:
-    """The command line of a process that compiles ``group``."""
-    return [sys.executable, "-m", "cardmc.warm", *group]
+def command(groups: list[str]) -> list[str]:
+    """The command line of a process that compiles ``groups``."""
+    return [sys.executable, "-m", "cardmc.warm", *groups]
 
 
-def warm(parts=None, jobs: int | None = None, only_cold: bool = False, log=None) -> dict[str, float]:
-    """Compile ``parts`` (default: all) in ``jobs`` fresh processes at once
-    (default: the cores); ``only_cold``: skip the parts already warm. Returns
-    the seconds each process took, by its parts. ``log(note)`` hears each
+def warm(groups=None, jobs: int | None = None, only_cold: bool = False, log=None) -> dict[str, float]:
+    """Compile ``groups`` (default: all) in ``jobs`` fresh processes at once
+    (default: the cores); ``only_cold``: skip the groups already warm. Returns
+    the seconds each process took, by its groups. ``log(note)`` hears each
     process's start and end."""
-    known = part_weights()
-    parts = list(known) if parts is None else list(parts)
-    for part in parts:
-        if part not in known:
-            raise ValueError(f"unknown part {part!r}: one of {', '.join(known)}")
+    known = group_weights()
+    groups = list(known) if groups is None else list(groups)
+    for group in groups:
+        if group not in known:
+            raise ValueError(f"unknown group {group!r}: one of {', '.join(known)}")
     if only_cold:
-        parts = [p for p in parts if not is_warm(p)]
+        groups = [p for p in groups if not is_warm(p)]
     jobs = jobs or os.cpu_count() or 1
     if jobs < 1:
         raise ValueError(f"jobs must be at least 1, not {jobs!r}")
     say = log or (lambda note: None)
     out: dict[str, float] = {}
-    if not parts:
+    if not groups:
         return out
     t0 = time.perf_counter()
     running = []
-    for group in plan(parts, jobs):
-        say(f"compiling {', '.join(group)}")
+    for assigned in plan(groups, jobs):
+        say(f"compiling {', '.join(assigned)}")
         err = tempfile.TemporaryFile("w+")
-        proc = subprocess.Popen(command(group), stdout=subprocess.DEVNULL, stderr=err)
-        running.append((", ".join(group), proc, err))
+        proc = subprocess.Popen(command(assigned), stdout=subprocess.DEVNULL, stderr=err)
+        running.append((", ".join(assigned), proc, err))
     failed = []
     while running:
         time.sleep(0.05)
@@ -152,4 +152,4 @@ def warm(parts=None, jobs: int | None = None, only_cold: bool = False, log=None)
 
 if __name__ == "__main__":
     for name in sys.argv[1:]:
-        compile_part(name)
+        compile_group(name)

@@ -44,4 +44,4 @@ def pytest_sessionstart(session):
                     "run pip install -e '.[test]' (or pip install '.[test]') first", returncode=2)
     from cardmc.warm import warm
 
-    warm(only_cold=True)  # a cold cache: every part compiles side by side first, one process per core
+    warm(only_cold=True)  # a cold cache: every group compiles side by side first, one process per core

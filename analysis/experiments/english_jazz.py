@@ -14,7 +14,6 @@ each seat.
 """
 from __future__ import annotations
 
-import math
 from math import factorial
 
 import numpy as np
@@ -165,29 +164,10 @@ def play(seed: int, games: int, block: int = BLOCK, progress: bool = False):
 # ------------------------------------------------------------ tables
 
 
-def _rate(name: str, events: int, n: int, scale: float, events_name: str | None = None) -> dict:
-    """A proportion, scaled, with its Wilson 95% CI (no standard error: the Wald one is 0 with no
-    event, and the interval is not symmetric) and its event count as ``events_name`` (int)."""
-    d = stats.proportion(int(events), int(n))
-    out = {name: d["estimate"] * scale, f"{name}_ci_low": d["ci_low"] * scale,
-           f"{name}_ci_high": d["ci_high"] * scale}  # fmt: skip
-    out[events_name or f"{name}_events"] = int(events)
-    return out
-
-
 def _share(name: str, d, scale: float = 100) -> dict:
     """A proportion (dict or row of estimate, ci_low, ci_high), scaled, with its Wilson CI only."""
     return {name: d["estimate"] * scale, f"{name}_ci_low": d["ci_low"] * scale,
             f"{name}_ci_high": d["ci_high"] * scale}  # fmt: skip
-
-
-def _paired(only_a: int, only_b: int, both: int, n: int, scale: float) -> dict:
-    """Mean of a - b over n paired 0/1 outcomes (from the discordant counts), 95% normal CI."""
-    d = (only_a - only_b) / n
-    var = ((only_a + only_b) / n - d * d) * n / max(n - 1, 1)
-    se = math.sqrt(max(var, 0.0) / n)
-    return {"estimate": d * scale, "se": se * scale, "ci_low": (d - stats.Z95 * se) * scale,
-            "ci_high": (d + stats.Z95 * se) * scale}  # fmt: skip
 
 
 def all_tricks_table(counts: dict, pairs: Pairs) -> pd.DataFrame:
@@ -199,8 +179,8 @@ def all_tricks_table(counts: dict, pairs: Pairs) -> pd.DataFrame:
         n = getattr(counts["random"], n_of)
         row = {"unit": unit}
         for p in POLICIES:
-            row.update(_rate(p, getattr(counts[p], ev_of), n, MILLION))
-        row.update(named("random_minus_heuristic", _paired(*acc.tolist(), n, MILLION)))
+            row.update(stats.rate(p, getattr(counts[p], ev_of), n, MILLION))
+        row.update(named("random_minus_heuristic", stats.paired_outcomes(*acc.tolist()[:2], n, MILLION)))
         row.update({"only_random": int(acc[0]), "only_heuristic": int(acc[1]), "both": int(acc[2]),
                     "n": int(n)})
         rows.append(row)
@@ -213,7 +193,7 @@ def by_position_table(counts: dict) -> pd.DataFrame:
     for i, name in enumerate(POSITIONS):
         row = {"position": name}
         for p in POLICIES:
-            row.update(_rate(p, counts[p].position_sweeps[i], counts[p].deals, MILLION))
+            row.update(stats.rate(p, counts[p].position_sweeps[i], counts[p].deals, MILLION))
         row["n"] = int(counts["random"].deals)
         rows.append(row)
     return pd.DataFrame(rows).set_index("position")
@@ -229,7 +209,7 @@ def by_feature_table(counts: dict) -> pd.DataFrame:
                 continue
             row = {"feature": f, "value": label, "n": n}
             for p in POLICIES:
-                row.update(_rate(p, counts[p].feature_sweeps[f][i], counts[p].feature_n[f][i], MILLION))
+                row.update(stats.rate(p, counts[p].feature_sweeps[f][i], counts[p].feature_n[f][i], MILLION))
             rows.append(row)
     return pd.DataFrame(rows).set_index(["feature", "value"])
 
@@ -240,7 +220,7 @@ def rules_table(counts: dict) -> pd.DataFrame:
     for i, (letter, text) in enumerate(RULES.items()):
         row = {"rule": text}
         for p in POLICIES:
-            row.update(_rate(f"{p}_pct", counts[p].rules[i], counts[p].deals, 100, f"{p}_events"))
+            row.update(stats.rate(f"{p}_pct", counts[p].rules[i], counts[p].deals, 100, f"{p}_events"))
         row["n"] = int(counts["random"].deals)
         rows.append(row)
     return pd.DataFrame(rows).set_index("rule")
@@ -252,7 +232,7 @@ def trump_setter_table(counts: dict) -> pd.DataFrame:
     for i, name in enumerate(SETTERS):
         row = {"trump set by": name}
         for p in POLICIES:
-            row.update(_rate(f"{p}_pct", counts[p].setter[i], counts[p].deals, 100, f"{p}_events"))
+            row.update(stats.rate(f"{p}_pct", counts[p].setter[i], counts[p].deals, 100, f"{p}_events"))
         row["n"] = int(counts["random"].deals)
         rows.append(row)
     return pd.DataFrame(rows).set_index("trump set by")
@@ -260,7 +240,7 @@ def trump_setter_table(counts: dict) -> pd.DataFrame:
 
 def never_set_table(counts: dict) -> pd.DataFrame:
     """Deals (%) in which trump is never set, simulated beside the exact value."""
-    rows = [{"policy": p, **_rate("never_set_pct", counts[p].setter[3], counts[p].deals, 100, "events"),
+    rows = [{"policy": p, **stats.rate("never_set_pct", counts[p].setter[3], counts[p].deals, 100, "events"),
              "exact": 100 * NEVER_SET_EXACT, "n": int(counts[p].deals)} for p in POLICIES]  # fmt: skip
     return pd.DataFrame(rows).set_index("policy")
 

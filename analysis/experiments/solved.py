@@ -46,7 +46,8 @@ from cardmc.experiments.common import BLOCK, blocks, record
 from cardmc.experiments.english_jazz import MILLION, POLICIES, POSITION_OF, POSITIONS
 from cardmc.kernels.english_jazz import DEALS, PLAYERS
 from cardmc.kernels.schieber import CONTRACT_NAMES
-from cardmc.solved_tables import need, paired, rate
+from cardmc.solved_tables import need
+from cardmc.stats import paired_outcomes, rate
 from cardmc.stats import named
 
 ARMS = ("solved", *POLICIES)
@@ -82,8 +83,7 @@ def sweeps_solved(seed: int, games: int, block: int = BLOCK, progress: bool = Fa
         row = {"unit": unit}
         for arm in ARMS:
             row.update(rate(arm, events[arm][u], deals, MILLION))
-        both = events["solved"][u] - pairs[u, 0]
-        diff = paired(int(pairs[u, 0]), int(pairs[u, 1]), int(both), deals, MILLION)
+        diff = paired_outcomes(int(pairs[u, 0]), int(pairs[u, 1]), deals, MILLION)
         row.update(named("solved_minus_heuristic", diff))
         row.update({"only_solved": int(pairs[u, 0]), "only_heuristic": int(pairs[u, 1]), "n": deals})
         rows.append(row)
