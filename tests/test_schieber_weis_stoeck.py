@@ -218,6 +218,24 @@ def test_rows_and_analyses_without_weis_and_stoeck():
     assert json.loads(df.attrs["settings"])["weis"] == "off"
 
 
+def test_the_heuristic_counts_no_weis_it_cannot_score():
+    """Without Weis, the value of every contract (the rows' best_value, what the heuristic chooses and
+    pushes by) is the hand's value with no Weis; with Weis, half the Weis the hand declares is in it."""
+    settings = SPEC.settings({**NO_WEIS, "target": 1000})
+    off, on = int(K.rules_of(SPEC.params(settings))), K.DEFAULT_RULES
+    df = S.frame(S.simulate_block(4, 0, 20, 4, SPEC.params(settings), S.parse_policy("heuristic")))
+    held = 0
+    for i in range(20):
+        line = S.trace_game(4, i, 4, settings, "heuristic")
+        for k, deal in enumerate(line["deals"]):
+            values = df[(df["game"] == i) & (df["deal"] == k)].sort_values("seat")["best_value"].tolist()
+            for s, hand in enumerate(deal["hands"]):
+                weis = W.declare(mask(hand), W.OBENABE, 0)[1]  # what the hand declares with Weis
+                assert values[s] == K.best_contract(mask(hand), 0, off)[1]
+                held += K.best_contract(mask(hand), weis, on)[1] > K.best_contract(mask(hand), 0, on)[1]
+    assert held > 50
+
+
 # ------------------------------------------------------------ odds, compare, house rules
 
 
