@@ -36,6 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardmc.kernels.bits import ONE, ZERO, bit, highest, lowest, nth, pext, popcount
+from cardmc.kernels.cards import JACK
 from cardmc.kernels.jit import jit
 from cardmc.kernels.solve_rules import (
     BONUS, COUNTED, DIFFERENZLER, ENGLISH_JAZZ, GAME, INTERVAL, MAX_SIDE, MODE, NODES, PARAM, PLAYERS, SALT, SCHIEBER,
@@ -308,6 +309,35 @@ def play_card(R, hands, line, pos, k, leader, trump, flags, p, c):
     return play(R, hands, line, pos, k, leader, trump, flags, p, c)
 
 
+@jit(inline="always")
+def fixed_side(R, hands, trick, k, leader, trump, c, top, wseat, maxnode):
+    """Whether the side (counted or not) that wins the trick is the same
+    whatever the seats after the player do once it plays ``c`` (``top``,
+    ``wseat``: the strongest card of the trick so far and its seat), and
+    whether that side is the player's (the counted seats' when it
+    maximises, the others' when not): (1 or 0, wants the most valuable
+    card). No later seat of the other side holds a card that beats the
+    trick (legal or not), so every card that could take it is its side's."""
+    n = R[PLAYERS]
+    p = (leader + k) % n
+    led = trick[0] >> 4 if k > 0 else c >> 4
+    s = card_strength(R, c, led, trump)
+    if k == 0 or s > top:
+        top, wseat = s, p
+    side = (R[COUNTED] >> wseat) & 1
+    for i in range(k + 1, n):
+        q = (leader + i) % n
+        if (R[COUNTED] >> q) & 1 == side:
+            continue
+        h = hands[q]
+        while h != ZERO:
+            e = lowest(h)
+            h &= h - ONE
+            if card_strength(R, e, led, trump) > top:
+                return 0, False
+    return 1, side == maxnode
+
+
 @jit(_nrt=False)  # no reference counting (see the module notes)
 def order_moves(R, hands, trick, k, leader, trump, lg, present, moves, scores, d):
     """Writes the cards worth searching into ``moves[d]``, most promising
@@ -323,18 +353,36 @@ def order_moves(R, hands, trick, k, leader, trump, lg, present, moves, scores, d
             top, wseat = s, (leader + i) % n
     good_winner = k > 0 and ((R[COUNTED] >> wseat) & 1) == maxnode
     good_me = ((R[COUNTED] >> p) & 1) == maxnode
+    dominance = R[GAME] <= DIFFERENZLER and R[MODE] == THRESHOLD
+    tsuit = ordered_trump(R, trump)
+    jack = 16 * tsuit + JACK if tsuit >= 0 else -1  # the trump J may refuse trumps: never swapped
+    apart = (present & ~hands[p]) if dominance else present  # cards that separate two of the hand's
     m = 0
     rest = lg
     while rest != ZERO:
         c = lowest(rest)
         rest &= rest - ONE
         vc = card_value(R, c, trump)
-        twins = rest & (np.uint64(0xFFFF) << np.uint64(16 * (c >> 4)))
+        twins = lg & (np.uint64(0xFFFF) << np.uint64(16 * (c >> 4))) & ~bit(c)
         alike = False
+        side = -1  # the trick's winning side is fixed whichever card of c's run is played: 1 yes, 0 no
+        high = False  # then the player wants the run's most valuable card (else its least)
         while twins != ZERO:
             e = lowest(twins)
             twins &= twins - ONE
-            if card_value(R, e, trump) == vc and order_between(R, c, e, trump) & present == ZERO:
+            if order_between(R, c, e, trump) & apart != ZERO:
+                continue
+            ve = card_value(R, e, trump)
+            if ve == vc:
+                if e > c:
+                    alike = True
+                    break
+                continue
+            if not dominance or c == jack or e == jack:
+                continue
+            if side < 0:
+                side, high = fixed_side(R, hands, trick, k, leader, trump, c, top, wseat, maxnode)
+            if side == 1 and (ve > vc if high else ve < vc):
                 alike = True
                 break
         if alike:
