@@ -513,10 +513,10 @@ class Grid:
 class GridTally(Tally):
     """A game's aggregates tallied by a jitted kernel into a ``Grid`` (see
     ``cardmc.kernels.tally``): each block's rows are split into whole games,
-    one part per thread of the run (side by side on Python threads: the
-    kernel releases the GIL), each part fills its own cells, and the parts are added
+    one share per thread of the run (side by side on Python threads: the
+    kernel releases the GIL), each share fills its own cells, and the shares are added
     (integers, so exactly and in any order); the tables are built once, at
-    ``result``. A run tallies each chunk of games on the thread that played
+    ``result``. A run tallies each slice of games on the thread that played
     it, right after, while its rows are in the core's cache (``block``): on
     two threads, 2-14% less time than reading the block's rows back from
     memory afterwards. A block the kernel cannot place (a key out of its
@@ -528,25 +528,25 @@ class GridTally(Tally):
         self.grid, self.kernel = grid, kernel
         self.dims = np.asarray(dims, dtype=np.int64).reshape(-1)
         self.acc = np.zeros(grid.size, np.int64)
-        self.parts = np.zeros((0, grid.size), np.int64)  # per thread: the cells its chunks were tallied into
+        self.shares = np.zeros((0, grid.size), np.int64)  # per thread: the cells its slices were tallied into
         self.spilled = 0
-        self.fused = None  # the chunks of the block being played, tallied one by one (``block``)
+        self.fused = None  # the slices of the block being played, tallied one by one (``block``)
 
     def block(self, threads: int, n: int = 0):
         """The kernel's ``after(p, rows, lo, hi)`` for the next block (of
-        ``n`` games): part ``p`` tallies each chunk's rows on its thread as
+        ``n`` games): share ``p`` tallies each slice's rows on its thread as
         soon as they are written, into the cells it keeps for the whole run
         (no grid zeroed and summed per block: with a large grid that cost
-        more than small blocks gain). ``add`` keeps the block's chunks if
+        more than small blocks gain). ``add`` keeps the block's slices if
         they hold all its rows and all fitted; else it takes them out again
         (tallies them once more and subtracts: integers, exactly) and
         tallies the block itself, as without."""
-        if len(self.parts) < threads:
-            more = np.zeros((threads - len(self.parts), self.grid.size), np.int64)
-            self.parts = np.concatenate([self.parts, more])
-        cells = self.parts
-        counts = np.zeros((threads, 2), np.int64)  # per part: rows tallied, rows that did not fit
-        tallied = []  # (rows, lo, hi) of each chunk tallied
+        if len(self.shares) < threads:
+            more = np.zeros((threads - len(self.shares), self.grid.size), np.int64)
+            self.shares = np.concatenate([self.shares, more])
+        cells = self.shares
+        counts = np.zeros((threads, 2), np.int64)  # per share: rows tallied, rows that did not fit
+        tallied = []  # (rows, lo, hi) of each slice tallied
         at, dims, kernel = self.grid.at, self.dims, self.kernel
 
         def after(p: int, rows: np.ndarray, lo: int, hi: int) -> None:
@@ -571,25 +571,25 @@ class GridTally(Tally):
                 self.rows += int(spans[:, 1].sum())
                 return
             undo = np.zeros(self.grid.size, np.int64)
-            for part_rows, lo, hi in tallied:
-                self.kernel(part_rows, lo, hi, undo, self.grid.at, self.dims)
+            for slice_rows, lo, hi in tallied:
+                self.kernel(slice_rows, lo, hi, undo, self.grid.at, self.dims)
             if tallied:
-                self.parts[0] -= undo
+                self.shares[0] -= undo
         rows = np.ascontiguousarray(rows, dtype=np.int32)
         threads = numba.get_num_threads()
         if spans is None:
             cuts = split(rows, max(1, min(threads, len(rows) >> 12)))
             ranges = np.stack([cuts[:-1], cuts[1:]], axis=1)
-        else:  # each span holds whole games: the parts are runs of spans
+        else:  # each span holds whole games: the shares are runs of spans
             ranges = np.stack([spans[:, 0], spans[:, 0] + spans[:, 1]], axis=1)
-        parts = span_parts(ranges[:, 1] - ranges[:, 0], threads)
-        cells = np.zeros((len(parts) - 1, self.grid.size), np.int64)
+        shares = span_shares(ranges[:, 1] - ranges[:, 0], threads)
+        cells = np.zeros((len(shares) - 1, self.grid.size), np.int64)
         at, dims = self.grid.at, self.dims
 
         def tally(p: int) -> int:
-            return sum(self.kernel(rows, lo, hi, cells[p], at, dims) for lo, hi in ranges[parts[p]:parts[p + 1]])
+            return sum(self.kernel(rows, lo, hi, cells[p], at, dims) for lo, hi in ranges[shares[p]:shares[p + 1]])
 
-        misfit = sum(in_threads(tally, len(parts) - 1))
+        misfit = sum(in_threads(tally, len(shares) - 1))
         n = int((ranges[:, 1] - ranges[:, 0]).sum())
         if misfit:
             part = self.aggregate(self.spec.frame(rows if spans is None else join_spans(rows, spans)))
@@ -600,7 +600,7 @@ class GridTally(Tally):
         self.rows += n
 
     def result(self) -> Aggregates:
-        acc = self.acc + self.parts.sum(axis=0)
+        acc = self.acc + self.shares.sum(axis=0)
         if self.total is None:
             return Aggregates(self.grid.frames(acc))
         if self.spilled == self.rows:
@@ -608,14 +608,14 @@ class GridTally(Tally):
         return merge(self.grid.frames(acc), self.total)
 
 
-def span_parts(sizes: np.ndarray, threads: int) -> np.ndarray:
+def span_shares(sizes: np.ndarray, threads: int) -> np.ndarray:
     """Bounds of at most ``threads`` runs of consecutive spans of about equal
     rows (``sizes``: each span's rows), a run at least ``1 << 12`` rows
     where there are enough."""
     total = int(sizes.sum())
-    parts = max(1, min(threads, total >> 12, len(sizes)))
+    shares = max(1, min(threads, total >> 12, len(sizes)))
     ends = np.cumsum(sizes)
-    cuts = np.searchsorted(ends, [total * p // parts for p in range(1, parts)], side="left") + 1
+    cuts = np.searchsorted(ends, [total * p // shares for p in range(1, shares)], side="left") + 1
     return np.unique(np.concatenate([[0], np.minimum(cuts, len(sizes)), [len(sizes)]]))
 
 

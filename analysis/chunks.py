@@ -127,12 +127,12 @@ def simulated_blocks(job: Job, first: int, count: int, block: int, nthreads: int
                      reader=None) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:  # fmt: skip
     """(games, the kernel's rows, their spans) of each block of games
     first..first+count-1, on ``nthreads`` of Numba's threads. The rows are
-    as the kernel left them, its chunks' rows one after another in each span
+    as the kernel left them, its slices' rows one after another in each span
     (``registry.join_spans``): a consumer that reads them span by span saves
     moving them together. Whatever turns a block into a frame, a file or
     aggregates runs on the same threads after it (``threads=1`` is one core).
-    A ``reader`` that reads chunk by chunk (``aggregate.GridTally.block``,
-    ``frames.Gather.block``) gets each chunk's rows on the thread that wrote
+    A ``reader`` that reads slice by slice (``aggregate.GridTally.block``,
+    ``frames.Gather.block``) gets each slice's rows on the thread that wrote
     them, right after."""
     spec, params, codes, tables = job.spec, job.params(), job.codes(), job.kernel_tables()
     fused = hasattr(reader, "block")

@@ -98,7 +98,7 @@ def simulate_spans(seed, start, count, players, params, policies, calibration=No
                    after=None):  # fmt: skip
     """``simulate_block``'s rows as the kernel left them, with its spans
     (``cardmc.registry.join_spans``), for a consumer that reads them span by
-    span; ``after(p, rows, lo, hi)`` reads each chunk's rows where they were
+    span; ``after(p, rows, lo, hi)`` reads each slice's rows where they were
     written, right after (not for the search player's blocks)."""
     table = calibration_table() if calibration is None else calibration
     if pimc.has_pimc(policies, "differenzler"):

@@ -141,13 +141,13 @@ def could_sweep(seed: int, start: int, games: int,
 
     out = np.zeros((games, k.DEALS, k.PLAYERS), np.int8)
     dealt = np.zeros((games, k.DEALS, k.PLAYERS), np.uint64)
-    parts = max(1, min(threads or os.cpu_count() or 1, games))
+    shares = max(1, min(threads or os.cpu_count() or 1, games))
 
-    def work(p: int) -> None:
-        lo, hi = games * p // parts, games * (p + 1) // parts
+    def work(share: int) -> None:
+        lo, hi = games * share // shares, games * (share + 1) // shares
         sweeps(seed, start + lo, hi - lo, *sweep_table(), out[lo:hi], dealt[lo:hi])
 
-    in_threads(work, parts)
+    in_threads(work, shares)
     return out.astype(bool), dealt
 
 

@@ -1,7 +1,7 @@
 """The kernels' row blocks as DataFrames: one array per column, no copies after the split.
 
 A game's ``frame(rows)`` is ``Columns(...)(rows)``: one jitted pass
-(``cardmc.kernels.columns.split_rows``, parts of the rows side by side on
+(``cardmc.kernels.columns.split_rows``, shares of the rows side by side on
 the run's threads) writes each column of the row-major int32
 block into its own array of the column's dtype (int8 to int64, or a
 categorical's int8 codes), and the DataFrame takes those arrays as they are.
@@ -112,7 +112,7 @@ class Gather:
 
     Where every game writes the same ``dense`` rows, one game after another
     (English Jazz, Norwegian Jazz), a block's place among the columns is
-    known before it is played, and each chunk of games is split on the thread
+    known before it is played, and each slice of games is split on the thread
     that played it, right after, while its rows are in the core's cache
     (``block``)."""
 
@@ -120,11 +120,11 @@ class Gather:
         self.columns, self.games, self.dense = columns, games, dense
         self.outs = [np.empty((len(p), 0), w) for p, w in zip(columns.picks, WIDTHS)]
         self.rows = self.done = 0
-        self.fused = None  # rows split by the chunks of the block being played (``block``)
+        self.fused = None  # rows split by the slices of the block being played (``block``)
 
     def block(self, threads: int, n: int):
         """The kernel's ``after(p, rows, lo, hi)`` for the next block, of
-        ``n`` games, when games write ``dense`` rows each: a chunk's rows
+        ``n`` games, when games write ``dense`` rows each: a slice's rows
         lo..hi-1 go into the columns from the block's place on; ``add`` then
         takes them if they are all its rows (else it splits the block itself,
         over them). None when games do not."""
@@ -155,16 +155,16 @@ class Gather:
         need = self.rows + count
         self.done += n
         if fused is not None and len(spans) == 1 and spans[0, 0] == 0 and fused.sum() == count:
-            self.rows = need  # split chunk by chunk as they were played
+            self.rows = need  # split slice by slice as they were played
             return
         self._reserve(need, self.done)
-        # each span's rows go to their place among the columns: cut into one piece a thread
+        # each span's rows go to their place among the columns: cut into one share a thread
         places = self.rows + np.cumsum(spans[:, 1]) - spans[:, 1]
-        parts = max(1, min(numba.get_num_threads(), count // kc.CHUNK))
+        shares = max(1, min(numba.get_num_threads(), count // kc.SHARE_ROWS))
         outs = self.outs
 
         def split(p: int) -> None:
-            lo, hi = count * p // parts, count * (p + 1) // parts  # this piece's rows of the joined block
+            lo, hi = count * p // shares, count * (p + 1) // shares  # this share's rows of the joined block
             for (first, m), place in zip(spans.tolist(), places.tolist()):
                 a, b = max(lo, place - self.rows), min(hi, place - self.rows + m)
                 if a < b:  # rows a..b-1 of the joined block are rows a..b-1 - (place - first) here
@@ -172,7 +172,7 @@ class Gather:
                     kc.split_rows(rows, a - shift + self.rows, b - shift + self.rows, *columns.picks, columns.cards,
                                   *outs, shift)  # fmt: skip
 
-        in_threads(split, parts)
+        in_threads(split, shares)
         self.rows = need
 
     def _reserve(self, need: int, done: int) -> None:

@@ -50,7 +50,7 @@ def simulate_block(seed: int, start: int, count: int, players: int, params: np.n
 
 def simulate_spans(seed, start, count, players, params, policies, condition=None, out=None, after=None):
     """``simulate_block``'s rows as one span (``cardmc.registry.whole``);
-    ``after(p, rows, lo, hi)`` reads each chunk's rows where they were
+    ``after(p, rows, lo, hi)`` reads each slice's rows where they were
     written, right after (not for the search player's blocks)."""
     if pimc.has_pimc(policies, "norwegian_jazz"):
         return whole(pimc.play_block("norwegian_jazz", seed, start, count, params, policies, kc.of(condition),

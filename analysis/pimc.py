@@ -146,15 +146,15 @@ def play_block(game: str, seed: int, start: int, count: int, params: np.ndarray,
 
     rows = np.zeros((count * per, columns), np.int32)
     written = np.zeros(count, np.int64)
-    parts = max(1, min(numba.get_num_threads(), count))
+    shares = max(1, min(numba.get_num_threads(), count))
 
-    def work(part: int) -> None:
+    def work(share: int) -> None:
         ev = np.zeros((events, 4), np.int64)
-        for j in range(count * part // parts, count * (part + 1) // parts):
+        for j in range(count * share // shares, count * (share + 1) // shares):
             game_rows = rows[j * per:(j + 1) * per]
             written[j] = play_game(game, seed, start + j, params, policies, game_rows, ev, cond, table)[0]
 
-    in_threads(work, parts)
+    in_threads(work, shares)
     return rows[(np.arange(per)[None, :] < written[:, None]).ravel()]
 
 

@@ -98,8 +98,8 @@ class Example:
     condition: dict = field(default_factory=dict)  # a conditioned run's keywords beside its hand (``deal``)
     searched_settings: dict = field(default_factory=dict)  # the searched run's settings beside the search's
     odds_searched: dict = field(default_factory=dict)  # keywords of an odds run with a search-player seat
-    positions: tuple[dict, ...] = ()  # keywords of ``cardmc.solve`` positions, for the solver's part
-    compile_seconds: int = 20  # about what the game adds to a cold compile: parts are dealt largest first
+    positions: tuple[dict, ...] = ()  # keywords of ``cardmc.solve`` positions, for the solver's group
+    compile_seconds: int = 20  # about what the game adds to a cold compile: groups are dealt largest first
 
 
 @dataclass(frozen=True)
@@ -195,7 +195,7 @@ class GameSpec:
     parse_policy: Callable[[str, int], np.ndarray]
     simulate_block: Callable[..., np.ndarray]  # (seed, start, count, players, params, policies, *, out=None) -> rows
     # the same rows as the kernel left them, (rows, spans) (join_spans), for readers that take them span by
-    # span; its ``after(p, rows, lo, hi)`` reads each chunk's rows on the thread that wrote them, right after
+    # span; its ``after(p, rows, lo, hi)`` reads each slice's rows on the thread that wrote them, right after
     simulate_spans: Callable[..., tuple[np.ndarray, np.ndarray]]
     frame: Callable[[np.ndarray], object]  # rows -> DataFrame
     trace_game: Callable[..., dict]  # (seed, index, players, settings, policy) -> TRACE.md line
@@ -318,10 +318,10 @@ def whole(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def join_spans(rows: np.ndarray, spans: np.ndarray) -> np.ndarray:
-    """The written rows of a batch kernel whose chunks wrote their games' rows
-    one after another: chunk c wrote ``rows[first : first + n]`` with
-    ``spans[c] = (first, n)``. The spans are moved together in place (a few
-    large copies, in chunk and so game order)."""
+    """The written rows of a batch kernel whose slices wrote their games' rows
+    one after another: slice s wrote ``rows[first : first + n]`` with
+    ``spans[s] = (first, n)``. The spans are moved together in place (a few
+    large copies, in slice and so game order)."""
     out = 0
     for first, n in spans.tolist():
         if first != out:

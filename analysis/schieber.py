@@ -43,15 +43,15 @@ def simulate_block(seed, start, count, players, params, policies, condition=None
 def simulate_spans(seed, start, count, players, params, policies, condition=None, out=None, after=None):
     """``simulate_block``'s rows as the kernel left them, with its spans
     (``cardmc.registry.join_spans``), for a consumer that reads them span by
-    span; ``after(p, rows, lo, hi)`` reads each chunk's rows where they were
+    span; ``after(p, rows, lo, hi)`` reads each slice's rows where they were
     written, right after (not for the search player's blocks). Without it,
-    a chunk a thread (the fewest rows to move together); with it, chunks
+    a slice a thread (the fewest rows to move together); with it, slices
     small enough to stay in the core's cache."""
     if pimc.has_pimc(policies, "schieber"):
         return whole(pimc.play_block("schieber", seed, start, count, params, policies, kc.of(condition),
                                      k.max_rows(4, params), k.NCOL, max_events(params)))
-    chunks = 64 if after is not None else numba.get_num_threads()
-    return k.simulate(seed, start, count, players, params, policies, chunks, kc.of(condition), out, after)
+    slices = 64 if after is not None else numba.get_num_threads()
+    return k.simulate(seed, start, count, players, params, policies, slices, kc.of(condition), out, after)
 
 
 _SMALL = {c: "int8" for c in k.COLUMNS}

@@ -72,20 +72,20 @@ def solve_deals(job, first: int | None = None, games: int | None = None, threads
     spec, tables = job.spec, job.kernel_tables()
     first = job.start if first is None else first
     games = job.games if games is None else games
-    parts = max(1, min(threads or os.cpu_count() or 1, games))
+    shares = max(1, min(threads or os.cpu_count() or 1, games))
     bar = progress_bar(progress, games, "solving", leave=False)
     out: list[list[dict]] = [[] for _ in range(games)]
     stop = threading.Event()
 
-    def work(p: int) -> None:
-        for i in range(games * p // parts, games * (p + 1) // parts):
+    def work(share: int) -> None:
+        for i in range(games * share // shares, games * (share + 1) // shares):
             line = spec.trace_game(job.seed, first + i, job.players, job.options, job.policy, **tables)
             out[i] = deal_values(job.game, line, tt_mib, stop)
             bar.update(1)
 
     try:  # Ctrl-C stops the searches at once, also within a block that a run lets finish
         with on_interrupt(lambda: halt(stop)):
-            in_threads(work, parts, halt=lambda: halt(stop))
+            in_threads(work, shares, halt=lambda: halt(stop))
     finally:
         bar.close()
     columns = ["game", "deal", "seat", *spec.solved.columns]

@@ -40,7 +40,7 @@ def group_weights() -> dict[str, int]:
 
 def _marker(group: str) -> tuple[str, str]:
     """The kernel whose cache entry tells whether ``group`` is warm: (module, name)."""
-    return ("solve_search", "value") if group == SOLVER else (group, "play_chunks")
+    return ("solve_search", "value") if group == SOLVER else (group, "play_slices")
 
 
 def compile_group(group: str) -> None:

@@ -6,7 +6,7 @@ copies column ``c8[t]`` of rows lo..hi-1 into ``out8[t]`` from place
 at a time, one column after another (the tile stays in cache, every write
 is sequential). Then each ``out8[cards[i]]``, a card (``suit * 16 + rank``,
 ranks 6..A), becomes its place 0..35 in a 36-card deck. The caller splits
-parts of ``CHUNK`` rows or more side by side (``cardmc.frames.Gather``).
+shares of ``SHARE_ROWS`` rows or more side by side (``cardmc.frames.Gather``).
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import numpy as np
 
 from cardmc.kernels.jit import jit
 
-CHUNK = 4096  # rows per part at the least
+SHARE_ROWS = 4096  # rows a share at the least
 TILE = 256  # rows split one column at a time (25 int32 columns: 25 KB)
 
 

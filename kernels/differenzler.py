@@ -15,7 +15,7 @@ from cardmc.kernels.columns import new_rows
 from cardmc.kernels.script import scripted_card
 from cardmc.kernels.script import start as start_script
 from cardmc.kernels.events import EV_DEAL, EV_DECLARE, EV_HAND, EV_PLAY
-from cardmc.kernels.jit import in_parts, jit
+from cardmc.kernels.jit import in_shares, jit
 from cardmc.kernels.tricks import (JASS_PLAIN, JASS_TRUMP, PLAIN, SUIT16, TRUMP_BASE, TRUMP_STRENGTH, TRUMPS_ABOVE,
                                   strength, suit_cards, trumps_above)
 
@@ -45,9 +45,9 @@ COLUMNS = (
     C_TOTAL, C_WINNER, C_TIED,
 ) = range(len(COLUMNS))  # fmt: skip
 
-# games a chunk at the least: smaller chunks cost more in handing them out and in tallying each after it
-# (an aggregate block of 1,024 games ran 8% slower in 64 chunks than in 16)
-CHUNK = 64
+# games a slice at the least: smaller slices cost more in handing them out and in tallying each after it
+# (an aggregate block of 1,024 games ran 8% slower in 64 slices than in 16)
+SLICE = 64
 W_DECLARED, W_MADE, W_TRICKS, W_TOTAL, W_SIZE = 0, 4, 8, 12, 16  # per-seat sums in the int64 work array
 MAX_EVENTS_PER_DEAL = 1 + PLAYERS + PLAYERS + 36
 
@@ -441,7 +441,7 @@ def play_games(seed, start, count, players, params, policies, table, rows, r0, e
                deck_bytes, cond=None, script=None):
     """Games start..start+count-1 as ``play_game`` plays them, their rows one
     after another from ``rows[r0]``; the work arrays are ``new_scratch``'s,
-    passed one by one (one call per batch chunk: reference counts are taken
+    passed one by one (one call per slice: reference counts are taken
     once, not per game). Returns (rows written, events written; tracing is
     for one game)."""
     ne = 0
@@ -482,29 +482,29 @@ def play_games(seed, start, count, players, params, policies, table, rows, r0, e
 
 
 def simulate(seed, start, count, players, params, policies, table, cond=None, out=None, after=None):
-    """Play games start..start+count-1 in chunks of consecutive games, side by
-    side: 64 chunks, of at least ``CHUNK`` games; chunk c writes its games'
-    rows one after another from row ``spans[c, 0]``, in all ``spans[c, 1]``
+    """Play games start..start+count-1 in slices of consecutive games, side by
+    side: 64 slices, of at least ``SLICE`` games; slice s writes its games'
+    rows one after another from row ``spans[s, 0]``, in all ``spans[s, 1]``
     rows (``cardmc.registry.join_spans`` packs them). ``after(p, rows, lo,
-    hi)``, if given, reads each chunk's rows lo..hi-1 on the thread that wrote
-    them, right after (``jit.in_parts``)."""
+    hi)``, if given, reads each slice's rows lo..hi-1 on the thread that wrote
+    them, right after (``jit.in_shares``)."""
     m = PLAYERS * (4 + params[P_MAX_EXTRA_DEALS])
     rows = new_rows(out, count * m, len(COLUMNS))  # only written rows are read
-    spans = np.zeros((max(1, min(64, count // CHUNK)), 2), np.int64)
-    in_parts(lambda lo, hi: play_chunks(seed, start, count, players, params, policies, table, cond, rows, spans, lo, hi),
-             len(spans), after and (lambda p, c: after(p, rows, spans[c, 0], spans[c, 0] + spans[c, 1])))  # fmt: skip
+    spans = np.zeros((max(1, min(64, count // SLICE)), 2), np.int64)
+    in_shares(lambda lo, hi: play_slices(seed, start, count, players, params, policies, table, cond, rows, spans, lo, hi),
+              len(spans), after and (lambda p, s: after(p, rows, spans[s, 0], spans[s, 0] + spans[s, 1])))  # fmt: skip
     return rows, spans
 
 
 @jit
-def play_chunks(seed, start, count, players, params, policies, table, cond, rows, spans, lo, hi):
-    """Chunks lo..hi-1 of ``simulate``."""
+def play_slices(seed, start, count, players, params, policies, table, cond, rows, spans, lo, hi):
+    """Slices lo..hi-1 of ``simulate``."""
     m = PLAYERS * (4 + params[P_MAX_EXTRA_DEALS])
-    chunks = len(spans)
+    slices = len(spans)
     hands, cards, play_st, work, deck_bytes = new_scratch()
     events = np.zeros((0, 4), np.int64)
-    for c in range(lo, hi):
-        first = c * count // chunks
-        n, _ = play_games(seed, start + first, (c + 1) * count // chunks - first, players, params, policies, table,
+    for s in range(lo, hi):
+        first = s * count // slices
+        n, _ = play_games(seed, start + first, (s + 1) * count // slices - first, players, params, policies, table,
                           rows, first * m, events, hands, cards, play_st, work, deck_bytes, cond)
-        spans[c, 0], spans[c, 1] = first * m, n
+        spans[s, 0], spans[s, 1] = first * m, n

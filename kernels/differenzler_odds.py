@@ -21,11 +21,11 @@ from cardmc.kernels.condition import deal_given, face_up_card
 from cardmc.kernels.differenzler import (C_TRUMP, C_TRUMP_CARD, DECLARE_CALIBRATED, DECLARE_HEURISTIC, PLAY_SCRIPTED,
                                          PLAYERS, W_DECLARED, W_MADE, W_SIZE, declare, play_tricks)
 from cardmc.kernels.events import EV_DEAL, EV_DECLARE, EV_HAND
-from cardmc.kernels.jit import in_parts, jit
+from cardmc.kernels.jit import in_shares, jit
 from cardmc.kernels.script import start as start_script
 
 RULE_HEURISTIC, RULE_CALIBRATED = -1, -2
-CHUNK = 1024
+SLICE = 1024
 DECK_MASK = np.uint64(FULL36)
 SIZES = np.full(PLAYERS, 9, np.int64)
 
@@ -35,13 +35,13 @@ def points_made(seed, start, count, seat, dealer, fixed, trump_card, candidates,
     makes when it declares candidate ``j``, ``declared[i, j]`` that
     declaration (it differs from deal to deal only for a rule). ``params``:
     the game's rule options (``SPEC.params``); none of today's changes the
-    play of a single deal. Chunks of ``CHUNK`` deals run side by side."""
+    play of a single deal. Slices of ``SLICE`` deals run side by side."""
     n_cand = candidates.shape[0]
     made = np.empty((count, n_cand), np.uint8)
     declared = np.empty((count, n_cand), np.uint8)
-    chunks = (count + CHUNK - 1) // CHUNK
-    in_parts(lambda lo, hi: _points_made_chunks(seed, start, count, seat, dealer, fixed, trump_card, candidates,
-                                                policies, table, params, made, declared, lo, hi), chunks)  # fmt: skip
+    slices = (count + SLICE - 1) // SLICE
+    in_shares(lambda lo, hi: _points_made_slices(seed, start, count, seat, dealer, fixed, trump_card, candidates,
+                                                 policies, table, params, made, declared, lo, hi), slices)  # fmt: skip
     return made, declared
 
 
@@ -64,18 +64,18 @@ def odds_deal(seed, i, seat, dealer, fixed, trump_card, policies, table, st, buf
 
 
 @jit
-def _points_made_chunks(seed, start, count, seat, dealer, fixed, trump_card, candidates, policies, table, params,
+def _points_made_slices(seed, start, count, seat, dealer, fixed, trump_card, candidates, policies, table, params,
                         made, declared, lo, hi):  # fmt: skip
-    """Chunks lo..hi-1 of ``points_made``."""
+    """Slices lo..hi-1 of ``points_made``."""
     n_cand = candidates.shape[0]
-    for c in range(lo, hi):
+    for sl in range(lo, hi):
         dealt = np.empty(PLAYERS, np.uint64)
         hands = np.empty(PLAYERS, np.uint64)
         buf = np.empty(64, np.int64)
         st = np.empty(1, np.uint64)
         work = np.zeros(W_SIZE, np.int64)
         events = np.zeros((0, 4), np.int64)
-        for i in range(c * CHUNK, min(count, (c + 1) * CHUNK)):
+        for i in range(sl * SLICE, min(count, (sl + 1) * SLICE)):
             card, z0 = odds_deal(seed, start + i, seat, dealer, fixed, trump_card, policies, table, st, buf, dealt,
                                  work)  # fmt: skip
             trump = card >> 4

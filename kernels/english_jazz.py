@@ -16,7 +16,7 @@ from cardmc.kernels.cards import ACE, FULL36, JACK, KING, NINE, QUEEN, TEN, deal
 from cardmc.kernels.columns import new_rows
 from cardmc.kernels.condition import deal_given
 from cardmc.kernels.events import EV_DEAL, EV_FACE_UP, EV_HAND, EV_PLAY  # EV_FACE_UP: finding the first dealer
-from cardmc.kernels.jit import in_parts, jit
+from cardmc.kernels.jit import in_shares, jit
 from cardmc.kernels.script import scripted_card
 from cardmc.kernels.script import start as start_script
 from cardmc.kernels.tricks import (
@@ -87,7 +87,7 @@ POINTS = np.zeros((5, 64), np.int64)
 for _t in range(-1, 4):
     for _c in DECK:
         POINTS[_t + 1, _c] = (JASS_TRUMP if _c >> 4 == _t else JASS_PLAIN)[_c & 15]
-CHUNK = 64  # games (or odds deals / 16) per parallel work item
+SLICE = 64  # games (or odds deals / 16) a slice
 
 
 def max_rows(players: int, params: np.ndarray) -> int:
@@ -557,7 +557,7 @@ def play_games(seed, start, count, policies, rows, r0, events,
                pimc=None):
     """Games start..start+count-1 as ``play_game`` plays them, their rows from
     ``rows[r0]`` on, with the work arrays of ``new_scratch`` passed one by one
-    (one call per batch chunk: their reference counts are taken once, not per
+    (one call per slice: their reference counts are taken once, not per
     game); ``cond`` a condition on every deal (``cardmc.kernels.condition``)
     or None; ``pimc``: the script of the PIMC seats (``play_game``), or
     None. Returns the events written (tracing is for one game)."""
@@ -625,28 +625,28 @@ def play_games(seed, start, count, policies, rows, r0, events,
 
 
 def simulate(seed, start, count, players, params, policies, cond=None, out=None, after=None):
-    """Play games start..start+count-1, chunks of ``CHUNK`` games side by side;
+    """Play games start..start+count-1, slices of ``SLICE`` games side by side;
     game j writes rows[j*36 : j*36+nrows[j]]; ``after(p, rows, lo, hi)``, if given,
-    reads each chunk's rows lo..hi-1 on the thread that wrote them, right
-    after (``jit.in_parts``)."""
+    reads each slice's rows lo..hi-1 on the thread that wrote them, right
+    after (``jit.in_shares``)."""
     m = ROWS_PER_GAME
     rows = new_rows(out, count * m, len(COLUMNS))
     nrows = np.zeros(count, np.int64)
-    in_parts(lambda lo, hi: play_chunks(seed, start, count, policies, cond, rows, nrows, lo, hi),
-             (count + CHUNK - 1) // CHUNK,
-             after and (lambda p, c: after(p, rows, c * CHUNK * m, min(count, (c + 1) * CHUNK) * m)))  # fmt: skip
+    in_shares(lambda lo, hi: play_slices(seed, start, count, policies, cond, rows, nrows, lo, hi),
+              (count + SLICE - 1) // SLICE,
+              after and (lambda p, s: after(p, rows, s * SLICE * m, min(count, (s + 1) * SLICE) * m)))  # fmt: skip
     return rows, nrows
 
 
 @jit
-def play_chunks(seed, start, count, policies, cond, rows, nrows, lo, hi):
-    """Chunks lo..hi-1 of ``simulate``."""
+def play_slices(seed, start, count, policies, cond, rows, nrows, lo, hi):
+    """Slices lo..hi-1 of ``simulate``."""
     m = ROWS_PER_GAME
     events = np.zeros((0, 4), np.int64)
     order, st, play, hands, dealt, won, tricks, plain, points, score, totals, pol, script = new_scratch()
-    for ch in range(lo, hi):
-        first = ch * CHUNK
-        last = min(count, first + CHUNK)
+    for sl in range(lo, hi):
+        first = sl * SLICE
+        last = min(count, first + SLICE)
         play_games(seed, start + first, last - first, policies, rows, first * m, events,
                    order, st, play, hands, dealt, won, tricks, plain, points, score, totals, pol, script, cond)
         for j in range(first, last):
@@ -711,11 +711,11 @@ def odds_given(seed, start, count, fixed, seat, dealer, policy):
     stream(seed, i, 0, DEAL) and dealt in packets of three in dealing order
     into the places the fixed cards leave free (``packet_condition``,
     ``deal_given``); every seat plays ``policy``. Returns int16 (count, 4):
-    tricks, card points, rule code and deal score of ``seat``. Chunks of
-    ``CHUNK * 16`` deals run side by side."""
+    tricks, card points, rule code and deal score of ``seat``. Slices of
+    ``SLICE * 16`` deals run side by side."""
     out = np.empty((count, 4), np.int16)
-    chunks = (count + CHUNK * 16 - 1) // (CHUNK * 16)
-    in_parts(lambda lo, hi: _odds_given_chunks(seed, start, count, fixed, seat, dealer, policy, out, lo, hi), chunks)
+    slices = (count + SLICE * 16 - 1) // (SLICE * 16)
+    in_shares(lambda lo, hi: _odds_given_slices(seed, start, count, fixed, seat, dealer, policy, out, lo, hi), slices)
     return out
 
 
@@ -731,11 +731,11 @@ def odds_hands(seed, i, pfixed, psizes, dealer, st, buf, packets, hands):
 
 
 @jit
-def _odds_given_chunks(seed, start, count, fixed, seat, dealer, policy, out, lo, hi):
-    """Chunks lo..hi-1 of ``odds_given``."""
+def _odds_given_slices(seed, start, count, fixed, seat, dealer, policy, out, lo, hi):
+    """Slices lo..hi-1 of ``odds_given``."""
     pfixed, psizes = packet_condition(fixed, dealer)
-    size = CHUNK * 16
-    for ch in range(lo, hi):
+    size = SLICE * 16
+    for sl in range(lo, hi):
         buf = np.empty(36, np.int64)
         packets = np.empty(4 * PLAYERS, np.uint64)
         st = np.empty(1, np.uint64)
@@ -749,7 +749,7 @@ def _odds_given_chunks(seed, start, count, fixed, seat, dealer, policy, out, lo,
         pol = np.full(PLAYERS, policy, np.int64)
         script = np.empty(0, np.int64)
         events = np.zeros((0, 4), np.int64)
-        for j in range(ch * size, min(count, (ch + 1) * size)):
+        for j in range(sl * size, min(count, (sl + 1) * size)):
             i = start + j
             odds_hands(seed, i, pfixed, psizes, dealer, st, buf, packets, hands)
             play[0] = rng.key(seed, i, 0, rng.PLAY)

@@ -45,50 +45,50 @@ recursive = numba.njit(cache=True, nogil=True)
 call must pass the same types: no literal constants)."""
 
 
-def in_threads(work, parts: int, halt=None) -> list:
-    """``[work(0), ..., work(parts - 1)]``, run side by side on Python threads
-    (the kernels release the GIL), or in this thread when ``parts`` is 1:
+def in_threads(work, shares: int, halt=None) -> list:
+    """``[work(0), ..., work(shares - 1)]``, run side by side on Python threads
+    (the kernels release the GIL), or in this thread when ``shares`` is 1:
     for light passes over a block's rows (split into columns, tally) that
     are not worth a parallel kernel's compile. With ``halt``, for long work
-    that can stop early: every part runs on the pool while this thread only
+    that can stop early: every share runs on the pool while this thread only
     waits, so that it hears Ctrl-C at once; ``halt()`` is then called to stop
-    the parts before the interrupt goes on."""
+    the shares before the interrupt goes on."""
     if halt is not None:
         from concurrent.futures import wait
 
-        futures = [_pool(parts).submit(work, p) for p in range(parts)]
+        futures = [_pool(shares).submit(work, p) for p in range(shares)]
         try:
             wait(futures)
         except BaseException:
             halt()
-            wait(futures)  # every part is done before anything returns or raises
+            wait(futures)  # every share is done before anything returns or raises
             raise
         return [f.result() for f in futures]
-    if parts <= 1:
-        return [work(p) for p in range(parts)]
-    # the calling thread takes part 0: handing a part to a waiting thread and back costs 10-20 us
-    # this way, against 90-110 us for both parts to the pool (a block's passes are a millisecond)
+    if shares <= 1:
+        return [work(p) for p in range(shares)]
+    # the calling thread takes share 0: handing a share to a waiting thread and back costs 10-20 us
+    # this way, against 90-110 us for both shares to the pool (a block's passes are a millisecond)
     from concurrent.futures import wait
 
-    others = [_pool(parts - 1).submit(work, p) for p in range(1, parts)]
+    others = [_pool(shares - 1).submit(work, p) for p in range(1, shares)]
     try:
         first = work(0)
     finally:
-        wait(others)  # every part is done before anything returns or raises
+        wait(others)  # every share is done before anything returns or raises
     return [first, *(f.result() for f in others)]
 
 
-def in_parts(work, items: int, after=None) -> None:
-    """``work(lo, hi)`` over items 0..items-1 cut into one part of consecutive
+def in_shares(work, items: int, after=None) -> None:
+    """``work(lo, hi)`` over items 0..items-1 cut into one share of consecutive
     items per thread of the run (``numba.get_num_threads()``), side by side:
-    the batch drivers' loop over chunks of games. With ``after``, each part
+    the batch drivers' loop over slices of games. With ``after``, each share
     does its items one at a time, each followed on the same thread by
-    ``after(p, i)`` (``p``: the part), while the item's output is still in
+    ``after(p, i)`` (``p``: the share), while the item's output is still in
     the core's cache."""
-    parts = max(1, min(items, numba.get_num_threads()))
+    shares = max(1, min(items, numba.get_num_threads()))
 
-    def part(p: int) -> None:
-        lo, hi = items * p // parts, items * (p + 1) // parts
+    def share(p: int) -> None:
+        lo, hi = items * p // shares, items * (p + 1) // shares
         if after is None:
             work(lo, hi)
             return
@@ -96,7 +96,7 @@ def in_parts(work, items: int, after=None) -> None:
             work(i, i + 1)
             after(p, i)
 
-    in_threads(part, parts)
+    in_threads(share, shares)
 
 
 _POOLS: dict = {}

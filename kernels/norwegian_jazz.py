@@ -23,7 +23,7 @@ from cardmc.kernels.columns import new_rows
 from cardmc.kernels.script import scripted_card
 from cardmc.kernels.script import start as start_script
 from cardmc.kernels.events import EV_DEAL, EV_HAND, EV_PLAY
-from cardmc.kernels.jit import in_parts, jit
+from cardmc.kernels.jit import in_shares, jit
 from cardmc.kernels.sevens import POLICY_RANDOM, record, sevens_from
 
 PLAYERS = (3, 4, 5, 6, 7)
@@ -338,7 +338,7 @@ def play_games(seed, start, count, players, params, policies, rows, r0, events,
                hands, seats, deals, totals, buf, tally0, tally1, holder, cond=None, script=None):
     """Games start..start+count-1 with ``play_game``'s rules, writing their
     rows one after another from ``rows[r0]``, with the work arrays of
-    ``new_scratch`` (one call per batch chunk: the arrays' reference counts
+    ``new_scratch`` (one call per slice: the arrays' reference counts
     are taken once, not per game); ``cond`` a condition on one deal
     (``cardmc.kernels.condition``) or None. Returns the events written
     (tracing is for one game)."""
@@ -469,32 +469,32 @@ def play_games(seed, start, count, players, params, policies, rows, r0, events,
     return ne
 
 
-CHUNK = 256  # games per parallel task (one set of work arrays each)
+SLICE = 256  # games a slice (one set of work arrays each)
 
 
 def simulate(seed, start, count, players, params, policies, cond=None, out=None, after=None):
-    """Play games start..start+count-1, chunks of ``CHUNK`` games side by side;
+    """Play games start..start+count-1, slices of ``SLICE`` games side by side;
     game j writes rows[j*m : j*m+nrows[j]]; ``after(p, rows, lo, hi)``, if given,
-    reads each chunk's rows lo..hi-1 on the thread that wrote them, right
-    after (``jit.in_parts``)."""
+    reads each slice's rows lo..hi-1 on the thread that wrote them, right
+    after (``jit.in_shares``)."""
     m = DEALS * players
     rows = new_rows(out, count * m, len(COLUMNS))
     nrows = np.zeros(count, np.int64)
-    in_parts(lambda lo, hi: play_chunks(seed, start, count, players, params, policies, cond, rows, nrows, lo, hi),
-             (count + CHUNK - 1) // CHUNK,
-             after and (lambda p, c: after(p, rows, c * CHUNK * m, min(count, (c + 1) * CHUNK) * m)))  # fmt: skip
+    in_shares(lambda lo, hi: play_slices(seed, start, count, players, params, policies, cond, rows, nrows, lo, hi),
+              (count + SLICE - 1) // SLICE,
+              after and (lambda p, s: after(p, rows, s * SLICE * m, min(count, (s + 1) * SLICE) * m)))  # fmt: skip
     return rows, nrows
 
 
 @jit
-def play_chunks(seed, start, count, players, params, policies, cond, rows, nrows, lo, hi):
-    """Chunks lo..hi-1 of ``simulate``."""
+def play_slices(seed, start, count, players, params, policies, cond, rows, nrows, lo, hi):
+    """Slices lo..hi-1 of ``simulate``."""
     m = DEALS * players
     events = np.zeros((0, 4), np.int64)
     hands, seats, deals, totals, buf, tally0, tally1, holder = new_scratch(players)
-    for c in range(lo, hi):
-        first = c * CHUNK
-        last = min(count, first + CHUNK)
+    for s in range(lo, hi):
+        first = s * SLICE
+        last = min(count, first + SLICE)
         play_games(seed, start + first, last - first, players, params, policies, rows, first * m, events,
                    hands, seats, deals, totals, buf, tally0, tally1, holder, cond)
         for j in range(first, last):

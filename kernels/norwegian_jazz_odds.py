@@ -20,14 +20,14 @@ from cardmc.kernels import rng
 from cardmc.kernels.bits import ZERO
 from cardmc.kernels.condition import deal_given
 from cardmc.kernels.events import EV_DEAL, EV_HAND
-from cardmc.kernels.jit import in_parts, jit
+from cardmc.kernels.jit import in_shares, jit
 from cardmc.kernels.norwegian_jazz import POLICY_SCRIPTED, UNIT_SCORE, heuristic_seats, trick_deal_from
 from cardmc.kernels.script import start as start_script
 from cardmc.kernels.sevens import record, sevens_from
 
 # output columns, one row per sample deal
 O_SCORE, O_TRICKS, O_TAKEN, O_PASSES, O_FIRST_OUT, O_SIZE = range(6)
-CHUNK = 1024  # sample deals per work item
+SLICE = 1024  # sample deals a slice
 
 
 def odds_deals(seed, start, count, players, number, dealer, seat, deck, fixed, sizes, bonus, play_out, stop_early,
@@ -36,12 +36,12 @@ def odds_deals(seed, start, count, players, number, dealer, seat, deck, fixed, s
     cards ``fixed`` (masks, ``sizes[s]`` cards each, drawn from mask ``deck``);
     ``policies`` as for ``play_games``. Returns int16 (count, O_SIZE): the
     score of ``seat`` in the deal, its tricks and penalty units (deals 1-5),
-    its passes and whether it went out first (deal 6). Chunks of ``CHUNK``
+    its passes and whether it went out first (deal 6). Slices of ``SLICE``
     deals run side by side."""
     out = np.zeros((count, O_SIZE), np.int16)
-    in_parts(lambda lo, hi: _odds_deals_chunks(seed, start, count, players, number, dealer, seat, deck, fixed, sizes,
-                                               bonus, play_out, stop_early, policies, out, lo, hi),
-             (count + CHUNK - 1) // CHUNK)  # fmt: skip
+    in_shares(lambda lo, hi: _odds_deals_slices(seed, start, count, players, number, dealer, seat, deck, fixed, sizes,
+                                                bonus, play_out, stop_early, policies, out, lo, hi),
+              (count + SLICE - 1) // SLICE)  # fmt: skip
     return out
 
 
@@ -61,14 +61,14 @@ def odds_row(out, j, number, seat, bonus, tally0, tally1, first):
 
 
 @jit
-def _odds_deals_chunks(seed, start, count, players, number, dealer, seat, deck, fixed, sizes, bonus, play_out,
+def _odds_deals_slices(seed, start, count, players, number, dealer, seat, deck, fixed, sizes, bonus, play_out,
                        stop_early, policies, out, lo, hi):  # fmt: skip
-    """Chunks lo..hi-1 of ``odds_deals``."""
+    """Slices lo..hi-1 of ``odds_deals``."""
     n = players
     k = number - 1
     leader = dealer + 1 if dealer + 1 < n else 0
     heuristic = heuristic_seats(policies, n)
-    for ch in range(lo, hi):
+    for sl in range(lo, hi):
         buf = np.empty(64, np.int64)
         hands = np.empty(n, np.uint64)
         st = np.empty(1, np.uint64)
@@ -76,7 +76,7 @@ def _odds_deals_chunks(seed, start, count, players, number, dealer, seat, deck, 
         tally1 = np.zeros(n, np.int64)
         holder = np.zeros(64, np.int64)
         events = np.zeros((0, 4), np.int64)
-        for j in range(ch * CHUNK, min(count, (ch + 1) * CHUNK)):
+        for j in range(sl * SLICE, min(count, (sl + 1) * SLICE)):
             i = start + j
             st[0] = rng.key(seed, i, k, rng.DEAL)
             deal_given(deck, fixed, sizes, n, st, buf, hands)

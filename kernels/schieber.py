@@ -33,7 +33,7 @@ from cardmc.kernels.script import scripted_card
 from cardmc.kernels.script import start as start_script
 from cardmc.kernels.events import (EV_CARD_POINTS, EV_CONTRACT, EV_DEAL, EV_DEAL_END, EV_HAND, EV_PLAY, EV_STOECK,
                                    EV_WEIS, EV_WEIS_TEAM)
-from cardmc.kernels.jit import in_parts, jit
+from cardmc.kernels.jit import in_shares, jit
 from cardmc.kernels.schieber_weis import (FOUR_NINES, NO_WEIS, OBENABE, SCALED_RUNS, UNDENUFE, combinations,
                                           declare, strongest)
 from cardmc.kernels.tricks import (JASS_PLAIN, JASS_TRUMP, NO_TRUMP, PLAIN, REVERSED, SUIT16, TRUMP_STRENGTH,
@@ -843,32 +843,32 @@ def play_game(seed, index, players, params, policies, rows, events, cond=None, s
     return play_match(seed, index, params, policies, rows, 0, events, new_scratch(), cond, script)
 
 
-def simulate(seed, start, count, players, params, policies, chunks=64, cond=None, out=None, after=None):
-    """Matches start..start+count-1 in ``chunks`` chunks of consecutive matches (one per thread moves the
-    fewest rows afterwards), side by side; chunk c writes its matches' rows one after another from row
-    ``spans[c, 0]``, in all ``spans[c, 1]`` rows (``cardmc.registry.join_spans`` packs them).
-    ``after(p, rows, lo, hi)``, if given, reads each chunk's rows lo..hi-1 on the thread that wrote
-    them, right after (``jit.in_parts``)."""
+def simulate(seed, start, count, players, params, policies, slices=64, cond=None, out=None, after=None):
+    """Matches start..start+count-1 in ``slices`` slices of consecutive matches (one per thread moves the
+    fewest rows afterwards), side by side; slice s writes its matches' rows one after another from row
+    ``spans[s, 0]``, in all ``spans[s, 1]`` rows (``cardmc.registry.join_spans`` packs them).
+    ``after(p, rows, lo, hi)``, if given, reads each slice's rows lo..hi-1 on the thread that wrote
+    them, right after (``jit.in_shares``)."""
     per = 4 * max_deals(params[P_TARGET])
     rows = new_rows(out, count * per, NCOL)  # only written rows are read
-    chunks = max(1, min(count, chunks))
-    spans = np.zeros((chunks, 2), np.int64)
-    in_parts(lambda lo, hi: play_chunks(seed, start, count, params, policies, cond, rows, spans, lo, hi), chunks,
-             after and (lambda p, c: after(p, rows, spans[c, 0], spans[c, 0] + spans[c, 1])))  # fmt: skip
+    slices = max(1, min(count, slices))
+    spans = np.zeros((slices, 2), np.int64)
+    in_shares(lambda lo, hi: play_slices(seed, start, count, params, policies, cond, rows, spans, lo, hi), slices,
+              after and (lambda p, s: after(p, rows, spans[s, 0], spans[s, 0] + spans[s, 1])))  # fmt: skip
     return rows, spans
 
 
 @jit
-def play_chunks(seed, start, count, params, policies, cond, rows, spans, lo, hi):
-    """Chunks lo..hi-1 of ``simulate``."""
+def play_slices(seed, start, count, params, policies, cond, rows, spans, lo, hi):
+    """Slices lo..hi-1 of ``simulate``."""
     per = 4 * max_deals(params[P_TARGET])
-    chunks = len(spans)
+    slices = len(spans)
     scratch = new_scratch()
     events = np.zeros((0, 4), np.int64)
-    for c in range(lo, hi):
-        first = c * count // chunks
+    for s in range(lo, hi):
+        first = s * count // slices
         r = first * per
-        for j in range(first, (c + 1) * count // chunks):
+        for j in range(first, (s + 1) * count // slices):
             n, _ = play_match(seed, start + j, params, policies, rows, r, events, scratch, cond)
             r += n
-        spans[c, 0], spans[c, 1] = first * per, r - first * per
+        spans[s, 0], spans[s, 1] = first * per, r - first * per

@@ -16,7 +16,7 @@ import numpy as np
 from cardmc.kernels import rng
 from cardmc.kernels.cards import FULL36
 from cardmc.kernels.condition import deal_given
-from cardmc.kernels.jit import in_parts, jit
+from cardmc.kernels.jit import in_shares, jit
 from cardmc.kernels.events import EV_CONTRACT, EV_DEAL, EV_HAND
 from cardmc.kernels.schieber import (O_SCORE, O_TRICKS, OUT_SIZE, P_PUSH_BELOW, RANDOM, S_HANDS, S_OUT, SCRIPTED,
                                      STATE_SIZE, _choose, _heuristic_seats, _play_deal, play_deal, rules_of,
@@ -25,7 +25,7 @@ from cardmc.kernels.schieber_weis import OBENABE, declare
 from cardmc.kernels.script import start as start_script
 
 PUSH_CHOICE = 6
-CHUNK = 1024
+SLICE = 1024
 NO_END = 1 << 40  # a target no deal reaches: the deal is scored alone
 DECK_MASK = np.uint64(FULL36)
 SIZES = np.full(4, 9, np.int64)
@@ -38,15 +38,15 @@ def deal_scores(seed, start, count, forehand, chooser, fixed, choices, policies,
     ``match[i, j]`` 1 when the forehand's team took all nine tricks,
     ``contract[i, j]`` the contract played. ``params``: the game's options
     (``SPEC.params``); the target plays no part in a deal scored alone.
-    Chunks of ``CHUNK`` deals run side by side."""
+    Slices of ``SLICE`` deals run side by side."""
     n_choice = choices.shape[0]
     own = np.empty((count, n_choice), np.int32)
     other = np.empty((count, n_choice), np.int32)
     match = np.empty((count, n_choice), np.uint8)
     contract = np.empty((count, n_choice), np.uint8)
-    chunks = (count + CHUNK - 1) // CHUNK
-    in_parts(lambda lo, hi: _deal_scores_chunks(seed, start, count, forehand, chooser, fixed, choices, policies,
-                                                params, own, other, match, contract, lo, hi), chunks)  # fmt: skip
+    slices = (count + SLICE - 1) // SLICE
+    in_shares(lambda lo, hi: _deal_scores_slices(seed, start, count, forehand, chooser, fixed, choices, policies,
+                                                 params, own, other, match, contract, lo, hi), slices)  # fmt: skip
     return own, other, match, contract
 
 
@@ -66,14 +66,14 @@ def _chosen(forehand, chooser, choice, dealt, policies, z, wr, rules, push_below
 
 
 @jit
-def _deal_scores_chunks(seed, start, count, forehand, chooser, fixed, choices, policies, params, own, other, match,
+def _deal_scores_slices(seed, start, count, forehand, chooser, fixed, choices, policies, params, own, other, match,
                         contract, lo, hi):  # fmt: skip
-    """Chunks lo..hi-1 of ``deal_scores``."""
+    """Slices lo..hi-1 of ``deal_scores``."""
     n_choice = choices.shape[0]
     team = forehand & 1
     rules = rules_of(params)
     wr = weis_of(rules)
-    for c in range(lo, hi):
+    for sl in range(lo, hi):
         dealt = np.empty(4, np.uint64)
         hands = np.empty(4, np.uint64)
         buf = np.empty(64, np.int64)
@@ -85,7 +85,7 @@ def _deal_scores_chunks(seed, start, count, forehand, chooser, fixed, choices, p
         work = np.zeros(12, np.int64)
         masks = np.zeros(4, np.uint64)
         events = np.zeros((0, 4), np.int64)
-        for i in range(c * CHUNK, min(count, (c + 1) * CHUNK)):
+        for i in range(sl * SLICE, min(count, (sl + 1) * SLICE)):
             st[0] = rng.key(seed, start + i, 0, rng.DEAL)
             deal_given(DECK_MASK, fixed, SIZES, 4, st, buf, dealt)
             z0 = rng.key(seed, start + i, 0, rng.PLAY)

@@ -10,9 +10,9 @@ combination, numbered row-major over the keys' ranges.
 into ``acc``. It returns a count above 0 when rows do not fit the grids (a
 key out of its range, rows not in whole deals): then the caller drops
 ``acc`` and aggregates the block another way. ``dims`` holds the ranges
-that depend on the run. The caller cuts a block into parts of whole games
-(``split``) and tallies them side by side, each part into its own ``acc``,
-and sums the parts (integers: exact in any order), or tallies each chunk
+that depend on the run. The caller cuts a block into shares of whole games
+(``split``) and tallies them side by side, each share into its own ``acc``,
+and sums the shares (integers: exact in any order), or tallies each slice
 of games on the thread that played it, right after; see
 ``cardmc.aggregate.GridTally``.
 """
@@ -30,16 +30,16 @@ u = np.uint64  # places as unsigned: no wrap-around test of a negative index per
 
 
 @jit
-def split(rows, parts):
-    """Bounds of ``parts`` row ranges of about equal size that end at a change of game (column 0)."""
+def split(rows, shares):
+    """Bounds of ``shares`` row ranges of about equal size that end at a change of game (column 0)."""
     n = rows.shape[0]
-    out = np.zeros(parts + 1, np.int64)
-    for p in range(1, parts):
-        r = max(n * p // parts, out[p - 1])
+    out = np.zeros(shares + 1, np.int64)
+    for p in range(1, shares):
+        r = max(n * p // shares, out[p - 1])
         while 0 < r < n and rows[u(r), 0] == rows[u(r - 1), 0]:
             r += 1
         out[p] = r
-    out[parts] = n
+    out[shares] = n
     return out
 
 

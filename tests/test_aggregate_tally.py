@@ -89,7 +89,7 @@ def test_a_block_out_of_the_grid_goes_through_aggregate():
 @pytest.mark.parametrize("threads", [1, 2])
 def test_blocks_out_of_the_grid_between_blocks_in_it_drop_only_their_own_cells(threads):
     """Blocks that fit, then ones the kernel cannot place, then ones that fit
-    again, on one or two threads (each thread keeps its part's cells of the
+    again, on one or two threads (each thread keeps its share's cells of the
     block before until the next block): the tables are those of the fitting
     blocks' cells and the others' frames."""
     for game, policy, players, settings, games in (CASES[3], CASES[12]):
@@ -99,7 +99,7 @@ def test_blocks_out_of_the_grid_between_blocks_in_it_drop_only_their_own_cells(t
         games_of = rows[:, 0]
         half = int(np.searchsorted(games_of, games_of[len(rows) // 2]))  # whole games before
         cut = half + 6 * players * 10 + 1  # inside a deal
-        assert half > 2 * 4096  # two parts a block on two threads
+        assert half > 2 * 4096  # two shares a block on two threads
         # forty whole deals, then one that starts at its second seat: cells added before the kernel stops
         torn = np.concatenate([rows[half:half + 40 * players], rows[half + 1:half + 1 + players]])
         parts = [rows[:half], torn, rows[cut:], rows[:half], rows[:64 * players]]
@@ -160,9 +160,9 @@ def test_a_frame_is_tallied_in_pieces_of_whole_games(monkeypatch):
 
 
 @pytest.mark.parametrize("game", ["differenzler", "schieber", "english_jazz", "norwegian_jazz"])
-def test_a_block_tallied_chunk_by_chunk_is_the_block_tallied_after(game):
-    """A block whose chunks were tallied as the kernel wrote them (``block``)
-    gives the tables of its rows; when those chunks did not hold all its rows
+def test_a_block_tallied_slice_by_slice_is_the_block_tallied_after(game):
+    """A block whose slices were tallied as the kernel wrote them (``block``)
+    gives the tables of its rows; when those slices did not hold all its rows
     (the search player's blocks) or did not fit the grid, ``add`` drops
     them and tallies the block itself."""
     spec = registry.get(game)
@@ -183,7 +183,7 @@ def test_a_block_tallied_chunk_by_chunk_is_the_block_tallied_after(game):
                 lo, hi = int(spans[0, 0]), int(spans[0, 0] + spans[0, 1])
                 if broken == "part":
                     after(0, rows, lo, lo + (hi - lo) // players // 2 * players)  # half a span's deals
-                else:  # one chunk's last row out of the grid: the kernel stops there, rows before it tallied
+                else:  # one slice's last row out of the grid: the kernel stops there, rows before it tallied
                     bad = rows.copy()
                     bad[hi - 1, list(spec.columns).index("penalty" if game == "differenzler" else "seat")] = 9999
                     after(0, bad, lo, hi)

@@ -89,7 +89,7 @@ def test_frame_is_the_former_frame(game, policy, players, settings, before):
     players = spec.check_players(players)
     rows = spec.simulate_block(3, 0, 5000, players, spec.params(spec.settings(settings)),
                                spec.parse_policy(policy, players))  # fmt: skip
-    for part in (rows, rows[:0], rows[:1], rows[1:4099]):  # sizes around the split's chunks
+    for part in (rows, rows[:0], rows[:1], rows[1:4099]):  # sizes around the split's shares
         got, want = spec.frame(part), before(part)
         pd.testing.assert_frame_equal(got, want, check_exact=True)
         assert list(got.dtypes) == list(want.dtypes)
@@ -135,9 +135,9 @@ def test_gathered_blocks_are_one_frame_of_them_all(game, policy, players, settin
 @pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("game", ["differenzler", "schieber"])
 def test_rows_read_span_by_span_are_the_joined_rows(game, threads):
-    """The kernel's rows left where its chunks wrote them, read span by span
+    """The kernel's rows left where its slices wrote them, read span by span
     (a run's frame, its aggregates), give what the rows moved together give:
-    in blocks whose pieces, one a thread, cut across the spans."""
+    in blocks whose shares, one a thread, cut across the spans."""
     import numba
 
     from cardmc import aggregate as agg
@@ -150,10 +150,10 @@ def test_rows_read_span_by_span_are_the_joined_rows(game, threads):
     numba.set_num_threads(threads)
     try:
         rows, spans = spec.simulate_spans(5, 0, 2500, 4, params, codes)
-        if threads > 1 or game == "differenzler":  # (Schieber: a chunk a thread)
+        if threads > 1 or game == "differenzler":  # (Schieber: a slice a thread)
             assert len(spans) > 1 and (spans[1:, 0] != spans[:-1].sum(axis=1)).any()  # gaps between spans
         joined = join_spans(rows.copy(), spans)
-        assert len(joined) > 2 * 4096  # more than one piece a thread
+        assert len(joined) > 2 * 4096  # enough rows for a share a thread
         gather = Gather(spec.layout, 5000)
         gather.add(rows[:0], 0)
         gather.add(rows, 2500, spans)
@@ -173,10 +173,10 @@ def test_rows_read_span_by_span_are_the_joined_rows(game, threads):
 
 
 @pytest.mark.parametrize("game,players", [("english_jazz", 3), ("norwegian_jazz", 5)])
-def test_blocks_split_chunk_by_chunk_as_they_are_played_make_the_frame(game, players):
-    """Where every game writes its rows one after another, each chunk's rows
+def test_blocks_split_slice_by_slice_as_they_are_played_make_the_frame(game, players):
+    """Where every game writes its rows one after another, each slice's rows
     are split into the columns as they are played (``Gather.block``); a block
-    whose chunks did not all reach the columns (the search player's blocks)
+    whose slices did not all reach the columns (the search player's blocks)
     is split afterwards, over what they wrote: the frame is that of the rows."""
     import numba
 
@@ -192,7 +192,7 @@ def test_blocks_split_chunk_by_chunk_as_they_are_played_make_the_frame(game, pla
             gather, blocks = Gather(spec.layout, 900, dense), []
             for i, (first, n) in enumerate([(0, 300), (300, 333), (633, 267)]):
                 after = gather.block(threads, n)
-                if i == 1:  # only the first chunk's rows reach the columns, and at the wrong place
+                if i == 1:  # only the first slice's rows reach the columns, and at the wrong place
                     rows, spans = spec.simulate_spans(6, first, n, players, params, codes)
                     after(0, rows, 1, 1 + dense * 2)
                 else:

@@ -1,4 +1,4 @@
-"""The jit layer: one compiled version per argument types, and the parts
+"""The jit layer: one compiled version per argument types, and the shares
 that run side by side on Python threads."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 import cardmc
 from cardmc.kernels import schieber_weis as W
-from cardmc.kernels.jit import _jit, in_parts, in_threads
+from cardmc.kernels.jit import _jit, in_shares, in_threads
 
 # the kernels' jit layer without the on-disk cache: a cached caller would load
 # and never compile its callee here, whatever the earlier runs left behind
@@ -42,7 +42,7 @@ def test_schieber_declares_weis_with_one_compiled_version():
 
 @pytest.mark.parametrize("threads", [1, 2])
 @pytest.mark.parametrize("items", [0, 1, 2, 5, 64])
-def test_parts_cover_every_item_once_on_the_run_s_threads(threads, items):
+def test_shares_cover_every_item_once_on_the_run_s_threads(threads, items):
     numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     seen, names = [], set()
 
@@ -51,7 +51,7 @@ def test_parts_cover_every_item_once_on_the_run_s_threads(threads, items):
         names.add(threading.current_thread().name)
 
     try:
-        in_parts(work, items)
+        in_shares(work, items)
     finally:
         numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     assert sorted(seen) == list(range(items))
@@ -65,9 +65,9 @@ def test_in_threads_gives_results_in_order():
 
 
 @pytest.mark.parametrize("failing", [0, 1])
-def test_in_threads_finishes_every_part_before_it_raises(failing):
-    """A part that fails (the calling thread's own, or another's) is raised
-    only once every part has finished: none still writes into the caller's
+def test_in_threads_finishes_every_share_before_it_raises(failing):
+    """A share that fails (the calling thread's own, or another's) is raised
+    only once every share has finished: none still writes into the caller's
     arrays after it returns."""
     import time
 
@@ -75,11 +75,11 @@ def test_in_threads_finishes_every_part_before_it_raises(failing):
 
     def work(p: int) -> int:
         if p == failing:
-            raise ValueError(f"part {p}")
+            raise ValueError(f"share {p}")
         time.sleep(0.05)
         done.append(p)
         return p
 
-    with pytest.raises(ValueError, match=f"part {failing}"):
+    with pytest.raises(ValueError, match=f"share {failing}"):
         in_threads(work, 3)
     assert sorted(done) == [p for p in range(3) if p != failing]

@@ -248,8 +248,8 @@ def test_spec_bench_and_registry():
     assert isinstance(df, pd.DataFrame) and list(df.columns) == list(SPEC.columns)
 
 
-def test_batch_rows_are_the_matches_rows_whatever_the_chunks():
-    """``simulate`` packs each chunk's matches back to back: every chunk count gives the rows of
+def test_batch_rows_are_the_matches_rows_whatever_the_slices():
+    """``simulate`` packs each slice's matches back to back: every slice count gives the rows of
     ``play_game`` match after match."""
     params = SPEC.params(SPEC.settings({"target": 1000, "forehand_push": "always"}))
     pol = S.parse_policy("heuristic,random,random,heuristic")
@@ -259,7 +259,7 @@ def test_batch_rows_are_the_matches_rows_whatever_the_chunks():
         n, _ = S.k.play_game(3, i, 4, params, pol, rows, np.zeros((0, 4), np.int64))
         want.append(rows[:n])
     want = np.concatenate(want)
-    for chunks in (1, 2, 7, 50, 64):
-        rows, spans = S.k.simulate(3, 10, 50, 4, params, pol, chunks)
-        assert len(spans) == min(chunks, 50) and spans[:, 1].sum() == len(want)
+    for slices in (1, 2, 7, 50, 64):
+        rows, spans = S.k.simulate(3, 10, 50, 4, params, pol, slices)
+        assert len(spans) == min(slices, 50) and spans[:, 1].sum() == len(want)
         np.testing.assert_array_equal(join_spans(rows, spans), want)

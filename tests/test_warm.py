@@ -6,7 +6,7 @@ import pytest
 from cardmc import cli, warm
 
 
-def test_plan_deals_the_largest_parts_first_to_the_least_loaded_process():
+def test_plan_deals_the_largest_groups_first_to_the_least_loaded_process():
     groups = warm.plan(list(warm.group_weights()), 2)
     assert sorted(p for g in groups for p in g) == sorted(warm.group_weights())
     loads = [sum(warm.group_weights()[p] for p in g) for g in groups]
@@ -15,7 +15,7 @@ def test_plan_deals_the_largest_parts_first_to_the_least_loaded_process():
     assert warm.plan(list(warm.group_weights()), 1) == [sorted(warm.group_weights(), key=lambda p: -warm.group_weights()[p])]
 
 
-def test_unknown_parts_are_refused_before_anything_runs(capsys):
+def test_unknown_groups_are_refused_before_anything_runs(capsys):
     with pytest.raises(ValueError, match="unknown group 'poker'"):
         warm.warm(["poker"], jobs=1)
     assert cli.main(["compile", "schieber", "poker"]) == 2

@@ -166,12 +166,12 @@ def pimc_made(seed: int, start: int, seat: int, dealer: int, fixed: np.ndarray, 
     count = declared.shape[0]
     todo = sorted({(start + j, int(d)) for j in range(count) for d in declared[j]} - played.keys())
     got = np.zeros(len(todo), np.int64)
-    parts = max(1, min(numba.get_num_threads(), len(todo)))
+    shares = max(1, min(numba.get_num_threads(), len(todo)))
 
-    def work(part: int) -> None:
+    def work(share: int) -> None:
         events = np.zeros((dk.MAX_EVENTS_PER_DEAL, 4), np.int64)
         rows = np.zeros((PLAYERS, len(dk.COLUMNS)), np.int32)
-        for t in range(len(todo) * part // parts, len(todo) * (part + 1) // parts):
+        for t in range(len(todo) * share // shares, len(todo) * (share + 1) // shares):
             i, d = todo[t]
 
             def play(script, i=i, d=d):
@@ -181,7 +181,7 @@ def pimc_made(seed: int, start: int, seat: int, dealer: int, fixed: np.ndarray, 
             made, _ = pimc.scripted("differenzler", PLAYERS, seed, i, params, play, events, rows, 52)
             got[t] = made[seat]
 
-    in_threads(work, parts)
+    in_threads(work, shares)
     played.update(zip(todo, got.tolist()))
     out = np.empty(declared.shape, np.uint8)
     for j in range(count):

@@ -111,11 +111,11 @@ def pimc_deals(seed: int, start: int, count: int, fixed: np.ndarray, seat: int, 
 
     out = np.zeros((count, 4), np.int64)
     policies = np.full((PLAYERS, 1), k.PIMC, np.int64)
-    parts = max(1, min(numba.get_num_threads(), count))
+    shares = max(1, min(numba.get_num_threads(), count))
 
-    def work(part: int) -> None:
+    def work(share: int) -> None:
         events = np.zeros((1 + PLAYERS + 36, 4), np.int64)
-        for j in range(count * part // parts, count * (part + 1) // parts):
+        for j in range(count * share // shares, count * (share + 1) // shares):
             def play(script, i=start + j):
                 return k.odds_deal_pimc(seed, i, fixed, dealer, policies, script, events)
 
@@ -123,5 +123,5 @@ def pimc_deals(seed: int, start: int, count: int, fixed: np.ndarray, seat: int, 
                                          52)
             out[j] = res[0, seat], res[1, seat], rule, res[2, seat]
 
-    in_threads(work, parts)
+    in_threads(work, shares)
     return out

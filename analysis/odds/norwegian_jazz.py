@@ -154,11 +154,11 @@ def pimc_deals(seed: int, start: int, count: int, players: int, deal: int, deale
     out = np.zeros((count, ko.O_SIZE), np.int64)
     # sevens: as in games (play_games), no search when play_out (the solver stops at the first out)
     sevens_cards = 0 if play_out else int(params[k.P_PIMC_SEVENS_CARDS])
-    parts = max(1, min(numba.get_num_threads(), count))
+    shares = max(1, min(numba.get_num_threads(), count))
 
-    def work(part: int) -> None:
+    def work(share: int) -> None:
         events = np.zeros((k.max_events(players), 4), np.int64)
-        for j in range(count * part // parts, count * (part + 1) // parts):
+        for j in range(count * share // shares, count * (share + 1) // shares):
             def play(script, i=start + j):
                 return ko.odds_deal_pimc(seed, i, players, deal, dealer, seat, deck, fixed, sizes, bonus,
                                          play_out, stop_early, policies, sevens_cards, script, events)
@@ -166,7 +166,7 @@ def pimc_deals(seed: int, start: int, count: int, players: int, deal: int, deale
             out[j] = pimc.scripted("norwegian_jazz", players, seed, start + j, params, play, events, None,
                                    52)[0]
 
-    in_threads(work, parts)
+    in_threads(work, shares)
     return out
 
 

@@ -132,11 +132,11 @@ def pimc_scores(seed, start, count, forehand, chooser, fixed, choices, policies,
     m = len(choices)
     own, other = np.zeros((count, m), np.int64), np.zeros((count, m), np.int64)
     match, contract = np.zeros((count, m), np.int64), np.zeros((count, m), np.int64)
-    parts = max(1, min(numba.get_num_threads(), count))
+    shares = max(1, min(numba.get_num_threads(), count))
 
-    def work(part: int) -> None:
+    def work(share: int) -> None:
         events = np.zeros((128, 4), np.int64)
-        for j in range(count * part // parts, count * (part + 1) // parts):
+        for j in range(count * share // shares, count * (share + 1) // shares):
             for c, choice in enumerate(choices.tolist()):
                 def play(script, i=start + j, choice=choice):
                     return k.odds_deal_pimc(seed, i, forehand, chooser, fixed, choice, policies, params,
@@ -145,7 +145,7 @@ def pimc_scores(seed, start, count, forehand, chooser, fixed, choices, policies,
                 own[j, c], other[j, c], match[j, c], contract[j, c], _ = pimc.scripted(
                     "schieber", PLAYERS, seed, start + j, params, play, events, None, 52)
 
-    in_threads(work, parts)
+    in_threads(work, shares)
     return own, other, match, contract
 
 
