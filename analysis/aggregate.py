@@ -31,6 +31,7 @@ tables as fixed grids of cells (``Grid``) that a jitted pass over each block
 of rows fills (``cardmc.kernels.tally``), and builds the tables once, equal to
 ``aggregate(frame(rows))``; ``tally_frame`` does the same for a frame.
 """
+
 from __future__ import annotations
 
 import functools
@@ -44,8 +45,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from cardmc import stats
-from cardmc import files
+from cardmc import files, stats
 from cardmc.kernels.jit import in_threads
 from cardmc.registry import GameSpec, UsageError, join_spans
 
@@ -165,7 +165,9 @@ def _table(columns: dict, by: list[str], keys: list[pd.Index], cells: int) -> pd
     return pd.DataFrame(columns, index=index).sort_index()
 
 
-def _coded_table(columns: dict, by: list[str], values: list[pd.Index], codes: list[np.ndarray]) -> pd.DataFrame:
+def _coded_table(
+    columns: dict, by: list[str], values: list[pd.Index], codes: list[np.ndarray]
+) -> pd.DataFrame:
     """``_table`` for cells given per key as codes into ``values`` (each
     key's possible values, in code order), built from the codes: the same
     table, without factorising each key's values again and sorting through
@@ -186,7 +188,9 @@ def _coded_table(columns: dict, by: list[str], values: list[pd.Index], codes: li
     if len(by) == 1:
         index = pd.Index(levels[0].take(level_codes[0][rank]), name=by[0])
     else:
-        index = pd.MultiIndex(levels=levels, codes=[c[rank] for c in level_codes], names=by, verify_integrity=False)
+        index = pd.MultiIndex(
+            levels=levels, codes=[c[rank] for c in level_codes], names=by, verify_integrity=False
+        )
     return pd.DataFrame(columns, index=index)
 
 
@@ -262,9 +266,14 @@ def to_arrow(aggs: dict, metadata: dict | None = None) -> pa.Table:
         keys += [json.dumps(list(k)) for k in key_lists]
         ints += table[int_cols].to_numpy(dtype=np.int64).tolist() if int_cols else [[]] * len(table)
         floats += table[float_cols].to_numpy(dtype=np.float64).tolist() if float_cols else [[]] * len(table)
-    arrow = pa.table({"table": pa.array(names, pa.string()), "key": pa.array(keys, pa.string()),
-                      "ints": pa.array(ints, pa.list_(pa.int64())),
-                      "floats": pa.array(floats, pa.list_(pa.float64()))})  # fmt: skip
+    arrow = pa.table(
+        {
+            "table": pa.array(names, pa.string()),
+            "key": pa.array(keys, pa.string()),
+            "ints": pa.array(ints, pa.list_(pa.int64())),
+            "floats": pa.array(floats, pa.list_(pa.float64())),
+        }
+    )
     meta = {META_KEY: json.dumps(layout).encode()}
     meta.update({f"cardmc.{k}".encode(): str(v).encode() for k, v in (metadata or {}).items()})
     return arrow.replace_schema_metadata(meta)
@@ -279,8 +288,11 @@ def from_arrow(arrow: pa.Table) -> Aggregates:
     rows: dict[str, list[int]] = {name: [] for name in layout}
     for i, name in enumerate(cols["table"]):
         rows[name].append(i)
-    out = Aggregates(attrs={k.decode()[7:]: v.decode() for k, v in meta.items()
-                            if k.startswith(b"cardmc.") and k != META_KEY})  # fmt: skip
+    out = Aggregates(
+        attrs={
+            k.decode()[7:]: v.decode() for k, v in meta.items() if k.startswith(b"cardmc.") and k != META_KEY
+        }
+    )
     for name, spec in layout.items():
         at = rows[name]
         data = {}
@@ -290,8 +302,10 @@ def from_arrow(arrow: pa.Table) -> Aggregates:
             data[c] = np.array([cols["floats"][i][j] for i in at], dtype=np.float64)
         if spec["keys"]:
             keyrows = [json.loads(cols["key"][i]) for i in at]
-            arrays = [pd.Index([k[j] for k in keyrows], dtype=object).astype(dtype, copy=False)
-                      for j, (_, dtype) in enumerate(spec["keys"])]  # fmt: skip
+            arrays = [
+                pd.Index([k[j] for k in keyrows], dtype=object).astype(dtype, copy=False)
+                for j, (_, dtype) in enumerate(spec["keys"])
+            ]
             names = [n for n, _ in spec["keys"]]
             if len(names) > 1:
                 index = pd.MultiIndex.from_arrays(arrays, names=names)
@@ -353,8 +367,10 @@ def mean_table(table: pd.DataFrame, value: str) -> pd.DataFrame:
         est = s / n
         se = np.sqrt(_exact_var(n, s, q)) / np.sqrt(n)
     half = stats.Z95 * se
-    return pd.DataFrame({"estimate": est, "se": se, "ci_low": est - half, "ci_high": est + half,
-                         "n": n.astype(np.int64)}, index=table.index)  # fmt: skip
+    return pd.DataFrame(
+        {"estimate": est, "se": se, "ci_low": est - half, "ci_high": est + half, "n": n.astype(np.int64)},
+        index=table.index,
+    )
 
 
 def proportion_table(n, events, index) -> pd.DataFrame:
@@ -366,8 +382,9 @@ def proportion_table(n, events, index) -> pd.DataFrame:
         p = events / n
         lo, hi = stats.wilson(events, n)
         se = np.sqrt(p * (1 - p) / n)
-    return pd.DataFrame({"estimate": p, "se": se, "ci_low": lo, "ci_high": hi, "n": n, "events": events},
-                        index=index)  # fmt: skip
+    return pd.DataFrame(
+        {"estimate": p, "se": se, "ci_low": lo, "ci_high": hi, "n": n, "events": events}, index=index
+    )
 
 
 def histogram_moments(table: pd.DataFrame, value: str, by: list[str]) -> pd.DataFrame:
@@ -397,8 +414,10 @@ def histogram_mean(hist: pd.DataFrame, value: str, by: list[str]) -> pd.DataFram
         est = sums["weighted"].to_numpy() / count
         se = np.sqrt(sums["dev"].to_numpy() / (count - 1)) / np.sqrt(count)
     half = stats.Z95 * se
-    return pd.DataFrame({"estimate": est, "se": se, "ci_low": est - half, "ci_high": est + half,
-                         "n": count.astype(np.int64)}, index=sums.index)  # fmt: skip
+    return pd.DataFrame(
+        {"estimate": est, "se": se, "ci_low": est - half, "ci_high": est + half, "n": count.astype(np.int64)},
+        index=sums.index,
+    )
 
 
 def _group_sums(t: pd.DataFrame, by: list[str], columns: list[str]) -> pd.DataFrame:
@@ -429,7 +448,9 @@ def share(table: pd.DataFrame, by: list[str], key, value=True) -> pd.DataFrame:
     return proportion_table(g["n"], g["events"], g.index)
 
 
-def histogram_quantiles(values: np.ndarray, weights: np.ndarray, qs=(0.05, 0.25, 0.5, 0.75, 0.95)) -> pd.Series:
+def histogram_quantiles(
+    values: np.ndarray, weights: np.ndarray, qs=(0.05, 0.25, 0.5, 0.75, 0.95)
+) -> pd.Series:
     """``stats.quantiles`` (linear interpolation, as ``np.quantile``) of the
     values a histogram stands for, without expanding it."""
     order = np.argsort(values, kind="stable")
@@ -499,11 +520,14 @@ class Grid:
         for at, (name, keys, values) in zip(self.at.tolist(), self.tables):
             shape = [k[3] for k in keys]
             cells = int(np.prod(shape))
-            block = acc[at:at + cells * (1 + 2 * len(values))].reshape(1 + 2 * len(values), cells)
+            block = acc[at : at + cells * (1 + 2 * len(values))].reshape(1 + 2 * len(values), cells)
             seen = np.flatnonzero(block[0])
             columns = {"n": block[0, seen]}
             for i, value in enumerate(values):
-                columns[f"{value}_sum"], columns[f"{value}_sumsq"] = block[1 + 2 * i, seen], block[2 + 2 * i, seen]
+                columns[f"{value}_sum"], columns[f"{value}_sumsq"] = (
+                    block[1 + 2 * i, seen],
+                    block[2 + 2 * i, seen],
+                )
             codes = np.unravel_index(seen, shape)
             values = [key_values(dtype, lo, size) for _, dtype, lo, size in keys]
             out[name] = _coded_table(columns, [k[0] for k in keys], values, list(codes))
@@ -587,7 +611,9 @@ class GridTally(Tally):
         at, dims = self.grid.at, self.dims
 
         def tally(p: int) -> int:
-            return sum(self.kernel(rows, lo, hi, cells[p], at, dims) for lo, hi in ranges[shares[p]:shares[p + 1]])
+            return sum(
+                self.kernel(rows, lo, hi, cells[p], at, dims) for lo, hi in ranges[shares[p] : shares[p + 1]]
+            )
 
         misfit = sum(in_threads(tally, len(shares) - 1))
         n = int((ranges[:, 1] - ranges[:, 0]).sum())

@@ -1,9 +1,10 @@
 """The Python API: ``simulate``, ``analyze`` and ``trace`` for every game.
 
-    >>> import cardmc
-    >>> df = cardmc.simulate("differenzler", games=10_000, seed=1, policy="calibrated")
-    >>> tables = cardmc.analyze("differenzler", df)
+>>> import cardmc
+>>> df = cardmc.simulate("differenzler", games=10_000, seed=1, policy="calibrated")
+>>> tables = cardmc.analyze("differenzler", df)
 """
+
 from __future__ import annotations
 
 import json
@@ -77,10 +78,32 @@ def simulate(
     card (it goes to each deal's dealer); ``deal=N`` names the one Norwegian
     Jazz deal (1..6) the hands apply to. See docs/RULES.md, "Conditions".
     """
-    job = make(game, games, seed, policy, players, settings, start, aggregate, calibration, hands, trump_card, deal,
-               solve)  # fmt: skip
-    return run(job, out, force=force, threads=threads, chunk_games=chunk_games, scheduler=scheduler,
-               workers=workers, progress=progress, log=log)  # fmt: skip
+    job = make(
+        game,
+        games,
+        seed,
+        policy,
+        players,
+        settings,
+        start,
+        aggregate,
+        calibration,
+        hands,
+        trump_card,
+        deal,
+        solve,
+    )
+    return run(
+        job,
+        out,
+        force=force,
+        threads=threads,
+        chunk_games=chunk_games,
+        scheduler=scheduler,
+        workers=workers,
+        progress=progress,
+        log=log,
+    )
 
 
 def run(job: Job, out: str | os.PathLike | None = None, **how) -> pd.DataFrame | Aggregates | Path:
@@ -96,7 +119,9 @@ def read(path: str | os.PathLike, columns: list[str] | None = None) -> pd.DataFr
     if path.is_dir():
         manifest, parts = run_folder.complete_parts(path)
         if manifest["identity"]["kind"] != ROWS:
-            raise UsageError(f"{path} holds aggregates, not rows: analyze it, or simulate without --aggregate")
+            raise UsageError(
+                f"{path} holds aggregates, not rows: analyze it, or simulate without --aggregate"
+            )
         import pyarrow as pa
         import pyarrow.dataset as ds
 
@@ -121,7 +146,9 @@ def read(path: str | os.PathLike, columns: list[str] | None = None) -> pd.DataFr
 
 def _file_meta(pf: pq.ParquetFile) -> dict:
     meta = pf.schema_arrow.metadata or {}
-    return {k.decode()[7:]: v.decode() for k, v in meta.items() if k.startswith(b"cardmc.") and k != agg.META_KEY}
+    return {
+        k.decode()[7:]: v.decode() for k, v in meta.items() if k.startswith(b"cardmc.") and k != agg.META_KEY
+    }
 
 
 def run_info(path: str | os.PathLike) -> dict:
@@ -217,8 +244,10 @@ def _analyze_where(spec, game: str, data, where: str, kwargs: dict) -> dict[str,
     from cardmc import where as filters
 
     if isinstance(data, dict) or (not isinstance(data, pd.DataFrame) and _holds_aggregates(Path(data))):
-        raise UsageError(f"--where filters rows, and {'these' if isinstance(data, dict) else data} "
-                         "holds aggregates: simulate without --aggregate")  # fmt: skip
+        raise UsageError(
+            f"--where filters rows, and {'these' if isinstance(data, dict) else data} "
+            "holds aggregates: simulate without --aggregate"
+        )
     solved = _solved_columns(data)
     filters.check(where, [*spec.columns, *solved])
     found = agg.functions(spec)
@@ -251,8 +280,9 @@ def _solved_columns(data) -> list[str]:
         if path.is_dir() or not path.is_file():
             return []
         try:
-            names = (list(pd.read_csv(path, nrows=0).columns) if files.is_csv(path)
-                     else pq.read_schema(path).names)  # fmt: skip
+            names = (
+                list(pd.read_csv(path, nrows=0).columns) if files.is_csv(path) else pq.read_schema(path).names
+            )
         except Exception:  # noqa: BLE001 - an unreadable file is reported where it is read
             return []
     return [name for name in names if str(name).startswith("solved_")]
@@ -329,8 +359,19 @@ def trace(
     """TRACE.md lines of games start..start+games-1 (a list, or a JSONL file);
     ``hands``, ``trump_card`` and ``deal`` condition the deals as in ``simulate``
     (the line then carries the condition under ``condition``)."""
-    job = make(game, games, seed, policy, players, settings, start, calibration=calibration, hands=hands,
-               trump_card=trump_card, deal=deal)  # fmt: skip
+    job = make(
+        game,
+        games,
+        seed,
+        policy,
+        players,
+        settings,
+        start,
+        calibration=calibration,
+        hands=hands,
+        trump_card=trump_card,
+        deal=deal,
+    )
     return trace_job(job, out, force)
 
 
@@ -340,8 +381,10 @@ def trace_job(job: Job, out: str | os.PathLike | None = None, force: bool = Fals
         checks.check_file_target(out, checks.check_flag("force", force))
     spec, options, tables = job.spec, job.options, job.kernel_tables()
     extra = {} if job.condition is None else {"condition": job.condition.record()}
-    lines = ({**spec.trace_game(job.seed, job.start + i, job.players, options, job.policy, **tables), **extra}
-             for i in range(job.games))  # fmt: skip
+    lines = (
+        {**spec.trace_game(job.seed, job.start + i, job.players, options, job.policy, **tables), **extra}
+        for i in range(job.games)
+    )
     if out is None:
         return list(lines)
     with files.atomic(out, force=force) as tmp, open(tmp, "w") as f:

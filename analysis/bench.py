@@ -21,6 +21,7 @@ under the same drift.
 (``bench_solver``, ``solver_line``) and ``--pimc`` the search player with
 every seat searching (``pimc_line``), both on one thread.
 """
+
 from __future__ import annotations
 
 import os
@@ -50,7 +51,11 @@ def _kernel(spec, players, params, policies, games, block=None):
     out = RowBuffer()
     t = time.perf_counter()
     for first in range(0, games, block):
-        rows += int(spec.simulate_spans(SEED, first, min(block, games - first), players, params, policies, out=out)[1][:, 1].sum())
+        rows += int(
+            spec.simulate_spans(SEED, first, min(block, games - first), players, params, policies, out=out)[
+                1
+            ][:, 1].sum()
+        )
     return time.perf_counter() - t, rows
 
 
@@ -60,15 +65,29 @@ def _api(game, policy, settings, players, games, threads, aggregate):
     stops, as the kernel path's row buffer is: a frame of a few hundred MB
     takes 10-20 ms to unmap, on one thread whatever the run's threads."""
     t = time.perf_counter()
-    result = cardmc.simulate(game, games=games, seed=SEED, policy=policy, players=players, threads=threads,
-                             aggregate=aggregate, **settings)  # fmt: skip
+    result = cardmc.simulate(
+        game,
+        games=games,
+        seed=SEED,
+        policy=policy,
+        players=players,
+        threads=threads,
+        aggregate=aggregate,
+        **settings,
+    )
     seconds = time.perf_counter() - t
     del result
     return seconds
 
 
-def bench(game: str, games: int | None = None, repeat: int = 5, players: int | None = None, echo: bool = True,
-          paths=PATHS) -> pd.DataFrame:  # fmt: skip
+def bench(
+    game: str,
+    games: int | None = None,
+    repeat: int = 5,
+    players: int | None = None,
+    echo: bool = True,
+    paths=PATHS,
+) -> pd.DataFrame:
     """Deals and games per second per case, path and thread count, as a DataFrame.
     ``speedup`` is over one thread on the same path, ``of_kernel`` the rate as a
     share of the kernel's at the same thread count."""
@@ -105,15 +124,28 @@ def bench(game: str, games: int | None = None, repeat: int = 5, players: int | N
             for path in paths:
                 seconds, one = best[path, threads], best[path, 1]
                 of_kernel = best["kernel", threads] / seconds if "kernel" in paths else float("nan")
-                results.append({"case": label, "policy": policy, "path": path, "threads": threads, "games": games,
-                                "games_per_s": games / seconds, "deals_per_s": deals / seconds, "seconds": seconds,
-                                "speedup": one / seconds, "of_kernel": of_kernel,
-                                "first_call_s": first[path]})  # fmt: skip
+                results.append(
+                    {
+                        "case": label,
+                        "policy": policy,
+                        "path": path,
+                        "threads": threads,
+                        "games": games,
+                        "games_per_s": games / seconds,
+                        "deals_per_s": deals / seconds,
+                        "seconds": seconds,
+                        "speedup": one / seconds,
+                        "of_kernel": of_kernel,
+                        "first_call_s": first[path],
+                    }
+                )
                 if echo:
-                    print(f"{game:15s} {label:22s} {path:9s} threads={threads}  {deals / seconds:12,.0f} deals/s  "
-                          f"{games / seconds:11,.0f} games/s  {one / seconds:4.2f}x  {of_kernel:4.2f} of kernel  "
-                          f"(best of {repeat} x {games:,} games, taken in turn; first call {first[path]:.2f} s)",
-                          flush=True)  # fmt: skip
+                    print(
+                        f"{game:15s} {label:22s} {path:9s} threads={threads}  {deals / seconds:12,.0f} deals/s  "
+                        f"{games / seconds:11,.0f} games/s  {one / seconds:4.2f}x  {of_kernel:4.2f} of kernel  "
+                        f"(best of {repeat} x {games:,} games, taken in turn; first call {first[path]:.2f} s)",
+                        flush=True,
+                    )
     set_threads(None)
     return pd.DataFrame(results)
 
@@ -131,12 +163,20 @@ def cold_compile(game: str) -> float:
     )
     with tempfile.TemporaryDirectory() as cache:
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-        done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+        done = subprocess.run(
+            [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+        )
     return float(done.stdout.strip().splitlines()[-1])
 
 
-def deal_cost(game: str, players: int | None = None, deals: int = 1_000_000, repeat: int = 5, echo: bool = True,
-              **condition) -> pd.DataFrame:  # fmt: skip
+def deal_cost(
+    game: str,
+    players: int | None = None,
+    deals: int = 1_000_000,
+    repeat: int = 5,
+    echo: bool = True,
+    **condition,
+) -> pd.DataFrame:
     """Nanoseconds per deal of the game's plain deal and of its deal under
     ``condition`` (``hands``, ``trump_card``, ``deal`` as in ``cardmc.simulate``),
     one thread, best of ``repeat`` runs taken in turn; and the games per second
@@ -179,14 +219,26 @@ def deal_cost(game: str, players: int | None = None, deals: int = 1_000_000, rep
             times.append(time.perf_counter() - t)
         rate[label] = games / min(times)
     set_threads(None)
-    out = pd.DataFrame([{"game": game, "condition": cond.text, "plain_ns_per_deal": best["plain"],
-                         "given_ns_per_deal": best["given"], "ratio": best["given"] / best["plain"],
-                         "plain_games_per_s": rate["plain"], "given_games_per_s": rate["given"]}])  # fmt: skip
+    out = pd.DataFrame(
+        [
+            {
+                "game": game,
+                "condition": cond.text,
+                "plain_ns_per_deal": best["plain"],
+                "given_ns_per_deal": best["given"],
+                "ratio": best["given"] / best["plain"],
+                "plain_games_per_s": rate["plain"],
+                "given_games_per_s": rate["given"],
+            }
+        ]
+    )
     if echo:
-        print(f"{game}: a deal {best['plain']:.0f} ns plain, {best['given']:.0f} ns under {cond.text} "
-              f"({best['given'] / best['plain']:.2f}x; best of {repeat} x {deals:,} deals, 1 thread); whole games "
-              f"{rate['plain']:,.0f}/s plain, {rate['given']:,.0f}/s conditioned ({spec.default_policy})",
-              flush=True)  # fmt: skip
+        print(
+            f"{game}: a deal {best['plain']:.0f} ns plain, {best['given']:.0f} ns under {cond.text} "
+            f"({best['given'] / best['plain']:.2f}x; best of {repeat} x {deals:,} deals, 1 thread); whole games "
+            f"{rate['plain']:,.0f}/s plain, {rate['given']:,.0f}/s conditioned ({spec.default_policy})",
+            flush=True,
+        )
     return out
 
 
@@ -206,9 +258,17 @@ def _solver_sides(spec, objective: str | None, players: int) -> tuple[int, int]:
     return sides(objective, 0, players)
 
 
-def bench_solver(game: str, positions: int = 100, seed: int = 1, tricks_left: int | None = None,
-                 contract=None, players: int = 4, tt_mib: float | None = None, objective: str | None = None,
-                 progress: bool = False) -> pd.DataFrame:
+def bench_solver(
+    game: str,
+    positions: int = 100,
+    seed: int = 1,
+    tricks_left: int | None = None,
+    contract=None,
+    players: int = 4,
+    tt_mib: float | None = None,
+    objective: str | None = None,
+    progress: bool = False,
+) -> pd.DataFrame:
     """Time the exact value of random positions at a trick boundary with
     ``tricks_left`` tricks to play (None: whole deals), reached by random
     legal play from a random deal; one objective per game, the first of its
@@ -242,11 +302,17 @@ def bench_solver(game: str, positions: int = 100, seed: int = 1, tricks_left: in
     tt = SV.table(SV.DEFAULT_TT_MIB if tt_mib is None else tt_mib)
     keys, lows, highs, bests, ages, moves, scores, fr, fk = tt
     rows = []
-    bar = tqdm(total=positions, unit=" positions", desc=game, leave=False, dynamic_ncols=True,
-               disable=None if progress else True)  # None: shown on a terminal only
+    bar = tqdm(
+        total=positions,
+        unit=" positions",
+        desc=game,
+        leave=False,
+        dynamic_ncols=True,
+        disable=None if progress else True,
+    )  # None: shown on a terminal only
     for _ in range(positions):
         order = rng.permutation(deck)
-        hands = np.array([C.mask_of(order[s * full:(s + 1) * full]) for s in range(n)], np.uint64)
+        hands = np.array([C.mask_of(order[s * full : (s + 1) * full]) for s in range(n)], np.uint64)
         choices = solver.contracts
         con = contract if contract is not None else choices[rng.integers(len(choices))]
         param, trump = solver.contract(con)
@@ -254,11 +320,13 @@ def bench_solver(game: str, positions: int = 100, seed: int = 1, tricks_left: in
         SV.fresh_keys(R, keys)
         line = np.zeros(S.LINE, np.int64)
         leader = int(rng.integers(n))
-        k, leader, trump, flags = S.random_playout(R, hands, line, 0, leader, trump, 0, n * (full - left),
-                                                   rng.random(n * full))
+        k, leader, trump, flags = S.random_playout(
+            R, hands, line, 0, leader, trump, 0, n * (full - left), rng.random(n * full)
+        )
         t0 = time.perf_counter()
-        v = S.value(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, moves, scores,
-                    fr, fk)
+        v = S.value(
+            R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, moves, scores, fr, fk
+        )
         rows.append((time.perf_counter() - t0, int(R[SR.NODES]), int(v), str(con)))
         bar.update()
     bar.close()
@@ -270,14 +338,27 @@ def solver_summary(df: pd.DataFrame) -> dict[str, float]:
     per second, mean nodes and nodes per second of ``bench_solver``'s rows."""
     ms = df["seconds"] * 1000
     total = float(df["seconds"].sum())
-    return {"positions": len(df), "median_ms": float(ms.median()), "p99_ms": float(ms.quantile(0.99)),
-            "max_ms": float(ms.max()), "positions_per_s": len(df) / total if total > 0 else float("inf"),
-            "mean_nodes": float(df["nodes"].mean()),
-            "nodes_per_s": float(df["nodes"].sum()) / total if total > 0 else float("inf")}
+    return {
+        "positions": len(df),
+        "median_ms": float(ms.median()),
+        "p99_ms": float(ms.quantile(0.99)),
+        "max_ms": float(ms.max()),
+        "positions_per_s": len(df) / total if total > 0 else float("inf"),
+        "mean_nodes": float(df["nodes"].mean()),
+        "nodes_per_s": float(df["nodes"].sum()) / total if total > 0 else float("inf"),
+    }
 
 
-def solver_line(game: str, positions: int = 100, seed: int = 1, tricks_left: int | None = None, contract=None,
-                players: int = 4, tt_mib: float | None = None, objective: str | None = None) -> str:
+def solver_line(
+    game: str,
+    positions: int = 100,
+    seed: int = 1,
+    tricks_left: int | None = None,
+    contract=None,
+    players: int = 4,
+    tt_mib: float | None = None,
+    objective: str | None = None,
+) -> str:
     """The solver bench (``bench_solver`` after one warm-up solve) as one
     line of figures: ``cardmc bench GAME --solver``; UsageError for a bad
     argument. One thread, as the search always is. The warm-up (``first
@@ -293,19 +374,23 @@ def solver_line(game: str, positions: int = 100, seed: int = 1, tricks_left: int
     bench_solver(game, 1, seed + 1, 1, contract, players, tt_mib, objective)  # compile or load the cache
     SV.table(tt_mib)[0].fill(0)  # and fault the table's memory in (up to half a second for 256 MiB), once
     warm = time.perf_counter() - t
-    s = solver_summary(bench_solver(game, positions, seed, tricks_left, contract, players, tt_mib, objective,
-                                    progress=True))
+    s = solver_summary(
+        bench_solver(game, positions, seed, tricks_left, contract, players, tt_mib, objective, progress=True)
+    )
     left = "whole deals" if tricks_left is None else f"{tricks_left} tricks left"
     objective = objective or SV.spec_of(game).solver.objectives[0]
-    return (f"{game} {objective} ({left}, contract {contract or 'random'}, seed {seed}): "
-            f"{s['positions']} positions, "
-            f"median {s['median_ms']:.2f} ms, p99 {s['p99_ms']:.2f} ms, max {s['max_ms']:.2f} ms, "
-            f"{s['positions_per_s']:.1f} positions/s, {s['mean_nodes']:.0f} nodes mean, "
-            f"{s['nodes_per_s'] / 1e6:.2f} M nodes/s (first call {warm:.1f} s)")
+    return (
+        f"{game} {objective} ({left}, contract {contract or 'random'}, seed {seed}): "
+        f"{s['positions']} positions, "
+        f"median {s['median_ms']:.2f} ms, p99 {s['p99_ms']:.2f} ms, max {s['max_ms']:.2f} ms, "
+        f"{s['positions_per_s']:.1f} positions/s, {s['mean_nodes']:.0f} nodes mean, "
+        f"{s['nodes_per_s'] / 1e6:.2f} M nodes/s (first call {warm:.1f} s)"
+    )
 
 
-def pimc_line(game: str, games: int = 2, tricks: int = 5, samples: int = 8, players: int | None = None,
-              seed: int = 1) -> str:
+def pimc_line(
+    game: str, games: int = 2, tricks: int = 5, samples: int = 8, players: int | None = None, seed: int = 1
+) -> str:
     """The search player's speed with every seat searching, one thread,
     after one warm-up game (compile or load the cache): seconds a deal over
     whole games, as one line: ``cardmc bench GAME --pimc``. Deals cut short
@@ -317,14 +402,32 @@ def pimc_line(game: str, games: int = 2, tricks: int = 5, samples: int = 8, play
     before = numba.get_num_threads()
     numba.set_num_threads(1)
     try:
-        cardmc.simulate(game, games=1, seed=seed + 1, policy="pimc", players=players, threads=1,
-                        pimc_tricks=1, pimc_samples=1)
+        cardmc.simulate(
+            game,
+            games=1,
+            seed=seed + 1,
+            policy="pimc",
+            players=players,
+            threads=1,
+            pimc_tricks=1,
+            pimc_samples=1,
+        )
         t = time.perf_counter()
-        rows = cardmc.simulate(game, games=games, seed=seed, policy="pimc", players=players, threads=1,
-                               pimc_tricks=tricks, pimc_samples=samples)
+        rows = cardmc.simulate(
+            game,
+            games=games,
+            seed=seed,
+            policy="pimc",
+            players=players,
+            threads=1,
+            pimc_tricks=tricks,
+            pimc_samples=samples,
+        )
         seconds = time.perf_counter() - t
     finally:
         numba.set_num_threads(before)
     deals = len(rows[["game", "deal"]].drop_duplicates())
-    return (f"{game}: every seat pimc, {samples} samples, from {tricks} tricks left, seed {seed}: "
-            f"{games} games, {deals} deals in {seconds:.1f} s = {seconds / deals:.3f} s a deal (1 thread)")
+    return (
+        f"{game}: every seat pimc, {samples} samples, from {tricks} tricks left, seed {seed}: "
+        f"{games} games, {deals} deals in {seconds:.1f} s = {seconds / deals:.3f} s a deal (1 thread)"
+    )

@@ -11,6 +11,7 @@ declaration), so the fit is repeated with the new rule in force until it
 settles (a few rounds). The table is written to the working folder (never
 into the installed package); simulations use it by ``--calibration FILE``.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -33,8 +34,14 @@ def shipped_path() -> Path:
     return D.calibration_path()
 
 
-def calibrate(games: int = 500_000, seed: int = 20261202, rounds: int = 3, out: str | os.PathLike | None = None,
-              force: bool = False, progress: bool = True) -> Path:  # fmt: skip
+def calibrate(
+    games: int = 500_000,
+    seed: int = 20261202,
+    rounds: int = 3,
+    out: str | os.PathLike | None = None,
+    force: bool = False,
+    progress: bool = True,
+) -> Path:
     """Fit the table, write it atomically to ``out`` (default
     ``differenzler_calibration.csv`` in the working folder) and return its
     path. Round 1 plays heuristic declarations, later rounds the table of the
@@ -66,6 +73,8 @@ def _write(table: pd.DataFrame, target: Path, games: int, seed: int, rounds: int
 
     with files.atomic(target, force=force) as tmp, open(tmp, "w") as f:
         f.write(f"# cardmc differenzler calibration, format {FORMAT_VERSION}, cardmc {__version__}\n")
-        f.write(f"# cardmc calibrate differenzler --games {games} --seed {seed} ({rounds} rounds, seeds "
-                f"{seed}..{seed + rounds - 1})\n")  # fmt: skip
+        f.write(
+            f"# cardmc calibrate differenzler --games {games} --seed {seed} ({rounds} rounds, seeds "
+            f"{seed}..{seed + rounds - 1})\n"
+        )
         table.to_csv(f, index=False)

@@ -3,6 +3,7 @@ options, players, seats, positive limits, threads, cluster options, chunk sizes 
 (a game's policy names are parsed by the game, ``spec.parse_policy``). Each
 returns the checked value or raises ``UsageError`` with a one-line message
 naming the bad value."""
+
 from __future__ import annotations
 
 import math
@@ -37,8 +38,10 @@ def check_range(start: object, games: int) -> int:
     """The first game's index, checked so that every index fits the rows."""
     start = check_seed(start, "start")
     if start + games - 1 > MAX_GAME_INDEX:
-        raise UsageError(f"games {start}..{start + games - 1} go past the last game index {MAX_GAME_INDEX}; "
-                         f"use fewer games or another seed")  # fmt: skip
+        raise UsageError(
+            f"games {start}..{start + games - 1} go past the last game index {MAX_GAME_INDEX}; "
+            f"use fewer games or another seed"
+        )
     return start
 
 
@@ -62,8 +65,10 @@ def check_option(name: str, option, value: object) -> object:
             number = int(str(value).strip()) if not isinstance(value, int) else value
         except ValueError:
             raise UsageError(f"option {name} takes a whole number, not {value!r}") from None
-        if isinstance(number, bool) or (option.low is not None and number < option.low) or (
-            option.high is not None and number > option.high
+        if (
+            isinstance(number, bool)
+            or (option.low is not None and number < option.low)
+            or (option.high is not None and number > option.high)
         ):
             raise UsageError(f"option {name} must be in {option.low}..{option.high}, not {value!r}")
         return number
@@ -92,8 +97,10 @@ def check_ints(name: str, option, value: object) -> str:
             break
         numbers.append(int(x))
     if not numbers or len(numbers) != option.size:
-        raise UsageError(f"option {name} takes {option.size} whole numbers in {option.low}..{option.high} "
-                         f"separated by commas, not {value!r}")  # fmt: skip
+        raise UsageError(
+            f"option {name} takes {option.size} whole numbers in {option.low}..{option.high} "
+            f"separated by commas, not {value!r}"
+        )
     return ",".join(map(str, numbers))
 
 
@@ -125,8 +132,12 @@ def check_positive(name: str, value: object) -> float | None:
     """None, or a positive finite number (a target standard error, a time limit)."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
-            or not math.isfinite(value) or not value > 0:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float, np.integer, np.floating))
+        or not math.isfinite(value)
+        or not value > 0
+    ):
         raise UsageError(f"{name} must be a positive number, not {value!r}")
     return float(value)
 
@@ -147,8 +158,10 @@ def check_chunks(games: int, chunk_games: int) -> int:
     """The chunk size of a run, refused if it would make too many chunks."""
     chunk_games = check_count("chunk_games", chunk_games)
     if -(-games // chunk_games) > MAX_CHUNKS:
-        raise UsageError(f"chunk_games {chunk_games} makes more than {MAX_CHUNKS} chunks of {games} games; "
-                         "use larger chunks")  # fmt: skip
+        raise UsageError(
+            f"chunk_games {chunk_games} makes more than {MAX_CHUNKS} chunks of {games} games; "
+            "use larger chunks"
+        )
     return chunk_games
 
 
@@ -219,7 +232,9 @@ def check_output(out: str | os.PathLike | None, aggregate: bool, force: bool) ->
         return "folder", Path(out)
     suffix = Path(out).suffix.lower()
     if suffix not in ROW_SUFFIXES:
-        raise UsageError(f"output {os.fspath(out)!r} should end in .parquet or .csv, or in / for a run folder")
+        raise UsageError(
+            f"output {os.fspath(out)!r} should end in .parquet or .csv, or in / for a run folder"
+        )
     if aggregate and suffix == ".csv":
         raise UsageError(f"aggregates are written as Parquet, not to {os.fspath(out)!r}")
     check_file_target(out, force)

@@ -1,6 +1,7 @@
 """Chunks and blocks of games: blocks on Numba threads, and ``run_chunk(job, first, count, target)``, the one
 unit of work of every run (in memory, to a file, to a run folder, on a Dask
 worker)."""
+
 from __future__ import annotations
 
 import os
@@ -123,8 +124,9 @@ def _visible(target: dict) -> bool:
         return f.read(len(target["token"]) + 1) == target["token"].encode()
 
 
-def simulated_blocks(job: Job, first: int, count: int, block: int, nthreads: int,
-                     reader=None) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:  # fmt: skip
+def simulated_blocks(
+    job: Job, first: int, count: int, block: int, nthreads: int, reader=None
+) -> Iterator[tuple[int, np.ndarray, np.ndarray]]:
     """(games, the kernel's rows, their spans) of each block of games
     first..first+count-1, on ``nthreads`` of Numba's threads. The rows are
     as the kernel left them, its slices' rows one after another in each span
@@ -142,7 +144,9 @@ def simulated_blocks(job: Job, first: int, count: int, block: int, nthreads: int
         after = {"after": after} if after is not None else {}
         with KERNEL_LOCK:
             numba.set_num_threads(nthreads)
-            rows, spans = spec.simulate_spans(job.seed, at, n, job.players, params, codes, out=out, **tables, **after)
+            rows, spans = spec.simulate_spans(
+                job.seed, at, n, job.players, params, codes, out=out, **tables, **after
+            )
         yield n, rows, spans
 
 
@@ -152,8 +156,16 @@ def joined(arrays) -> Iterator[tuple[int, np.ndarray]]:
         yield n, join_spans(rows, spans)
 
 
-def run_chunk(job: Job, first: int, count: int, target=None, *, version: str | None = None,
-              threads: int | None = None, on_block=None) -> dict:  # fmt: skip
+def run_chunk(
+    job: Job,
+    first: int,
+    count: int,
+    target=None,
+    *,
+    version: str | None = None,
+    threads: int | None = None,
+    on_block=None,
+) -> dict:
     """Simulate games first..first+count-1 of ``job`` block by block: the task
     a Dask worker runs (a plain module-level function; kernels come from the
     installed package and its Numba cache).
@@ -170,8 +182,9 @@ def run_chunk(job: Job, first: int, count: int, target=None, *, version: str | N
     from cardmc import __version__
 
     if version is not None and version != __version__:
-        raise UsageError(f"a worker has cardmc {__version__}, this client {version}: "
-                         "install the same on every worker")
+        raise UsageError(
+            f"a worker has cardmc {__version__}, this client {version}: install the same on every worker"
+        )
     spec = job.spec
     in_worker = _worker_threads()
     if in_worker is not None:

@@ -55,6 +55,7 @@ passes the same rows in every arm, since the deals are the same.
 ``cardmc.simulate``; ``compare`` passes every keyword that is not a rule
 option of the game unchanged to each arm's runs.
 """
+
 from __future__ import annotations
 
 import sys
@@ -64,7 +65,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from cardmc import CallableModule, checks, registry, stats, where as where_mod
+from cardmc import CallableModule, checks, registry, stats
+from cardmc import where as where_mod
 from cardmc.odds.rounds import rounds
 from cardmc.registry import UsageError
 
@@ -97,8 +99,11 @@ def parse_arm(text: object) -> Arm:
     if not isinstance(text, str) or not text.strip():
         raise UsageError(f"an arm is written [NAME=]POLICY[; OPTION=VALUE]..., not {text!r}")
     first, *rest = (part.strip() for part in text.split(";"))
-    name, policy = (part.strip() for part in first.split("=", 1)) if "=" in first else (
-        text.strip().lstrip(";").strip(), first)  # fmt: skip
+    name, policy = (
+        (part.strip() for part in first.split("=", 1))
+        if "=" in first
+        else (text.strip().lstrip(";").strip(), first)
+    )
     if not name:
         raise UsageError(f"arm {text!r}: the name before '=' is empty")
     settings = []
@@ -127,7 +132,15 @@ def check_arms(spec, arms, players: int, seed: int, common: dict, calibration) -
             raise UsageError(f"arm name {name!r} is given twice; name arms NAME=POLICY")
     for arm in out:
         try:
-            make(spec.name, 1, seed, arm.policy, players, {**common, **dict(arm.settings)}, calibration=calibration)
+            make(
+                spec.name,
+                1,
+                seed,
+                arm.policy,
+                players,
+                {**common, **dict(arm.settings)},
+                calibration=calibration,
+            )
         except UsageError as exc:
             raise UsageError(f"arm {arm.name!r}: {exc}") from None
     return out
@@ -167,6 +180,7 @@ def at_seats(rows: pd.DataFrame, seats) -> np.ndarray:
 def seat_means(seats: tuple[int, ...], columns: dict[str, str]):
     """A measure: per game, the mean of each row column over the ``seats``' rows, by the name it is given
     (``{measure name: column}``)."""
+
     def measure(rows):
         keep = at_seats(rows, seats)
         return pd.DataFrame({name: per_game(rows, rows[col], name, keep) for name, col in columns.items()})
@@ -184,6 +198,7 @@ def natural(spec, seats: tuple[int, ...], players: int):
 
 def column(name: str, seats: tuple[int, ...]):
     """The row column ``name`` as a measure: its mean per game over the measured seats' rows."""
+
     def measure(rows):
         if not pd.api.types.is_numeric_dtype(rows[name]):
             raise UsageError(f"measure {name!r} is not a numeric column ({rows[name].dtype})")
@@ -195,15 +210,20 @@ def column(name: str, seats: tuple[int, ...]):
 def values_of(result, rows: pd.DataFrame, name: str) -> dict[str, pd.Series]:
     """A measure's result as {measure: float Series indexed by game or by (game, deal, seat)}."""
     if isinstance(result, (pd.Series, pd.DataFrame)) and result.index.names in (["game"], ROW_KEY):
-        frame = result.to_frame(name if result.name is None else result.name) if isinstance(result, pd.Series) \
-            else result  # fmt: skip
+        frame = (
+            result.to_frame(name if result.name is None else result.name)
+            if isinstance(result, pd.Series)
+            else result
+        )
         return {str(c): frame[c].astype(float) for c in frame.columns}
     if isinstance(result, pd.DataFrame):
         raise UsageError(f"measure {name!r} returned a DataFrame not indexed by game")
     values = np.asarray(result, dtype=float)
     if values.shape != (len(rows),):
-        raise UsageError(f"measure {name!r} gave {values.shape} values for {len(rows)} rows: return one per "
-                         "row, or a Series indexed by game")  # fmt: skip
+        raise UsageError(
+            f"measure {name!r} gave {values.shape} values for {len(rows)} rows: return one per "
+            "row, or a Series indexed by game"
+        )
     index = pd.MultiIndex.from_frame(rows[ROW_KEY].astype(np.int64))
     return {name: pd.Series(values, index=index)}
 
@@ -226,7 +246,11 @@ class _Sums:
         self.binary = self.binary and bool(np.isin(v, (0.0, 1.0)).all())
         if self.m2 is None and (v == np.round(v)).all() and np.abs(v).max() < 2**31:
             w = v.astype(np.int64)
-            self.n, self.sum, self.sumsq = self.n + w.size, self.sum + int(w.sum()), self.sumsq + int((w * w).sum())
+            self.n, self.sum, self.sumsq = (
+                self.n + w.size,
+                self.sum + int(w.sum()),
+                self.sumsq + int((w * w).sum()),
+            )
             return
         if self.m2 is None:  # the whole sums so far as a mean and a sum of squared deviations
             self.m2 = (self.sumsq - self.sum * self.sum / self.n) if self.n else 0.0
@@ -243,7 +267,13 @@ class _Sums:
             return stats.mean_from_sums(self.sum, self.sumsq, self.n)
         se = float(np.sqrt(max(self.m2, 0.0) / (self.n - 1) / self.n)) if self.n > 1 else np.nan
         m = self.sum
-        return {"estimate": m, "se": se, "ci_low": m - stats.Z95 * se, "ci_high": m + stats.Z95 * se, "n": self.n}
+        return {
+            "estimate": m,
+            "se": se,
+            "ci_low": m - stats.Z95 * se,
+            "ci_high": m + stats.Z95 * se,
+            "n": self.n,
+        }
 
     def share(self) -> dict:
         return stats.proportion(self.sum, self.n)
@@ -252,10 +282,25 @@ class _Sums:
 # ------------------------------------------------------------------ compare
 
 
-def compare(game: str, arms, games: int = GAMES, seed: int = 0, *, players: int | None = None, measure=None,
-            where: str | None = None, target_se: float | None = None, max_seconds: float | None = None,
-            block: int = BLOCK, threads: int | None = None, progress: bool = False, out=None,
-            force: bool = False, calibration=None, **options) -> pd.DataFrame:  # fmt: skip
+def compare(
+    game: str,
+    arms,
+    games: int = GAMES,
+    seed: int = 0,
+    *,
+    players: int | None = None,
+    measure=None,
+    where: str | None = None,
+    target_se: float | None = None,
+    max_seconds: float | None = None,
+    block: int = BLOCK,
+    threads: int | None = None,
+    progress: bool = False,
+    out=None,
+    force: bool = False,
+    calibration=None,
+    **options,
+) -> pd.DataFrame:
     """Each arm's estimate of the measure(s) and its paired difference against
     the first arm, 95% CIs (see the module text); ``options``: rule options
     for every arm (an arm's own win) and conditions, passed to ``cardmc.simulate``.
@@ -285,7 +330,9 @@ def compare(game: str, arms, games: int = GAMES, seed: int = 0, *, players: int 
         fn, label = natural(spec, seats, players), "natural"
     elif isinstance(measure, str):
         if measure not in spec.columns:
-            raise UsageError(f"unknown measure {measure!r}; a row column of {game}: {', '.join(spec.columns)}")
+            raise UsageError(
+                f"unknown measure {measure!r}; a row column of {game}: {', '.join(spec.columns)}"
+            )
         fn, label = column(measure, seats), measure
     elif callable(measure):
         fn, label = measure, getattr(measure, "__name__", "measure")
@@ -301,20 +348,46 @@ def compare(game: str, arms, games: int = GAMES, seed: int = 0, *, players: int 
     def play(start: int, count: int) -> None:
         values = {}
         for arm in arms:
-            rows = simulate(game, games=count, seed=seed, policy=arm.policy, players=players, threads=threads,
-                            start=start, calibration=calibration, **{**rules, **dict(arm.settings)},
-                            **condition)  # fmt: skip
+            rows = simulate(
+                game,
+                games=count,
+                seed=seed,
+                policy=arm.policy,
+                players=players,
+                threads=threads,
+                start=start,
+                calibration=calibration,
+                **{**rules, **dict(arm.settings)},
+                **condition,
+            )
             rows = where_mod.apply(rows, where)
             values[arm.name] = values_of(fn(rows), rows, label)
         _add_round(arms, values, sums, diffs)
 
-    played, stopped = rounds(play, games, lambda: _worst_se(diffs, arms[0].name), target_se, max_seconds,
-                             progress, f"compare {game}", block, unit=" games")  # fmt: skip
+    played, stopped = rounds(
+        play,
+        games,
+        lambda: _worst_se(diffs, arms[0].name),
+        target_se,
+        max_seconds,
+        progress,
+        f"compare {game}",
+        block,
+        unit=" games",
+    )
     if where is not None and all(s.n == 0 for s in sums.values()):
         raise UsageError(f"no rows pass the filter {where!r}")
     table = _table(arms, sums, diffs)
-    table.attrs.update(game=game, seed=seed, games=played, stopped_by=stopped, seats=list(seats),
-                       where=where, measure=label, seconds=round(time.monotonic() - began, 3))  # fmt: skip
+    table.attrs.update(
+        game=game,
+        seed=seed,
+        games=played,
+        stopped_by=stopped,
+        seats=list(seats),
+        where=where,
+        measure=label,
+        seconds=round(time.monotonic() - began, 3),
+    )
     if out is not None:
         from cardmc import files
 
@@ -328,7 +401,9 @@ def _add_round(arms: list[Arm], values: dict, sums: dict, diffs: dict) -> None:
     for arm in arms:
         mine = values[arm.name]
         if set(mine) != set(base):
-            raise UsageError(f"arm {arm.name!r} gave the measures {sorted(mine)}, the first arm {sorted(base)}")
+            raise UsageError(
+                f"arm {arm.name!r} gave the measures {sorted(mine)}, the first arm {sorted(base)}"
+            )
         for m, series in mine.items():
             sums.setdefault((m, arm.name), _Sums()).add(series.to_numpy(float))
             if not series.index.equals(base[m].index):
@@ -357,12 +432,25 @@ def _table(arms: list[Arm], sums: dict, diffs: dict) -> pd.DataFrame:
             d = diffs[(m, arm.name)].mean()
             if arm is arms[0]:
                 d = {**d, "se": 0.0, "ci_low": 0.0, "ci_high": 0.0}
-            rows.append({"measure": m, "arm": arm.name, "policy": arm.policy or "",
-                         "settings": "; ".join(f"{k}={v}" for k, v in arm.settings),
-                         "estimate": est["estimate"], "se": est["se"], "ci_low": est["ci_low"],
-                         "ci_high": est["ci_high"], "n": est["n"], "diff": d["estimate"], "diff_se": d["se"],
-                         "diff_ci_low": d["ci_low"], "diff_ci_high": d["ci_high"], "diff_n": d["n"],
-                         "unpaired_se": float(np.hypot(est["se"], base_se)) if arm is not arms[0] else 0.0})
+            rows.append(
+                {
+                    "measure": m,
+                    "arm": arm.name,
+                    "policy": arm.policy or "",
+                    "settings": "; ".join(f"{k}={v}" for k, v in arm.settings),
+                    "estimate": est["estimate"],
+                    "se": est["se"],
+                    "ci_low": est["ci_low"],
+                    "ci_high": est["ci_high"],
+                    "n": est["n"],
+                    "diff": d["estimate"],
+                    "diff_se": d["se"],
+                    "diff_ci_low": d["ci_low"],
+                    "diff_ci_high": d["ci_high"],
+                    "diff_n": d["n"],
+                    "unpaired_se": float(np.hypot(est["se"], base_se)) if arm is not arms[0] else 0.0,
+                }
+            )
     return pd.DataFrame(rows).set_index(["measure", "arm"])
 
 

@@ -12,6 +12,7 @@ hand sizes, a face-up trump card where a game shows one, the deal it applies
 to where a game's deals differ: the spec's ``dealing``); the kernels read it as one int64 array (``Condition.array``).
 The rules a condition follows are in docs/RULES.md, "Conditions".
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
@@ -20,10 +21,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from cardmc import registry
-from cardmc.kernels import cards
 from cardmc.checks import check_seat
+from cardmc.kernels import cards
 from cardmc.registry import GameSpec, UsageError
-
 
 
 def _games_with(has) -> str:
@@ -132,7 +132,9 @@ def _deal_number(value: object, deals: int) -> int:
     return deal
 
 
-def make(spec_or_game: GameSpec | str, players: int, hands=None, trump_card=None, deal=None) -> Condition | None:
+def make(
+    spec_or_game: GameSpec | str, players: int, hands=None, trump_card=None, deal=None
+) -> Condition | None:
     """The checked condition of a run of the game (None when nothing is
     given, so an unconditioned run is untouched); ``UsageError`` names the
     first problem: a card outside the deck of the game (or of the deal), a
@@ -146,15 +148,21 @@ def make(spec_or_game: GameSpec | str, players: int, hands=None, trump_card=None
         return None
     dealing = spec.dealing
     if deal is not None and not dealing.deals:
-        raise UsageError(f"deal {deal!r}: a {spec.name} condition holds in every deal "
-                         f"(only {_games_with(lambda d: d.deals)} condition one deal of their game)")
+        raise UsageError(
+            f"deal {deal!r}: a {spec.name} condition holds in every deal "
+            f"(only {_games_with(lambda d: d.deals)} condition one deal of their game)"
+        )
     if trump_card is not None and not dealing.trump_card:
-        raise UsageError(f"trump card {trump_card!r}: {spec.name} shows no trump card "
-                         f"(only {_games_with(lambda d: d.trump_card)} does)")
+        raise UsageError(
+            f"trump card {trump_card!r}: {spec.name} shows no trump card "
+            f"(only {_games_with(lambda d: d.trump_card)} does)"
+        )
     if dealing.deals:
         if deal is None:
-            raise UsageError(f"a {spec.name} hand condition needs the deal it applies to "
-                             f"(deal=1..{dealing.deals}, --deal N)")
+            raise UsageError(
+                f"a {spec.name} hand condition needs the deal it applies to "
+                f"(deal=1..{dealing.deals}, --deal N)"
+            )
         number = _deal_number(deal, dealing.deals)
         if not given:
             raise UsageError(f"deal {number} is given without a hand condition")
@@ -163,13 +171,17 @@ def make(spec_or_game: GameSpec | str, players: int, hands=None, trump_card=None
         for m in masks:
             outside = [c for c in cards.cards_of(m) if not (deck >> c) & 1]
             if outside:
-                raise UsageError(f"card {cards.code(outside[0])!r} is not in deal {number}'s deck of "
-                                 f"{players} players ({what})")
+                raise UsageError(
+                    f"card {cards.code(outside[0])!r} is not in deal {number}'s deck of "
+                    f"{players} players ({what})"
+                )
         for seat, m in enumerate(masks):
             n = bin(m).count("1")
             if n > sizes[seat]:
                 note = " or one more, by where the dealer sits" if more else ""
-                raise UsageError(f"seat {seat} is given {n} cards, but holds {sizes[seat]}{note} in deal {number}")
+                raise UsageError(
+                    f"seat {seat} is given {n} cards, but holds {sizes[seat]}{note} in deal {number}"
+                )
         return Condition(spec.name, players, masks, -1, number) if any(masks) else None
     size = spec.deck // players
     masks = parse_hands(hands, players, spec.deck, [size] * players)
@@ -181,9 +193,13 @@ def make(spec_or_game: GameSpec | str, players: int, hands=None, trump_card=None
         trump = trump[0]
         for seat, m in enumerate(masks):
             if (m >> trump) & 1:
-                raise UsageError(f"trump card {cards.code(trump)!r} is given to seat {seat}: the face-up card "
-                                 "goes to each deal's dealer, give it only as the trump card")  # fmt: skip
+                raise UsageError(
+                    f"trump card {cards.code(trump)!r} is given to seat {seat}: the face-up card "
+                    "goes to each deal's dealer, give it only as the trump card"
+                )
             if bin(m).count("1") == size:
-                raise UsageError(f"seat {seat} is given all {size} cards, so it could not take the face-up trump "
-                                 f"card {cards.code(trump)!r} when it deals")  # fmt: skip
+                raise UsageError(
+                    f"seat {seat} is given all {size} cards, so it could not take the face-up trump "
+                    f"card {cards.code(trump)!r} when it deals"
+                )
     return Condition(spec.name, players, masks, trump, 0) if any(masks) or trump >= 0 else None

@@ -12,6 +12,7 @@ goes through it. The rule:
   digits, ``0 [0, 3.8e-05]``: never ``0.000 [0.000, 0.000]``, which would
   claim a certainty the sample does not have.
 """
+
 from __future__ import annotations
 
 import math
@@ -91,8 +92,9 @@ def cell(row, col: str = "estimate", scale: float = 1.0, unit: str = "", sign: i
     """``estimate`` of column ``col`` of ``row`` (a Series or dict) with its ``ci_low``/``ci_high``
     (``col_ci_low``... for another column) and ``se`` if there is one; times ``scale``
     (100 for percent), ``sign=-1`` for the negated estimate."""
-    lo, hi, se = ("ci_low", "ci_high", "se") if col == "estimate" else (
-        f"{col}_ci_low", f"{col}_ci_high", f"{col}_se")  # fmt: skip
+    lo, hi, se = (
+        ("ci_low", "ci_high", "se") if col == "estimate" else (f"{col}_ci_low", f"{col}_ci_high", f"{col}_se")
+    )
     get = row.get if hasattr(row, "get") else row.__getitem__
     e, a, b, s = (get(c) for c in (col, lo, hi, se))
     f = scale * sign
@@ -111,8 +113,11 @@ def readable(table: pd.DataFrame) -> pd.DataFrame:
     main = "estimate" if "estimate" in cols or "share" not in cols else "share"
     for c in cols:
         name = str(c)
-        lo, hi, se = ("ci_low", "ci_high", "se") if name == main else (
-            f"{name}_ci_low", f"{name}_ci_high", f"{name}_se")  # fmt: skip
+        lo, hi, se = (
+            ("ci_low", "ci_high", "se")
+            if name == main
+            else (f"{name}_ci_low", f"{name}_ci_high", f"{name}_se")
+        )
         if lo not in table.columns or hi not in table.columns:
             continue
         ses = table[se] if se in table.columns else [None] * len(table)

@@ -13,6 +13,7 @@ Numba cache: nothing compiled is shipped, and no file of the user's is read.
 * ``scheduler="tcp://HOST:8786"``: an existing cluster (``dask scheduler``
   and ``dask worker tcp://HOST:8786``); workers use their own thread counts.
 """
+
 from __future__ import annotations
 
 import logging
@@ -53,7 +54,10 @@ class InProcess:
 
     def run(self, job: Job, plan: Chunks, target=None, on_block=None) -> Iterator[tuple[int, dict]]:
         for index, first, count in plan:
-            yield index, chunks.run_chunk(job, first, count, target(index) if target else None, on_block=on_block)
+            yield (
+                index,
+                chunks.run_chunk(job, first, count, target(index) if target else None, on_block=on_block),
+            )
 
 
 def local_cluster(workers: int, threads: int = 1):
@@ -63,8 +67,11 @@ def local_cluster(workers: int, threads: int = 1):
     import dask
     from distributed import LocalCluster
 
-    environ = {k: v for k, v in dask.config.get("distributed.nanny.pre-spawn-environ").items()
-               if k != "MALLOC_TRIM_THRESHOLD_"}  # slows the kernels' large allocations  # fmt: skip
+    environ = {
+        k: v
+        for k, v in dask.config.get("distributed.nanny.pre-spawn-environ").items()
+        if k != "MALLOC_TRIM_THRESHOLD_"
+    }  # slows the kernels' large allocations
     saved = dict(os.environ)
     try:
         with dask.config.set({"distributed.nanny.pre-spawn-environ": environ}):
@@ -144,9 +151,16 @@ class DaskRunner:
         session = uuid.uuid4().hex[:12]
         futures = {}
         for index, first, count in plan:
-            future = self.client.submit(chunks.run_chunk, job, first, count, target(index) if target else None,
-                                        version=__version__, pure=False,
-                                        key=f"cardmc-chunk-{session}-{index}")  # fmt: skip
+            future = self.client.submit(
+                chunks.run_chunk,
+                job,
+                first,
+                count,
+                target(index) if target else None,
+                version=__version__,
+                pure=False,
+                key=f"cardmc-chunk-{session}-{index}",
+            )
             futures[future] = index
         try:
             for future in as_completed(list(futures)):

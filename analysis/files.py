@@ -8,6 +8,7 @@ failure, so a reader never sees half a file and nothing is left behind.
 ``RowWriter`` streams frames of rows into one Parquet or CSV file (a path or
 an in-memory sink), the run metadata in the Parquet schema as ``cardmc.*``.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -122,7 +123,9 @@ class RowWriter:
 
         table = pa.Table.from_pandas(df, preserve_index=False)
         if self.writer is None:
-            schema = table.schema.with_metadata({**(table.schema.metadata or {}), **parquet_metadata(self.metadata)})
+            schema = table.schema.with_metadata(
+                {**(table.schema.metadata or {}), **parquet_metadata(self.metadata)}
+            )
             self.writer = pq.ParquetWriter(self.sink, schema, compression="zstd")
         if not table.schema.equals(self.writer.schema, check_metadata=False):
             table = table.cast(self.writer.schema)

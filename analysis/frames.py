@@ -12,6 +12,7 @@ Those arrays are fresh memory the size of the frame, and its first touch
 costs as much as the split: they are mapped on the system's small pages
 (``small_pages``).
 """
+
 from __future__ import annotations
 
 import mmap
@@ -20,8 +21,8 @@ import numba
 import numpy as np
 import pandas as pd
 
-from cardmc.kernels.jit import in_threads
 from cardmc.kernels import columns as kc
+from cardmc.kernels.jit import in_threads
 
 WIDTHS = (np.int8, np.int16, np.int32, np.int64)
 SMALL_PAGES_FROM = 1 << 22  # bytes
@@ -55,10 +56,14 @@ class Columns:
     def __init__(self, columns, dtypes: dict, cards=()):
         self.columns = list(columns)
         self.dtypes = {name: dtypes[name] for name in self.columns}
-        widths = [np.dtype(np.int8 if isinstance(d, pd.CategoricalDtype) else d).type for d in self.dtypes.values()]
+        widths = [
+            np.dtype(np.int8 if isinstance(d, pd.CategoricalDtype) else d).type for d in self.dtypes.values()
+        ]
         self.kinds = [WIDTHS.index(w) for w in widths]
-        self.picks = [np.array([j for j, kind in enumerate(self.kinds) if kind == k], np.int64)
-                      for k in range(len(WIDTHS))]  # fmt: skip
+        self.picks = [
+            np.array([j for j, kind in enumerate(self.kinds) if kind == k], np.int64)
+            for k in range(len(WIDTHS))
+        ]
         self.slots = [int(np.flatnonzero(self.picks[k] == j)[0]) for j, k in enumerate(self.kinds)]
         self.cards = np.array([self.slots[self.columns.index(name)] for name in cards], np.int64)
         self.card_names = set(cards)
@@ -77,8 +82,10 @@ class Columns:
         out = []
         for name, dtype in self.dtypes.items():
             col = df[name]
-            if col.dtype != dtype or (isinstance(dtype, pd.CategoricalDtype)
-                                      and col.dtype.categories.dtype != dtype.categories.dtype):  # fmt: skip
+            if col.dtype != dtype or (
+                isinstance(dtype, pd.CategoricalDtype)
+                and col.dtype.categories.dtype != dtype.categories.dtype
+            ):
                 return None
             if isinstance(dtype, pd.CategoricalDtype):
                 values = col.cat.codes.to_numpy()
@@ -89,7 +96,11 @@ class Columns:
                     values = values // 9 * 16 + values % 9 + 4
             else:
                 values = col.to_numpy()
-                if values.dtype.itemsize > 4 and len(values) and not -(1 << 31) <= values.min() <= values.max() < 1 << 31:
+                if (
+                    values.dtype.itemsize > 4
+                    and len(values)
+                    and not -(1 << 31) <= values.min() <= values.max() < 1 << 31
+                ):
                     return None
             out.append(values)
         return out
@@ -169,8 +180,15 @@ class Gather:
                 a, b = max(lo, place - self.rows), min(hi, place - self.rows + m)
                 if a < b:  # rows a..b-1 of the joined block are rows a..b-1 - (place - first) here
                     shift = place - first
-                    kc.split_rows(rows, a - shift + self.rows, b - shift + self.rows, *columns.picks, columns.cards,
-                                  *outs, shift)  # fmt: skip
+                    kc.split_rows(
+                        rows,
+                        a - shift + self.rows,
+                        b - shift + self.rows,
+                        *columns.picks,
+                        columns.cards,
+                        *outs,
+                        shift,
+                    )
 
         in_threads(split, shares)
         self.rows = need
@@ -192,7 +210,7 @@ class Gather:
     def _grow(self, size: int) -> None:
         grown = [small_pages((len(out), size), out.dtype) for out in self.outs]
         for new, old in zip(grown, self.outs):
-            new[:, :self.rows] = old[:, :self.rows]
+            new[:, : self.rows] = old[:, : self.rows]
         self.outs = grown
 
     def frame(self) -> pd.DataFrame:
@@ -200,7 +218,7 @@ class Gather:
         data = {}
         for name, kind, slot in zip(columns.columns, columns.kinds, columns.slots):
             dtype = columns.dtypes[name]
-            values = self.outs[kind][slot, :self.rows]
+            values = self.outs[kind][slot, : self.rows]
             if isinstance(dtype, pd.CategoricalDtype):
                 values = pd.Categorical.from_codes(values, dtype=dtype, validate=False)
             data[name] = values

@@ -2,6 +2,7 @@
 asked) stop a run between blocks of games, never inside a kernel or a
 writer (``interrupts``, ``safe_block``, ``safe_blocks``); work that can stop
 early and cleanly inside a block registers a hook (``on_interrupt``)."""
+
 from __future__ import annotations
 
 import contextlib

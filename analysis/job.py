@@ -5,6 +5,7 @@ A ``Job`` holds plain values only (names, ints, tuples), so it pickles small
 and a worker rebuilds the kernel's arrays from it (``params``, ``codes``,
 ``kernel_tables``) without reading any file of the user's.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -89,19 +90,37 @@ class Job:
         extra = {} if self.condition is None else {"condition": self.condition.text}
         if self.solve:
             extra["solve"] = True
-        return {**extra, "game": self.game, "seed": self.seed, "start": self.start, "games": self.games,
-                "policy": self.policy, "policy_codes": [list(c) for c in self.policy_codes],
-                "players": self.players, "settings": self.options, "chunk_games": chunk_games,
-                "kind": self.kind, "calibration": self.calibration_sha256, "cardmc": __version__}  # fmt: skip
+        return {
+            **extra,
+            "game": self.game,
+            "seed": self.seed,
+            "start": self.start,
+            "games": self.games,
+            "policy": self.policy,
+            "policy_codes": [list(c) for c in self.policy_codes],
+            "players": self.players,
+            "settings": self.options,
+            "chunk_games": chunk_games,
+            "kind": self.kind,
+            "calibration": self.calibration_sha256,
+            "cardmc": __version__,
+        }
 
     @property
     def metadata(self) -> dict:
         """The run's metadata, as files, frames and aggregates carry it."""
         from cardmc import __version__
 
-        meta = {"game": self.game, "games": self.games, "seed": self.seed, "start": self.start,
-                "policy": self.policy, "players": self.players,
-                "settings": json.dumps(self.options, sort_keys=True), "version": __version__}  # fmt: skip
+        meta = {
+            "game": self.game,
+            "games": self.games,
+            "seed": self.seed,
+            "start": self.start,
+            "policy": self.policy,
+            "players": self.players,
+            "settings": json.dumps(self.options, sort_keys=True),
+            "version": __version__,
+        }
         if self.calibration is not None:
             meta["calibration"] = self.calibration_sha256
         if self.condition is not None:
@@ -147,10 +166,20 @@ def make(
         from cardmc import aggregate as agg
 
         agg.require(spec)
-    return Job(game=spec.name, games=games, seed=seed, start=start, players=players, policy=policy,
-               policy_codes=tuple(tuple(int(x) for x in row) for row in codes.tolist()),
-               settings=tuple(full.items()), kind=AGGREGATES if aggregate else ROWS,
-               calibration=calibration_of(spec, calibration), condition=condition, solve=solve)  # fmt: skip
+    return Job(
+        game=spec.name,
+        games=games,
+        seed=seed,
+        start=start,
+        players=players,
+        policy=policy,
+        policy_codes=tuple(tuple(int(x) for x in row) for row in codes.tolist()),
+        settings=tuple(full.items()),
+        kind=AGGREGATES if aggregate else ROWS,
+        calibration=calibration_of(spec, calibration),
+        condition=condition,
+        solve=solve,
+    )
 
 
 def calibration_of(spec: GameSpec, path: str | os.PathLike | None) -> tuple[int, ...] | None:

@@ -22,10 +22,19 @@ for one seat (its owner, ``seat``):
 Which of them a game has, and what its values mean, is the game's own
 (its spec's ``solver`` and ``search_player``).
 """
+
 from __future__ import annotations
 
-OBJECTIVES = ("team0", "team", "sure_at_least", "sure_at_most", "least_penalty", "most_tricks", "held_to",
-              "escape")
+OBJECTIVES = (
+    "team0",
+    "team",
+    "sure_at_least",
+    "sure_at_most",
+    "least_penalty",
+    "most_tricks",
+    "held_to",
+    "escape",
+)
 
 
 def sides(objective: str, seat: int, players: int) -> tuple[int, int]:
@@ -33,9 +42,16 @@ def sides(objective: str, seat: int, players: int) -> tuple[int, int]:
     ``seat`` at a table of ``players``."""
     me, everyone = 1 << seat, (1 << players) - 1
     team = 0b0101 if seat % 2 == 0 else 0b1010
-    return {"team0": (0b0101, 0b0101), "team": (team, team), "sure_at_least": (me, me),
-            "sure_at_most": (everyone ^ me, me), "least_penalty": (me, me), "most_tricks": (me, me),
-            "held_to": (everyone ^ me, me), "escape": (0, me)}[objective]
+    return {
+        "team0": (0b0101, 0b0101),
+        "team": (team, team),
+        "sure_at_least": (me, me),
+        "sure_at_most": (everyone ^ me, me),
+        "least_penalty": (me, me),
+        "most_tricks": (me, me),
+        "held_to": (everyone ^ me, me),
+        "escape": (0, me),
+    }[objective]
 
 
 def scaled(found: tuple[int, dict[int, int]], shift: int = 0, scale: int = 1) -> tuple[int, dict[int, int]]:

@@ -12,6 +12,7 @@ here (one chunk after another on this process's threads) or on a Dask
 cluster (analysis/distributed.py). Every file is written with
 ``files.atomic``.
 """
+
 from __future__ import annotations
 
 import os
@@ -27,9 +28,18 @@ from cardmc.job import AGGREGATES, Job
 from cardmc.progress import bar as progress_bar
 
 
-def run(job: Job, out: str | os.PathLike | None = None, *, force: bool = False, threads: int | None = None,
-        chunk_games: int | None = None, scheduler=None, workers: int | None = None, progress: bool = False,
-        log=None):  # fmt: skip
+def run(
+    job: Job,
+    out: str | os.PathLike | None = None,
+    *,
+    force: bool = False,
+    threads: int | None = None,
+    chunk_games: int | None = None,
+    scheduler=None,
+    workers: int | None = None,
+    progress: bool = False,
+    log=None,
+):
     """Run ``job``: rows as a DataFrame or aggregates (``out`` None), or the
     path of the file or run folder written (see ``api.simulate``)."""
     with interrupts.interrupts():
@@ -41,8 +51,12 @@ def run(job: Job, out: str | os.PathLike | None = None, *, force: bool = False, 
         if where == "folder":
             return _to_folder(job, path, chunk_games, runner, force, log, progress)
         if where != "memory" and job.kind != AGGREGATES and runner.distributed:
-            return _to_file_through_folder(job, path, where == "csv", chunk_games, runner, force, log, progress)
-        chunk = chunk_games or (chunks.default_chunk(job.spec, job.games) if runner.distributed else job.games)
+            return _to_file_through_folder(
+                job, path, where == "csv", chunk_games, runner, force, log, progress
+            )
+        chunk = chunk_games or (
+            chunks.default_chunk(job.spec, job.games) if runner.distributed else job.games
+        )
         plan = chunks.chunk_plan(job.start, job.games, chunk)
         if where == "memory":
             return _collect(job, plan, runner, progress)
@@ -53,8 +67,10 @@ def run(job: Job, out: str | os.PathLike | None = None, *, force: bool = False, 
 
                 pq.write_table(agg.to_arrow(result, job.metadata), tmp, compression="zstd")
             return path
-        with files.atomic(path, force=force) as tmp, \
-                files.RowWriter(tmp, csv=where == "csv", metadata=job.file_metadata()) as writer:  # fmt: skip
+        with (
+            files.atomic(path, force=force) as tmp,
+            files.RowWriter(tmp, csv=where == "csv", metadata=job.file_metadata()) as writer,
+        ):
             _loop(job, plan, runner, progress, target=lambda index: writer)
         return path
 
@@ -79,7 +95,9 @@ def _collect(job: Job, plan, runner, progress: bool):
 
     def take(index: int, result: dict) -> None:
         if job.kind == AGGREGATES:
-            merged[0] = result["aggregates"] if merged[0] is None else agg.merge(merged[0], result["aggregates"])
+            merged[0] = (
+                result["aggregates"] if merged[0] is None else agg.merge(merged[0], result["aggregates"])
+            )
         else:
             frames[index] = result["frames"]
 
@@ -95,8 +113,9 @@ def _collect(job: Job, plan, runner, progress: bool):
 def _to_folder(job: Job, folder: Path, chunk_games, runner, force: bool, log, progress: bool) -> Path:
     """A resumable run into ``folder`` (see analysis/run_folder.py)."""
     default = chunks.default_chunk(job.spec, job.games)
-    with run_folder.RunFolder(folder, job.identity(chunk_games), job.metadata, force=force, log=log,
-                              default_chunk=default) as run:  # fmt: skip
+    with run_folder.RunFolder(
+        folder, job.identity(chunk_games), job.metadata, force=force, log=log, default_chunk=default
+    ) as run:
         todo = run.missing()
         total = len(run.plan())
         if not todo:
@@ -107,15 +126,23 @@ def _to_folder(job: Job, folder: Path, chunk_games, runner, force: bool, log, pr
         spans = {index: (first, n) for index, first, n in todo}
         done = job.games - sum(n for _, _, n in todo)
         try:
-            _loop(job, todo, runner, progress, done, target=run.target,
-                  take=lambda index, result: run.record(index, *spans[index], result))  # fmt: skip
+            _loop(
+                job,
+                todo,
+                runner,
+                progress,
+                done,
+                target=run.target,
+                take=lambda index, result: run.record(index, *spans[index], result),
+            )
         except KeyboardInterrupt:
             raise run_folder.Interrupted(folder, run.done, total) from None
     return folder
 
 
-def _to_file_through_folder(job: Job, path: Path, csv: bool, chunk_games, runner, force: bool, log,
-                            progress: bool) -> Path:  # fmt: skip
+def _to_file_through_folder(
+    job: Job, path: Path, csv: bool, chunk_games, runner, force: bool, log, progress: bool
+) -> Path:
     """Chunks (on a cluster) into a hidden run folder beside ``path``, then
     one file in game order; nothing is left behind on failure."""
     with files.atomic(path, force=force) as tmp:

@@ -56,6 +56,7 @@ its objective, whether it plays for the most or the least, its target, a
 search of its own, a decision searched apart) and ``solver`` (the deal's
 cards and hand size).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -77,10 +78,17 @@ def options(most: int, cost: str) -> dict[str, Option]:
     ``most`` tricks at the most (``pimc_tricks``), ``cost`` what searching
     from more tricks costs in the game."""
     return {
-        "pimc_samples": Option(8, "int", "deals of the unseen cards the pimc player solves for each card it plays",
-                               1, 1000),
-        "pimc_tricks": Option(5, "int", "the pimc player searches once this many tricks or fewer are left, and "
-                              f"plays as heuristic before ({cost})", 1, most),
+        "pimc_samples": Option(
+            8, "int", "deals of the unseen cards the pimc player solves for each card it plays", 1, 1000
+        ),
+        "pimc_tricks": Option(
+            5,
+            "int",
+            "the pimc player searches once this many tricks or fewer are left, and "
+            f"plays as heuristic before ({cost})",
+            1,
+            most,
+        ),
     }
 
 
@@ -90,8 +98,17 @@ def has_pimc(policies: np.ndarray, game: str) -> bool:
     return bool((np.asarray(policies)[:, 0] == scripted).any())
 
 
-def play_game(game: str, seed: int, index: int, params: np.ndarray, policies: np.ndarray, rows: np.ndarray,
-              events: np.ndarray, cond, table=None) -> tuple[int, int]:
+def play_game(
+    game: str,
+    seed: int,
+    index: int,
+    params: np.ndarray,
+    policies: np.ndarray,
+    rows: np.ndarray,
+    events: np.ndarray,
+    cond,
+    table=None,
+) -> tuple[int, int]:
     """Game ``index`` of ``seed`` with the ``pimc`` seats of ``policies``
     searching (``params`` hold ``pimc_samples`` and ``pimc_tricks``); writes
     its rows and events like the game kernel's ``play_game`` (``table``:
@@ -105,8 +122,17 @@ def play_game(game: str, seed: int, index: int, params: np.ndarray, policies: np
     return scripted(game, players, seed, index, params, play, events, rows, 52 * (rows.shape[0] // players))
 
 
-def scripted(game: str, players: int, seed: int, index: int, params: np.ndarray, play, events: np.ndarray,
-             rows: np.ndarray | None, cards: int):
+def scripted(
+    game: str,
+    players: int,
+    seed: int,
+    index: int,
+    params: np.ndarray,
+    play,
+    events: np.ndarray,
+    rows: np.ndarray | None,
+    cards: int,
+):
     """Play with the ``pimc`` seats scripted: ``play(script)`` plays from the
     start, tracing into ``events`` (and ``rows``), with the cards decided so
     far; where the script runs out, the seat's card is decided from the
@@ -128,15 +154,26 @@ def scripted(game: str, players: int, seed: int, index: int, params: np.ndarray,
         rng = np.random.default_rng([seed, index, count, 0x9C])
         card = None
         if hooks.apart is not None:  # a decision the game searches apart (Norwegian Jazz's sevens)
-            card = hooks.apart(events[:need + 1], players, samples, rng, tt, params)
+            card = hooks.apart(events[: need + 1], players, samples, rng, tt, params)
         if card is None:
-            card = decide(seen(game, events[:need + 1], rows, players), samples, rng, tt)
+            card = decide(seen(game, events[: need + 1], rows, players), samples, rng, tt)
         script[sc.SC_CARDS + count] = card
         count += 1
 
 
-def play_block(game: str, seed: int, start: int, count: int, params: np.ndarray, policies: np.ndarray, cond,
-               per: int, columns: int, events: int, table=None) -> np.ndarray:
+def play_block(
+    game: str,
+    seed: int,
+    start: int,
+    count: int,
+    params: np.ndarray,
+    policies: np.ndarray,
+    cond,
+    per: int,
+    columns: int,
+    events: int,
+    table=None,
+) -> np.ndarray:
     """The rows of games start..start+count-1 with ``pimc`` seats (``play_game``),
     in game order, the games side by side on the run's threads: ``per`` rows
     and ``columns`` columns a game at most, ``events`` trace events a game."""
@@ -151,7 +188,7 @@ def play_block(game: str, seed: int, start: int, count: int, params: np.ndarray,
     def work(share: int) -> None:
         ev = np.zeros((events, 4), np.int64)
         for j in range(count * share // shares, count * (share + 1) // shares):
-            game_rows = rows[j * per:(j + 1) * per]
+            game_rows = rows[j * per : (j + 1) * per]
             written[j] = play_game(game, seed, start + j, params, policies, game_rows, ev, cond, table)[0]
 
     in_threads(work, shares)
@@ -181,8 +218,15 @@ def seen(game: str, events: np.ndarray, rows: np.ndarray | None = None, players:
     number, dealer = int(ev[start, 1]), int(ev[start, 2])
     deck, size = spec.solver.dealt(players), spec.solver.hand_size(players)
     me, legal = int(ev[-1, 1]), int(ev[-1, 3]) & deck
-    view = {"game": game, "me": me, "legal": legal, "dealer": dealer, "players": players, "deck": deck,
-            "size": size}
+    view = {
+        "game": game,
+        "me": me,
+        "legal": legal,
+        "dealer": dealer,
+        "players": players,
+        "deck": deck,
+        "size": size,
+    }
     dealt = None
     plays = []
     for kind, a, b, c in ev[start:-1].tolist():
@@ -251,7 +295,7 @@ def decide(view: dict, samples: int, rng: np.random.Generator, tt) -> int:
 
 def _legal(R: np.ndarray, hand: int, trick: list[int]) -> int:
     line = np.zeros(8, np.int64)
-    line[:len(trick)] = trick
+    line[: len(trick)] = trick
     return int(S.legal_mask(R, np.uint64(hand), line, len(trick)))
 
 
@@ -266,7 +310,7 @@ def forbidden(view: dict, R: np.ndarray, unseen: int) -> dict[int, int]:
         pos = i % n
         if s == view["me"] or pos == 0:
             continue
-        trick = [x for _, x in plays[i - pos:i]]
+        trick = [x for _, x in plays[i - pos : i]]
         rest = unseen & ~out[s]
         while rest:
             x = rest & -rest
@@ -289,7 +333,9 @@ def unseen_of(view: dict) -> int:
     return view["deck"] & ~played & ~view["hand"]
 
 
-def sample(view: dict, rng: np.random.Generator, R: np.ndarray, banned: dict[int, int] | None = None) -> np.ndarray:
+def sample(
+    view: dict, rng: np.random.Generator, R: np.ndarray, banned: dict[int, int] | None = None
+) -> np.ndarray:
     """One deal of the unseen cards into the other hands, consistent with the
     plays (``banned``: ``forbidden``'s answer, computed when not given; then
     every play checked again on the whole hands)."""
@@ -335,13 +381,14 @@ def _consistent(view: dict, hands: dict[int, int], R: np.ndarray) -> bool:
             continue
         held[s] |= 1 << c
         pos = i % view["players"]
-        if pos and not (_legal(R, held[s], [x for _, x in plays[i - pos:i]]) >> c) & 1:
+        if pos and not (_legal(R, held[s], [x for _, x in plays[i - pos : i]]) >> c) & 1:
             return False
     return True
 
 
-def solve_cards(view: dict, hands: np.ndarray, R: np.ndarray, tt,
-                past: tuple[int, int] | None = None) -> dict[int, int]:
+def solve_cards(
+    view: dict, hands: np.ndarray, R: np.ndarray, tt, past: tuple[int, int] | None = None
+) -> dict[int, int]:
     """The value after each legal card, every hand as in ``hands``, of the
     seat's objective (Schieber, the team's points from here, its match bonus
     included; Differenzler, the least penalty the seat can be sure of; Norwegian
@@ -358,9 +405,28 @@ def solve_cards(view: dict, hands: np.ndarray, R: np.ndarray, tt,
     gained, flags = history(view, R) if past is None else past
     target = -2 * S.BIG if hooks.target is None else hooks.target(view, gained)  # None: the value
     line = np.zeros(S.LINE, np.int64)
-    line[:len(view["trick"])] = view["trick"]
+    line[: len(view["trick"])] = view["trick"]
     out_c = np.zeros(S.MAX_MOVES, np.int64)
     out_v = np.zeros(S.MAX_MOVES, np.int64)
-    m = S.card_values(R, keys, lows, highs, bests, ages, hands, line, len(view["trick"]), view["leader"], -1,
-                      flags, target, out_c, out_v, moves, scores, fr, fk)
+    m = S.card_values(
+        R,
+        keys,
+        lows,
+        highs,
+        bests,
+        ages,
+        hands,
+        line,
+        len(view["trick"]),
+        view["leader"],
+        -1,
+        flags,
+        target,
+        out_c,
+        out_v,
+        moves,
+        scores,
+        fr,
+        fk,
+    )
     return {int(out_c[i]): int(out_v[i]) for i in range(m)}

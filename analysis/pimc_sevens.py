@@ -32,6 +32,7 @@ With the rule option ``play_out`` the deal goes on after the
 first player out, which the solver does not play, so the kernel does not
 ask and the seat plays sevens as ``heuristic``.
 """
+
 from __future__ import annotations
 
 import threading
@@ -102,9 +103,18 @@ def seen(events: np.ndarray, players: int) -> dict:
         raise ValueError("the events do not fit a sevens deal")
     if min(sizes) == 0:
         raise ValueError("a seat is out: the deal is played out, which the sevens solver does not play")
-    return {"me": me, "players": players, "leader": leader, "hand": hand, "legal": hand & _playable(table),
-            "table": table, "plays": plays, "sizes": sizes, "unseen": unseen,
-            "banned": {s: m & unseen for s, m in banned.items()}}
+    return {
+        "me": me,
+        "players": players,
+        "leader": leader,
+        "hand": hand,
+        "legal": hand & _playable(table),
+        "table": table,
+        "plays": plays,
+        "sizes": sizes,
+        "unseen": unseen,
+        "banned": {s: m & unseen for s, m in banned.items()},
+    }
 
 
 def _subsets(m: int) -> np.ndarray:
@@ -169,13 +179,29 @@ def card_values(view: dict, hands: np.ndarray, bonus: int, tt, salt: int) -> dic
             if h[me] == 0:
                 out[c] = bonus  # out first: the deal ends
             else:
-                out[c] = int(K.value(h, n, (me + 1) % n, me, bonus, PASS_COST, keys, lows, highs,
-                                     keys.size - 1, salt, fr, fk))  # fmt: skip
+                out[c] = int(
+                    K.value(
+                        h,
+                        n,
+                        (me + 1) % n,
+                        me,
+                        bonus,
+                        PASS_COST,
+                        keys,
+                        lows,
+                        highs,
+                        keys.size - 1,
+                        salt,
+                        fr,
+                        fk,
+                    )
+                )
     return out
 
 
-def decide(events: np.ndarray, players: int, samples: int, rng: np.random.Generator, tt,
-           bonus: int = 10) -> int:  # fmt: skip
+def decide(
+    events: np.ndarray, players: int, samples: int, rng: np.random.Generator, tt, bonus: int = 10
+) -> int:
     """The card the seat to play (the last event of ``events``, its play in
     sevens) plays: the legal card with the highest mean value over
     ``samples`` deals of the unseen cards (ties: the heuristic's card if it
@@ -196,4 +222,6 @@ def decide(events: np.ndarray, players: int, samples: int, rng: np.random.Genera
             totals[card] = totals.get(card, 0) + value
     unplayed = np.uint64(int(FULL52) & ~view["table"])
     usual = int(heuristic_sevens_card(np.uint64(view["hand"]), np.uint64(legal), unplayed))
-    return min(totals, key=lambda c: (-totals[c], c != usual, c))  # ties: the heuristic's card, else the lowest
+    return min(
+        totals, key=lambda c: (-totals[c], c != usual, c)
+    )  # ties: the heuristic's card, else the lowest

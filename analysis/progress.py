@@ -1,4 +1,5 @@
 """Progress bars: a tqdm bar when asked for, else a bar that shows nothing and has the same methods."""
+
 from __future__ import annotations
 
 
@@ -24,5 +25,6 @@ def bar(show: bool, total: int, desc: str, unit: str = " games", initial: int = 
         return NoBar()
     from tqdm.auto import tqdm
 
-    return tqdm(total=total, initial=initial, unit=unit, unit_scale=True, desc=desc, dynamic_ncols=True,
-                leave=leave)
+    return tqdm(
+        total=total, initial=initial, unit=unit, unit_scale=True, desc=desc, dynamic_ncols=True, leave=leave
+    )

@@ -9,6 +9,7 @@ Started again with the same command, a run checks the recorded parts, redoes
 any that are missing, truncated or altered, and carries on with the chunks
 not yet done; a folder holding a different run is refused.
 """
+
 from __future__ import annotations
 
 import fcntl
@@ -30,8 +31,21 @@ LOCK = ".cardmc.lock"
 FORMAT = "cardmc-run/1"
 FLUSH_SECONDS = 0.5  # the manifest is rewritten at most this often while chunks finish
 PART = re.compile(r"(part|agg)-\d{8}\.parquet")
-IDENTITY = ("game", "seed", "start", "games", "policy_codes", "players", "settings", "chunk_games", "kind",
-            "calibration", "condition", "solve", "cardmc")  # fmt: skip
+IDENTITY = (
+    "game",
+    "seed",
+    "start",
+    "games",
+    "policy_codes",
+    "players",
+    "settings",
+    "chunk_games",
+    "kind",
+    "calibration",
+    "condition",
+    "solve",
+    "cardmc",
+)
 MAX_MANIFEST_BYTES = 256 << 20
 MAX_PART_BYTES = 1 << 48
 SHA256 = re.compile(r"[0-9a-f]{64}")
@@ -66,8 +80,12 @@ class _Bad(Exception):
 
 
 def _whole(value, low: int = 0, high: int | None = None) -> bool:
-    return (isinstance(value, int) and not isinstance(value, bool) and value >= low
-            and (high is None or value <= high))  # fmt: skip
+    return (
+        isinstance(value, int)
+        and not isinstance(value, bool)
+        and value >= low
+        and (high is None or value <= high)
+    )
 
 
 def _need(ok: bool, what: str) -> None:
@@ -78,24 +96,40 @@ def _need(ok: bool, what: str) -> None:
 def _check_identity(identity) -> None:
     _need(isinstance(identity, dict), "identity is not an object")
     for key in (*IDENTITY, "policy"):
-        _need(key in identity or key in ("calibration", "condition", "solve"), f"identity.{key} is missing")  # came later
+        _need(
+            key in identity or key in ("calibration", "condition", "solve"), f"identity.{key} is missing"
+        )  # came later
     _need(identity["game"] in GAMES, "identity.game is not a game")
     _need(_whole(identity["seed"], 0, checks.MAX_SEED), "identity.seed is not a seed")
     _need(_whole(identity["start"], 0, checks.MAX_GAME_INDEX), "identity.start is out of range")
-    _need(_whole(identity["games"], 1, checks.MAX_GAME_INDEX + 1 - identity["start"]),
-          "identity.games is out of range")  # fmt: skip
+    _need(
+        _whole(identity["games"], 1, checks.MAX_GAME_INDEX + 1 - identity["start"]),
+        "identity.games is out of range",
+    )
     _need(_whole(identity["chunk_games"], 1), "identity.chunk_games is not a positive whole number")
-    _need(-(-identity["games"] // identity["chunk_games"]) <= checks.MAX_CHUNKS, "identity.chunk_games: too many chunks")
+    _need(
+        -(-identity["games"] // identity["chunk_games"]) <= checks.MAX_CHUNKS,
+        "identity.chunk_games: too many chunks",
+    )
     _need(identity["kind"] in (ROWS, AGGREGATES), "identity.kind is neither rows nor aggregates")
     _need(isinstance(identity["policy"], str), "identity.policy is not text")
     codes = identity["policy_codes"]
-    _need(isinstance(codes, list) and all(isinstance(c, list) and all(_whole(x, -(2**63)) for x in c) for c in codes),
-          "identity.policy_codes is not a table of whole numbers")  # fmt: skip
+    _need(
+        isinstance(codes, list)
+        and all(isinstance(c, list) and all(_whole(x, -(2**63)) for x in c) for c in codes),
+        "identity.policy_codes is not a table of whole numbers",
+    )
     _need(_whole(identity["players"], 1, 64), "identity.players is out of range")
-    _need(isinstance(identity["settings"], dict) and all(isinstance(v, (bool, int, str))
-          for v in identity["settings"].values()), "identity.settings is not a set of options")  # fmt: skip
+    _need(
+        isinstance(identity["settings"], dict)
+        and all(isinstance(v, (bool, int, str)) for v in identity["settings"].values()),
+        "identity.settings is not a set of options",
+    )
     cal = identity.get("calibration")
-    _need(cal is None or (isinstance(cal, str) and SHA256.fullmatch(cal)), "identity.calibration is not a SHA-256")
+    _need(
+        cal is None or (isinstance(cal, str) and SHA256.fullmatch(cal)),
+        "identity.calibration is not a SHA-256",
+    )
     _need(isinstance(identity.get("condition"), (str, type(None))), "identity.condition is not text")
     _need(identity.get("solve", False) is True or "solve" not in identity, "identity.solve is not true")
     _need(isinstance(identity["cardmc"], str), "identity.cardmc is not a version")
@@ -107,21 +141,34 @@ def _check_chunks(manifest: dict) -> None:
     _need(manifest["chunks_total"] == total, f"chunks_total is not the plan's {total}")
     _need(isinstance(chunks, dict), "chunks is not an object")
     for key, entry in chunks.items():
-        _need(isinstance(key, str) and key.isdigit() and key == str(int(key)) and int(key) < total,
-              f"chunk {key!r} is not a chunk of the plan")  # fmt: skip
+        _need(
+            isinstance(key, str) and key.isdigit() and key == str(int(key)) and int(key) < total,
+            f"chunk {key!r} is not a chunk of the plan",
+        )
         index = int(key)
         first = identity["start"] + index * identity["chunk_games"]
         count = min(identity["chunk_games"], identity["games"] - index * identity["chunk_games"])
-        _need(isinstance(entry, dict) and set(entry) == {"start", "count", "file", "bytes", "sha256", "rows"},
-              f"chunk {key} does not have exactly start, count, file, bytes, sha256, rows")  # fmt: skip
-        _need(_whole(entry["start"]) and entry["start"] == first and _whole(entry["count"]) and entry["count"] == count,
-              f"chunk {key} is not games {first}..{first + count - 1} of the plan")  # fmt: skip
-        _need(entry["file"] == part_name(index, identity["kind"]),
-              f"chunk {key} names {entry['file']!r}, not {part_name(index, identity['kind'])}")  # fmt: skip
+        _need(
+            isinstance(entry, dict) and set(entry) == {"start", "count", "file", "bytes", "sha256", "rows"},
+            f"chunk {key} does not have exactly start, count, file, bytes, sha256, rows",
+        )
+        _need(
+            _whole(entry["start"])
+            and entry["start"] == first
+            and _whole(entry["count"])
+            and entry["count"] == count,
+            f"chunk {key} is not games {first}..{first + count - 1} of the plan",
+        )
+        _need(
+            entry["file"] == part_name(index, identity["kind"]),
+            f"chunk {key} names {entry['file']!r}, not {part_name(index, identity['kind'])}",
+        )
         _need(_whole(entry["bytes"], 1, MAX_PART_BYTES), f"chunk {key} has no sane size")
         _need(_whole(entry["rows"], 0, MAX_PART_BYTES), f"chunk {key} has no sane row count")
-        _need(isinstance(entry["sha256"], str) and SHA256.fullmatch(entry["sha256"]) is not None,
-              f"chunk {key} has no SHA-256")  # fmt: skip
+        _need(
+            isinstance(entry["sha256"], str) and SHA256.fullmatch(entry["sha256"]) is not None,
+            f"chunk {key} has no SHA-256",
+        )
     _need(manifest["complete"] == (len(chunks) == total), "complete does not match the chunks")
 
 
@@ -135,8 +182,11 @@ def check_manifest(manifest) -> dict:
         _need(key in manifest, f"{key} is missing")
     _check_identity(manifest["identity"])
     meta = manifest["metadata"]
-    _need(isinstance(meta, dict) and all(isinstance(v, (str, int, float, bool)) or v is None for v in meta.values()),
-          "metadata is not a set of plain values")  # fmt: skip
+    _need(
+        isinstance(meta, dict)
+        and all(isinstance(v, (str, int, float, bool)) or v is None for v in meta.values()),
+        "metadata is not a set of plain values",
+    )
     _need(isinstance(manifest["complete"], bool), "complete is not true or false")
     _need(_whole(manifest["chunks_total"], 1, checks.MAX_CHUNKS), "chunks_total is out of range")
     _check_chunks(manifest)
@@ -167,8 +217,9 @@ def read_manifest(folder: Path) -> dict | None:
     try:
         return check_manifest(manifest)
     except _Bad as bad:
-        raise UsageError(f"{path} is not a valid cardmc run manifest ({bad}); use --force to start the run "
-                         "afresh") from None  # fmt: skip
+        raise UsageError(
+            f"{path} is not a valid cardmc run manifest ({bad}); use --force to start the run afresh"
+        ) from None
 
 
 def check_part(folder: Path, entry: dict, hash_it: bool = True) -> str | None:
@@ -189,7 +240,9 @@ def check_part(folder: Path, entry: dict, hash_it: bool = True) -> str | None:
 
 
 def describe(identity: dict) -> str:
-    return f"{identity['game']} seed {identity['seed']}, {identity['games']} games, policy {identity['policy']}"
+    return (
+        f"{identity['game']} seed {identity['seed']}, {identity['games']} games, policy {identity['policy']}"
+    )
 
 
 class RunFolder:
@@ -203,8 +256,15 @@ class RunFolder:
     chunk was finished.
     """
 
-    def __init__(self, folder: str | os.PathLike, identity: dict, metadata: dict, force: bool = False, log=None,
-                 default_chunk: int | None = None):  # fmt: skip
+    def __init__(
+        self,
+        folder: str | os.PathLike,
+        identity: dict,
+        metadata: dict,
+        force: bool = False,
+        log=None,
+        default_chunk: int | None = None,
+    ):
         self.default_chunk = default_chunk or identity["games"]
         self.folder = Path(folder).absolute()
         self.identity = dict(identity)
@@ -263,12 +323,15 @@ class RunFolder:
                 raise
             manifest = False  # damaged or not a manifest at all: start afresh
         if manifest is None:
-            others = [p.name for p in self.folder.iterdir() if p.name != LOCK and not files.is_temporary(p.name)]
+            others = [
+                p.name for p in self.folder.iterdir() if p.name != LOCK and not files.is_temporary(p.name)
+            ]
             parts_only = all(PART.fullmatch(name) for name in others)
             if others and not self.created and not (self.force and parts_only):
                 hint = "use --force to start afresh" if parts_only else "choose another --out folder"
-                raise UsageError(f"{self.folder} holds no cardmc run ({MANIFEST} is missing, {others[0]} is "
-                                 f"there); {hint}")  # fmt: skip
+                raise UsageError(
+                    f"{self.folder} holds no cardmc run ({MANIFEST} is missing, {others[0]} is there); {hint}"
+                )
             if self.force:
                 self._remove_parts()
         elif manifest is False or self.force:
@@ -301,11 +364,16 @@ class RunFolder:
         old = manifest["identity"]
         if self.identity.get("chunk_games") is None:  # not given: keep the run's own
             self.identity["chunk_games"] = old.get("chunk_games")
-        diffs = [f"{k} {old.get(k)!r} there, {self.identity.get(k)!r} here" for k in IDENTITY
-                 if old.get(k) != self.identity.get(k)]  # fmt: skip
+        diffs = [
+            f"{k} {old.get(k)!r} there, {self.identity.get(k)!r} here"
+            for k in IDENTITY
+            if old.get(k) != self.identity.get(k)
+        ]
         if diffs:
-            raise UsageError(f"{self.folder} holds another run ({describe(old)}): {'; '.join(diffs)}; "
-                             "use another --out folder, or --force to start afresh")  # fmt: skip
+            raise UsageError(
+                f"{self.folder} holds another run ({describe(old)}): {'; '.join(diffs)}; "
+                "use another --out folder, or --force to start afresh"
+            )
 
     def _verified(self, chunks: dict) -> dict:
         good = {}
@@ -333,8 +401,13 @@ class RunFolder:
     def target(self, index: int) -> dict:
         """Where a worker writes chunk ``index``: this folder if it sees it
         (the lock file holds this run's token), else it returns the bytes."""
-        return {"folder": str(self.folder), "file": part_name(index, self.identity["kind"]), "token": self.token,
-                "lock": LOCK, "metadata": self.metadata}  # fmt: skip
+        return {
+            "folder": str(self.folder),
+            "file": part_name(index, self.identity["kind"]),
+            "token": self.token,
+            "lock": LOCK,
+            "metadata": self.metadata,
+        }
 
     def record(self, index: int, start: int, count: int, result: dict) -> None:
         """Note a finished chunk (writing it first if the worker sent bytes)."""
@@ -342,8 +415,14 @@ class RunFolder:
         if "data" in result:
             path = files.write_bytes(self.folder / name, result["data"])
             result = {**result, "bytes": path.lstat().st_size, "sha256": digest(path)}
-        self.chunks[str(index)] = {"start": start, "count": count, "file": name, "bytes": result["bytes"],
-                                   "sha256": result["sha256"], "rows": result.get("rows", 0)}  # fmt: skip
+        self.chunks[str(index)] = {
+            "start": start,
+            "count": count,
+            "file": name,
+            "bytes": result["bytes"],
+            "sha256": result["sha256"],
+            "rows": result.get("rows", 0),
+        }
         self._dirty = True
         self.flush()
 
@@ -354,8 +433,14 @@ class RunFolder:
         if not self._dirty or (not force and now - self._flushed < FLUSH_SECONDS):
             return
         complete = not self.missing()
-        manifest = {"format": FORMAT, "identity": self.identity, "metadata": self.metadata, "complete": complete,
-                    "chunks_total": len(self.plan()), "chunks": self.chunks}  # fmt: skip
+        manifest = {
+            "format": FORMAT,
+            "identity": self.identity,
+            "metadata": self.metadata,
+            "complete": complete,
+            "chunks_total": len(self.plan()),
+            "chunks": self.chunks,
+        }
         files.write_text(self.folder / MANIFEST, json.dumps(manifest, indent=1, sort_keys=True) + "\n")
         self._dirty = False
         self._flushed = now
@@ -393,13 +478,17 @@ def complete_parts(folder: str | os.PathLike, hash_it: bool = True) -> tuple[dic
     identity = manifest["identity"]
     total, chunks = manifest["chunks_total"], manifest["chunks"]
     if not manifest["complete"] or len(chunks) != total:
-        raise UsageError(f"{folder} is an unfinished run ({len(chunks)} of {total} chunks); "
-                         "run its simulate command again to finish it")  # fmt: skip
+        raise UsageError(
+            f"{folder} is an unfinished run ({len(chunks)} of {total} chunks); "
+            "run its simulate command again to finish it"
+        )
     parts = []
     for index, entry in sorted(chunks.items(), key=lambda kv: int(kv[0])):
         problem = check_part(folder, entry, hash_it)
         if problem is not None:
-            raise UsageError(f"{folder / entry['file']} is damaged ({problem}); run the simulate command of "
-                             f"{describe(identity)} again to redo it")  # fmt: skip
+            raise UsageError(
+                f"{folder / entry['file']} is damaged ({problem}); run the simulate command of "
+                f"{describe(identity)} again to redo it"
+            )
         parts.append(folder / entry["file"])
     return manifest, parts

@@ -27,6 +27,7 @@ Beside ``solve`` and ``position``: the rules array of a search
 key space for a search (``fresh_keys``) and the stop of searches in
 progress (``halt``).
 """
+
 from __future__ import annotations
 
 import sys
@@ -123,8 +124,16 @@ def _cards(text, deck: int, what: str) -> list[int]:
     return out
 
 
-def position(game: str, hands, trick=(), to_play: int | None = None, contract=None, seat: int | None = None,
-             taken=None, points=None) -> Position:
+def position(
+    game: str,
+    hands,
+    trick=(),
+    to_play: int | None = None,
+    contract=None,
+    seat: int | None = None,
+    taken=None,
+    points=None,
+) -> Position:
     """Parse and check a position; ``UsageError`` names the first problem."""
     spec = spec_of(game)
     solver = spec.solver
@@ -170,8 +179,9 @@ def position(game: str, hands, trick=(), to_play: int | None = None, contract=No
         if not (legal >> c) & 1:
             raise UsageError(f"trick card {C.code(c)} was not legal for seat {s}")
     arr[:k] = tr
-    return Position(game, players, masks, arr, k, leader, param, trump, taken, points,
-                    None if seat is None else int(seat))
+    return Position(
+        game, players, masks, arr, k, leader, param, trump, taken, points, None if seat is None else int(seat)
+    )
 
 
 def _per_seat(values, players: int, name: str, tricks_done: int | None) -> list[int]:
@@ -271,8 +281,14 @@ def _stoppable(R: np.ndarray, stop: threading.Event | None, call):
     return out
 
 
-def _run(pos: Position, R: np.ndarray, tt, target: int | None = None, cards: bool = True,
-         stop: threading.Event | None = None) -> tuple[int, dict[int, int]]:
+def _run(
+    pos: Position,
+    R: np.ndarray,
+    tt,
+    target: int | None = None,
+    cards: bool = True,
+    stop: threading.Event | None = None,
+) -> tuple[int, dict[int, int]]:
     """(value, value after each legal card; ``cards=False``: none) of one
     objective; ``halt(stop)`` stops it (KeyboardInterrupt)."""
     return _stoppable(R, stop, lambda: _search(pos, R, tt, target, cards))
@@ -283,7 +299,7 @@ def _search(pos: Position, R: np.ndarray, tt, target: int | None, cards: bool) -
     fresh_keys(R, keys)
     flags = pos.flags(int(R[SR.COUNTED]))
     line = np.zeros(S.LINE, np.int64)
-    line[:pos.k] = pos.trick[:pos.k]
+    line[: pos.k] = pos.trick[: pos.k]
     args = (R, keys, lows, highs, bests, ages, pos.hands.copy(), line, pos.k, pos.leader, pos.trump, flags)
     if target is None:
         v = S.value(*args, moves, scores, fr, fk)
@@ -300,9 +316,21 @@ def _search(pos: Position, R: np.ndarray, tt, target: int | None, cards: bool) -
 # ---------------------------------------------------------------- solving
 
 
-def solve(game: str, hands, trick=(), to_play: int | None = None, contract=None, seat: int | None = None,
-          declared: int | None = None, taken=None, points=None, tt_mib: float = DEFAULT_TT_MIB,
-          first_out_bonus: int = 10, cards: bool = True, stop: threading.Event | None = None) -> Solution:
+def solve(
+    game: str,
+    hands,
+    trick=(),
+    to_play: int | None = None,
+    contract=None,
+    seat: int | None = None,
+    declared: int | None = None,
+    taken=None,
+    points=None,
+    tt_mib: float = DEFAULT_TT_MIB,
+    first_out_bonus: int = 10,
+    cards: bool = True,
+    stop: threading.Event | None = None,
+) -> Solution:
     """Solve one position (see the module notes for the values);
     ``cards=False`` skips the values after each legal card (an empty table).
     Ctrl-C, or ``halt(stop)`` from another thread, stops the search at once
@@ -328,8 +356,10 @@ def solve(game: str, hands, trick=(), to_play: int | None = None, contract=None,
     seconds = time.perf_counter() - t0
     value = {k: v for k, (v, _) in columns.items()}
     legal = sorted(next(iter(columns.values()))[1])
-    df = pd.DataFrame({k: [per[c] for c in legal] for k, (_, per) in columns.items()},
-                      index=pd.Index([C.code(c) for c in legal], name="card"))
+    df = pd.DataFrame(
+        {k: [per[c] for c in legal] for k, (_, per) in columns.items()},
+        index=pd.Index([C.code(c) for c in legal], name="card"),
+    )
     return Solution(game, value, df, sum(nodes), seconds)
 
 

@@ -32,6 +32,7 @@ its own transposition table (``tt_mib`` MiB at most). Which columns a game
 has and how a deal gives them is the game's own (its spec's ``solved``); the
 tables of them are ``cardmc.solved_tables``.
 """
+
 from __future__ import annotations
 
 import functools
@@ -47,8 +48,9 @@ from cardmc.progress import bar as progress_bar
 from cardmc.solve import DEFAULT_TT_MIB, halt, solve
 
 
-def deal_values(game: str, line: dict, tt_mib: float = DEFAULT_TT_MIB,
-                stop: threading.Event | None = None) -> list[dict]:
+def deal_values(
+    game: str, line: dict, tt_mib: float = DEFAULT_TT_MIB, stop: threading.Event | None = None
+) -> list[dict]:
     """The solved columns of each deal of one trace line (one game), a dict
     per seat per deal with its ``game``, ``deal`` and ``seat``;
     ``cardmc.solve.halt(stop)`` stops it (KeyboardInterrupt)."""
@@ -64,8 +66,14 @@ def deal_values(game: str, line: dict, tt_mib: float = DEFAULT_TT_MIB,
     return rows
 
 
-def solve_deals(job, first: int | None = None, games: int | None = None, threads: int | None = None,
-                progress: bool = False, tt_mib: float = DEFAULT_TT_MIB) -> pd.DataFrame:
+def solve_deals(
+    job,
+    first: int | None = None,
+    games: int | None = None,
+    threads: int | None = None,
+    progress: bool = False,
+    tt_mib: float = DEFAULT_TT_MIB,
+) -> pd.DataFrame:
     """The solved columns of every deal of games first..first+games-1 of the
     checked ``job`` (default: all its games), one row per seat per deal, in
     game order."""

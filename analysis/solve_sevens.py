@@ -8,6 +8,7 @@ out. Objectives for ``seat`` against the others playing together:
 deal score it can be sure of: ``first_out_bonus`` for going out first, -1
 for each pass; ``points`` gives the passes each seat has made so far).
 """
+
 from __future__ import annotations
 
 import threading
@@ -35,7 +36,9 @@ def fresh_salt() -> int:
     return (_salt[0] * 0x9E3779B97F4A7C15 + 7) % (1 << 63)
 
 
-def solve_position(hands, trick, to_play, seat, points, first_out_bonus: int, tt_mib: float, stop) -> Solution:
+def solve_position(
+    hands, trick, to_play, seat, points, first_out_bonus: int, tt_mib: float, stop
+) -> Solution:
     """``cardmc.solve.solve`` of a sevens position: the hands only (the table
     is every other card), its search not stopped midway (it is short), but
     not started once ``stop`` is set."""
@@ -54,7 +57,7 @@ def check(hands, to_play, seat, points) -> tuple[np.ndarray, int, int, list[int]
     seen: set[int] = set()
     for s, h in enumerate(hands):
         m = 0
-        for p in (h.replace(",", " ").split() if isinstance(h, str) else list(h)):
+        for p in h.replace(",", " ").split() if isinstance(h, str) else list(h):
             try:
                 c = C.parse(p, 52)
             except ValueError:
@@ -70,8 +73,10 @@ def check(hands, to_play, seat, points) -> tuple[np.ndarray, int, int, list[int]
     for s in range(4):
         ranks = [r for r in range(13) if (table >> (16 * s + r)) & 1]
         if ranks and (C.SEVEN not in ranks or ranks != list(range(ranks[0], ranks[-1] + 1))):
-            raise UsageError(f"the cards of {C.SUITS[s]} not in a hand ({' '.join(C.code(16 * s + r) for r in ranks)}) "
-                             "are not a row through the 7")
+            raise UsageError(
+                f"the cards of {C.SUITS[s]} not in a hand ({' '.join(C.code(16 * s + r) for r in ranks)}) "
+                "are not a row through the 7"
+            )
     if to_play is None or not 0 <= int(to_play) < n:
         raise UsageError(f"to_play must be a seat 0..{n - 1}, not {to_play!r}")
     if seat is None or not 0 <= int(seat) < n:
@@ -106,11 +111,14 @@ def solve_sevens(hands, to_play, seat, points=None, first_out_bonus: int = 10, t
         for c in C.cards_of(legal):
             h = masks.copy()
             h[to_play] ^= np.uint64(ONE << np.uint64(c))
-            per[C.code(c)] = (bonus if to_play == seat else 0) if h[to_play] == 0 else val(h, (to_play + 1) % n)
+            per[C.code(c)] = (
+                (bonus if to_play == seat else 0) if h[to_play] == 0 else val(h, (to_play + 1) % n)
+            )
         v = val(masks.copy(), to_play)
         columns[name] = (shift + v, {k: shift + x for k, x in per.items()})
     value = {k: v for k, (v, _) in columns.items()}
     moves = list(next(iter(columns.values()))[1])
-    df = pd.DataFrame({k: [per[m] for m in moves] for k, (_, per) in columns.items()},
-                      index=pd.Index(moves, name="card"))
+    df = pd.DataFrame(
+        {k: [per[m] for m in moves] for k, (_, per) in columns.items()}, index=pd.Index(moves, name="card")
+    )
     return Solution("norwegian_jazz", value, df, 0, time.perf_counter() - t0)

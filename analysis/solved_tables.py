@@ -9,8 +9,8 @@ chunks, workers and aggregate runs merge them with ``cardmc.aggregate.merge``,
 and ``summarise`` reads any merge of them); ``cardmc.analyze`` shows them.
 The helpers below are what those tables share.
 """
-from __future__ import annotations
 
+from __future__ import annotations
 
 import numpy as np
 import pandas as pd
@@ -57,5 +57,3 @@ def flag(hit) -> np.ndarray:
 def measure(name: str, d: dict) -> dict:
     """An estimate as a table row: ``measure``, estimate, se, ci_low, ci_high, n."""
     return {"measure": name, **{k: d[k] for k in ("estimate", "se", "ci_low", "ci_high", "n")}}
-
-

@@ -3,6 +3,7 @@
 Every summary keeps raw numbers (estimate, standard error, interval bounds,
 sample size); rounding happens only when a table is displayed.
 """
+
 from __future__ import annotations
 
 import math
@@ -86,7 +87,9 @@ def paired_difference(a, b) -> dict:
 
 
 def quantiles(values, qs=(0.05, 0.25, 0.5, 0.75, 0.95)) -> pd.Series:
-    return pd.Series(np.quantile(np.asarray(values, dtype=float), qs), index=[f"q{int(q * 100):02d}" for q in qs])
+    return pd.Series(
+        np.quantile(np.asarray(values, dtype=float), qs), index=[f"q{int(q * 100):02d}" for q in qs]
+    )
 
 
 def fmt(est: float, lo: float, hi: float, digits: int = 3) -> str:
@@ -111,7 +114,13 @@ def mean_from_sums(total, total_sq, n) -> dict:
     """``mean`` from a count, a sum and a sum of squares (integers stay exact: Python ints)."""
     n = int(n)
     if n < 2:
-        return {"estimate": total / n if n else np.nan, "se": np.nan, "ci_low": np.nan, "ci_high": np.nan, "n": n}
+        return {
+            "estimate": total / n if n else np.nan,
+            "se": np.nan,
+            "ci_low": np.nan,
+            "ci_high": np.nan,
+            "n": n,
+        }
     if isinstance(total, (int, np.integer)) and isinstance(total_sq, (int, np.integer)):
         s, q = int(total), int(total_sq)
         var = (n * q - s * s) / (n * (n - 1))
@@ -154,16 +163,24 @@ def quantile_from_counts(counts, q: float, z: float = Z95) -> dict:
     95% interval (the values at the ranks n·q ± z·sqrt(n·q·(1-q)))."""
     n = int(np.sum(counts))
     half = z * np.sqrt(q * (1 - q) / max(n, 1))
-    return {"estimate": quantile_of_counts(counts, q), "se": np.nan,
-            "ci_low": quantile_of_counts(counts, max(q - half, 0.0)),
-            "ci_high": quantile_of_counts(counts, min(q + half, 1.0)), "n": n}
+    return {
+        "estimate": quantile_of_counts(counts, q),
+        "se": np.nan,
+        "ci_low": quantile_of_counts(counts, max(q - half, 0.0)),
+        "ci_high": quantile_of_counts(counts, min(q + half, 1.0)),
+        "n": n,
+    }
 
 
 def named(name: str, d, scale: float = 1.0) -> dict:
     """An estimate (a dict or row with estimate, se, ci_low, ci_high) as the columns ``name``,
     ``name_se``, ``name_ci_low``, ``name_ci_high``, times ``scale``."""
-    return {name: d["estimate"] * scale, f"{name}_se": d["se"] * scale,
-            f"{name}_ci_low": d["ci_low"] * scale, f"{name}_ci_high": d["ci_high"] * scale}
+    return {
+        name: d["estimate"] * scale,
+        f"{name}_se": d["se"] * scale,
+        f"{name}_ci_low": d["ci_low"] * scale,
+        f"{name}_ci_high": d["ci_high"] * scale,
+    }
 
 
 def rate(name: str, events: int, n: int, scale: float, events_name: str | None = None) -> dict:
@@ -171,8 +188,11 @@ def rate(name: str, events: int, n: int, scale: float, events_name: str | None =
     95% CI; no standard error: the Wald one is 0 with no event, and the interval is not symmetric)
     and its event count as ``events_name`` (int; default ``name_events``)."""
     d = proportion(int(events), int(n))
-    out = {name: d["estimate"] * scale, f"{name}_ci_low": d["ci_low"] * scale,
-           f"{name}_ci_high": d["ci_high"] * scale}
+    out = {
+        name: d["estimate"] * scale,
+        f"{name}_ci_low": d["ci_low"] * scale,
+        f"{name}_ci_high": d["ci_high"] * scale,
+    }
     out[events_name or f"{name}_events"] = int(events)
     return out
 
@@ -183,8 +203,12 @@ def paired_outcomes(only_a: int, only_b: int, n: int, scale: float = 1.0) -> dic
     d = (only_a - only_b) / n
     var = ((only_a + only_b) / n - d * d) * n / max(n - 1, 1)
     se = math.sqrt(max(var, 0.0) / n)
-    return {"estimate": d * scale, "se": se * scale, "ci_low": (d - Z95 * se) * scale,
-            "ci_high": (d + Z95 * se) * scale}
+    return {
+        "estimate": d * scale,
+        "se": se * scale,
+        "ci_low": (d - Z95 * se) * scale,
+        "ci_high": (d + Z95 * se) * scale,
+    }
 
 
 def row(label, d: dict, index: str | None = None) -> pd.DataFrame:

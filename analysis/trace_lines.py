@@ -10,6 +10,7 @@ its hands and plays, what its kinds add, and its totals and winners.
 
 The module is not called ``trace``: ``cardmc.trace`` is the API function.
 """
+
 from __future__ import annotations
 
 from typing import Callable
@@ -51,8 +52,9 @@ def skip(deal: dict | None, a: int, b: int, c: int) -> None:
     """A hook for a kind whose content the line takes from the rows."""
 
 
-def deals(events: np.ndarray, players: int, layout: Layout = plain_deal,
-          hooks: dict[int, Hook] | None = None) -> list[dict]:
+def deals(
+    events: np.ndarray, players: int, layout: Layout = plain_deal, hooks: dict[int, Hook] | None = None
+) -> list[dict]:
     """The deal objects of one game's events, in order.
 
     ``layout(number, dealer, leader, hands, plays)`` makes a deal's object
@@ -90,8 +92,9 @@ def seats_where(flags: np.ndarray) -> list[int]:
     return [int(s) for s in np.flatnonzero(flags)]
 
 
-def check(spec: GameSpec, seed: object, index: object, players: object,
-          settings: dict | None) -> tuple[int, int, int, dict]:
+def check(
+    spec: GameSpec, seed: object, index: object, players: object, settings: dict | None
+) -> tuple[int, int, int, dict]:
     """``(seed, index, players, settings)`` checked, with every option filled in;
     ``UsageError`` names a bad value."""
     seed = check_seed(seed)
@@ -99,11 +102,28 @@ def check(spec: GameSpec, seed: object, index: object, players: object,
     return seed, index, spec.check_players(players), spec.settings(settings or {})  # type: ignore[arg-type]
 
 
-def line(spec: GameSpec, seed: int, index: int, players: int, settings: dict, policy: str, deals: list[dict],
-         totals: list, winners: list, **extra: object) -> dict:
+def line(
+    spec: GameSpec,
+    seed: int,
+    index: int,
+    players: int,
+    settings: dict,
+    policy: str,
+    deals: list[dict],
+    totals: list,
+    winners: list,
+    **extra: object,
+) -> dict:
     """One TRACE.md line: the keys every game has, then the game's own."""
     return {
-        "game": spec.name, "seed": int(seed), "index": int(index), "players": players,
-        "rules": spec.rule_settings(settings), "policy": policy, "deals": deals,
-        "totals": totals, "winners": winners, **extra,
-    }  # fmt: skip
+        "game": spec.name,
+        "seed": int(seed),
+        "index": int(index),
+        "players": players,
+        "rules": spec.rule_settings(settings),
+        "policy": policy,
+        "deals": deals,
+        "totals": totals,
+        "winners": winners,
+        **extra,
+    }

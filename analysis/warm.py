@@ -13,6 +13,7 @@ processes run at once, the groups dealt to them largest first. Every kernel is
 every later process finds it (a warm group takes a second or two to load).
 ``cardmc report`` warms its games' groups this way when they are cold.
 """
+
 from __future__ import annotations
 
 import os
@@ -67,10 +68,23 @@ def compile_group(group: str) -> None:
     cardmc.trace(group, seed=1, games=1)
     cardmc.odds(group, example.hand, games=64)
     # the kernels' scripted variant, for the search player, in games and hand odds
-    cardmc.simulate(group, games=1, seed=1, threads=1, policy=example.searched, pimc_samples=1, pimc_tricks=2,
-                    **example.searched_settings)
-    cardmc.odds(group, example.hand, games=1, settings={"pimc_samples": 1, "pimc_tricks": 1},
-                **{"policy": example.searched, **example.odds_searched})
+    cardmc.simulate(
+        group,
+        games=1,
+        seed=1,
+        threads=1,
+        policy=example.searched,
+        pimc_samples=1,
+        pimc_tricks=2,
+        **example.searched_settings,
+    )
+    cardmc.odds(
+        group,
+        example.hand,
+        games=1,
+        settings={"pimc_samples": 1, "pimc_tricks": 1},
+        **{"policy": example.searched, **example.odds_searched},
+    )
 
 
 def is_warm(group: str) -> bool:

@@ -10,6 +10,7 @@ tree and ``mask`` evaluates that tree on the columns with numpy.
 
     >>> rows = rows[where.mask(rows, "trumps >= 4 and aces >= 2")]
 """
+
 from __future__ import annotations
 
 import ast
@@ -20,8 +21,14 @@ import pandas as pd
 
 from cardmc.registry import UsageError
 
-COMPARE = {ast.Eq: operator.eq, ast.NotEq: operator.ne, ast.Lt: operator.lt, ast.LtE: operator.le,
-           ast.Gt: operator.gt, ast.GtE: operator.ge}  # fmt: skip
+COMPARE = {
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+}
 
 
 def check(text: object, columns) -> ast.Expression:
@@ -40,8 +47,9 @@ def check(text: object, columns) -> ast.Expression:
 
 def _check_node(node: ast.AST, text: str, known: set) -> None:
     def refuse(what: str):
-        raise UsageError(f"filter {text!r}: {what} is not allowed (columns, numbers, comparisons, "
-                         "and/or/not only)")  # fmt: skip
+        raise UsageError(
+            f"filter {text!r}: {what} is not allowed (columns, numbers, comparisons, and/or/not only)"
+        )
 
     if isinstance(node, ast.BoolOp):
         for value in node.values:
@@ -61,7 +69,9 @@ def _check_node(node: ast.AST, text: str, known: set) -> None:
             _check_node(part, text, known)
     elif isinstance(node, ast.Name):
         if node.id not in known:
-            raise UsageError(f"filter {text!r}: unknown column {node.id!r}; columns: {', '.join(sorted(known))}")
+            raise UsageError(
+                f"filter {text!r}: unknown column {node.id!r}; columns: {', '.join(sorted(known))}"
+            )
     elif _is_number(node):
         pass
     elif isinstance(node, ast.Attribute):
@@ -73,8 +83,11 @@ def _check_node(node: ast.AST, text: str, known: set) -> None:
 
 
 def _is_number(node: ast.AST) -> bool:
-    return (isinstance(node, ast.Constant) and isinstance(node.value, (int, float))
-            and not isinstance(node.value, bool))  # fmt: skip
+    return (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, (int, float))
+        and not isinstance(node.value, bool)
+    )
 
 
 def mask(df: pd.DataFrame, text: str) -> np.ndarray:
@@ -120,8 +133,10 @@ def _condition(node: ast.AST, df: pd.DataFrame, text: str) -> np.ndarray:
     value = _value(node, df, text)
     if isinstance(value, np.ndarray) and value.dtype == bool:
         return value
-    raise UsageError(f"filter {text!r}: {ast.unparse(node)!r} is not a condition (and, or and not join "
-                     "comparisons such as 'aces >= 2')")  # fmt: skip
+    raise UsageError(
+        f"filter {text!r}: {ast.unparse(node)!r} is not a condition (and, or and not join "
+        "comparisons such as 'aces >= 2')"
+    )
 
 
 def _number(node: ast.AST, df: pd.DataFrame, text: str):
@@ -134,6 +149,7 @@ def _number(node: ast.AST, df: pd.DataFrame, text: str):
 def _column(df: pd.DataFrame, name: str, text: str) -> np.ndarray:
     col = df[name]
     if not (pd.api.types.is_numeric_dtype(col) or pd.api.types.is_bool_dtype(col)):
-        raise UsageError(f"filter {text!r}: column {name!r} is not numeric ({col.dtype}); filters compare "
-                         "numbers")  # fmt: skip
+        raise UsageError(
+            f"filter {text!r}: column {name!r} is not numeric ({col.dtype}); filters compare numbers"
+        )
     return col.to_numpy()

@@ -1,4 +1,5 @@
 """Bit tricks on uint64 card masks, as LLVM intrinsics (one instruction each)."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -79,8 +80,11 @@ def _fast_pdep() -> bool:
         if config.CPU_NAME is not None:  # compiling for another CPU (portable caches): no PDEP
             return False
         name = ll.get_host_cpu_name()
-        return bool(ll.get_host_cpu_features().get("bmi2")) and name not in ("znver1", "znver2") \
+        return (
+            bool(ll.get_host_cpu_features().get("bmi2"))
+            and name not in ("znver1", "znver2")
             and not name.startswith("bdver")
+        )
     except Exception:  # noqa: BLE001 - any doubt: the portable version
         return False
 

@@ -11,6 +11,7 @@ Text codes (``"7H"``, ``"TS"``) live only at the Python edge: ``code``,
 kernels' deal in packets of three; ``deal36`` shuffles the 36-card deck and
 deals it so.
 """
+
 from __future__ import annotations
 
 import numpy as np

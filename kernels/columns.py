@@ -8,6 +8,7 @@ is sequential). Then each ``out8[cards[i]]``, a card (``suit * 16 + rank``,
 ranks 6..A), becomes its place 0..35 in a 36-card deck. The caller splits
 shares of ``SHARE_ROWS`` rows or more side by side (``cardmc.frames.Gather``).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -60,7 +61,7 @@ class RowBuffer:
     def take(self, rows: int, columns: int) -> np.ndarray:
         if self.flat.size < rows * columns:
             self.flat = np.empty(rows * columns, np.int32)
-        return self.flat[:rows * columns].reshape(rows, columns)
+        return self.flat[: rows * columns].reshape(rows, columns)
 
 
 def new_rows(out: RowBuffer | None, rows: int, columns: int) -> np.ndarray:

@@ -10,13 +10,14 @@ an unconditional deal, so a conditional deal costs no more than a plain one.
 given card, else a card of the dealer's hand chosen uniformly (in a plain
 deal the dealer's last card is any of their cards with equal chance).
 """
+
 from __future__ import annotations
 
 import numpy as np
 
 from cardmc.kernels import rng
-from cardmc.kernels.cards import FULL36, FULL52
 from cardmc.kernels.bits import ONE, ZERO, bit, lowest, nth, popcount
+from cardmc.kernels.cards import FULL36, FULL52
 from cardmc.kernels.jit import jit
 
 

@@ -4,6 +4,7 @@ Each loop deals ``count`` deals exactly as the game's kernel does (its own
 deal functions, inlined the same way) and returns a checksum of the hands,
 so nothing is optimised away.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -50,7 +51,9 @@ def given(seed, count, players, deck, cond, face_up):
     check = np.uint64(0)
     for i in range(count):
         dealer = i % players
-        z = condition.deal_condition(cond, deck, players, dealer, dealer, rng.key(seed, i, 0, rng.DEAL), buf, hands)
+        z = condition.deal_condition(
+            cond, deck, players, dealer, dealer, rng.key(seed, i, 0, rng.DEAL), buf, hands
+        )
         if face_up:
             _, c = condition.face_up_from(z, hands[dealer], cond[condition.CT_TRUMP])
             check += np.uint64(c)

@@ -4,6 +4,7 @@ Four players, each alone, 36 cards dealt in packets of three; the dealer's
 last card fixes trump; everyone declares 0..157 and scores the penalty
 |declared - made|. A game is four deals plus tie-break deals.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -12,12 +13,22 @@ from cardmc.kernels import condition, rng
 from cardmc.kernels.bits import ONE, ZERO, bit, lowest, nth, popcount
 from cardmc.kernels.cards import ACE, DEAL_BYTES, JACK, KING, NINE, QUEEN, TEN, deal36, deck
 from cardmc.kernels.columns import new_rows
-from cardmc.kernels.script import scripted_card
-from cardmc.kernels.script import start as start_script
 from cardmc.kernels.events import EV_DEAL, EV_DECLARE, EV_HAND, EV_PLAY
 from cardmc.kernels.jit import in_shares, jit
-from cardmc.kernels.tricks import (JASS_PLAIN, JASS_TRUMP, PLAIN, SUIT16, TRUMP_BASE, TRUMP_STRENGTH, TRUMPS_ABOVE,
-                                  strength, suit_cards, trumps_above)
+from cardmc.kernels.script import scripted_card
+from cardmc.kernels.script import start as start_script
+from cardmc.kernels.tricks import (
+    JASS_PLAIN,
+    JASS_TRUMP,
+    PLAIN,
+    SUIT16,
+    TRUMP_BASE,
+    TRUMP_STRENGTH,
+    TRUMPS_ABOVE,
+    strength,
+    suit_cards,
+    trumps_above,
+)
 
 PLAYERS = 4
 DEAL_POINTS = 157
@@ -57,7 +68,9 @@ CAL_CELLS = CAL_REL * CAL_TRUMPS * 2 * 2 * CAL_SIDE
 
 DECK = deck(36)
 U = np.uint64  # places as unsigned in the hot loops: no wrap-around test of a negative index (7% of a deal)
-ACES, TENS, KINGS, QUEENS = (np.uint64(sum(1 << (16 * s + r) for s in range(4))) for r in (ACE, TEN, KING, QUEEN))
+ACES, TENS, KINGS, QUEENS = (
+    np.uint64(sum(1 << (16 * s + r) for s in range(4))) for r in (ACE, TEN, KING, QUEEN)
+)
 
 
 def _card_tables():
@@ -251,8 +264,13 @@ def new_scratch():
     """Work arrays reused by the games of a batch: the hands (4), the deck
     (36, for a conditioned deal), the players' random stream (1), per-seat
     sums (int64) and the plain deal's bytes (``deal_bytes``)."""
-    return (np.empty(PLAYERS, np.uint64), np.empty(36, np.int64), np.empty(1, np.uint64),
-            np.empty(W_SIZE, np.int64), np.empty(DEAL_BYTES, np.uint8))
+    return (
+        np.empty(PLAYERS, np.uint64),
+        np.empty(36, np.int64),
+        np.empty(1, np.uint64),
+        np.empty(W_SIZE, np.int64),
+        np.empty(DEAL_BYTES, np.uint8),
+    )
 
 
 @jit(inline="always")
@@ -295,8 +313,25 @@ def declare_as(policy, rel, hand, trump, z, calibrated):
 
 
 @jit(inline="always")
-def play_deal(seed, index, k, dealer, policies, table, rows, r0, events, ne, hands, cards, play_st, work,
-              deck_bytes, cond, script=None):
+def play_deal(
+    seed,
+    index,
+    k,
+    dealer,
+    policies,
+    table,
+    rows,
+    r0,
+    events,
+    ne,
+    hands,
+    cards,
+    play_st,
+    work,
+    deck_bytes,
+    cond,
+    script=None,
+):
     """Play deal ``k``: writes four rows from ``rows[r0]``; returns the new
     event count. ``hands``, ``cards``, ``play_st``, ``work`` and ``deck_bytes`` are
     from ``new_scratch``; ``cond`` a condition on the deal
@@ -307,8 +342,9 @@ def play_deal(seed, index, k, dealer, policies, table, rows, r0, events, ne, han
     if cond is None or cond[condition.CT_DEAL] < 0:  # plain (condition.PLAIN)
         trump_card = deal_bytes(seed, index, k, dealer, hands, deck_bytes)
     else:
-        dz = condition.deal_condition(cond, condition.DECK36, PLAYERS, 0, dealer,
-                                      rng.key(seed, index, k, rng.DEAL), cards, hands)
+        dz = condition.deal_condition(
+            cond, condition.DECK36, PLAYERS, 0, dealer, rng.key(seed, index, k, rng.DEAL), cards, hands
+        )
         _, trump_card = condition.face_up_from(dz, hands[dealer], cond[condition.CT_TRUMP])
     trump = trump_card >> 4
     leader = (dealer + 1) % PLAYERS
@@ -338,7 +374,11 @@ def play_deal(seed, index, k, dealer, policies, table, rows, r0, events, ne, han
         rows[U(r0 + s), C_REL], rows[U(r0 + s), C_EXTRA] = (s - dealer) % PLAYERS, 1 if k >= 4 else 0
         rows[U(r0 + s), C_TRUMP_CARD], rows[U(r0 + s), C_TRUMP] = trump_card, trump
         rows[U(r0 + s), C_DECLARED] = work[U(W_DECLARED + s)]
-        rows[U(r0 + s), C_TRUMPS], rows[U(r0 + s), C_TRUMP_JACK], rows[U(r0 + s), C_TRUMP_NINE] = tr, jack, nine
+        rows[U(r0 + s), C_TRUMPS], rows[U(r0 + s), C_TRUMP_JACK], rows[U(r0 + s), C_TRUMP_NINE] = (
+            tr,
+            jack,
+            nine,
+        )
         rows[U(r0 + s), C_ACES], rows[U(r0 + s), C_TENS], rows[U(r0 + s), C_KINGS] = aces, tens, kings
         rows[U(r0 + s), C_SIDE] = side
         rows[U(r0 + s), C_LEN_C] = popcount(suit_cards(hands[U(s)], 0))
@@ -367,8 +407,9 @@ def play_deal(seed, index, k, dealer, policies, table, rows, r0, events, ne, han
 
 
 @jit
-def play_tricks(hands, leader, trump, policies, work, z, events, ne, script=None, random_seats=True,
-                heuristic_seats=True):
+def play_tricks(
+    hands, leader, trump, policies, work, z, events, ne, script=None, random_seats=True, heuristic_seats=True
+):
     """The nine tricks of a deal whose declarations are in ``work``: each
     seat's points and tricks into ``work``, plays recorded in ``events``
     from ``ne`` when it has rows (None: not recorded). ``z`` is the players'
@@ -405,7 +446,12 @@ def play_tricks(hands, leader, trump, policies, work, z, events, ne, script=None
                     c = heuristic_card(hand, legal, i, led, beat, pot, trump, need, ~(hand | gone))
             if events is not None:
                 if rec:
-                    events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_PLAY, s, c, np.int64(legal)
+                    events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = (
+                        EV_PLAY,
+                        s,
+                        c,
+                        np.int64(legal),
+                    )
                     ne += 1
             # the trick's bookkeeping with selects and loads indexed by the card, not branches
             led = c >> 4 if i == 0 else led
@@ -430,15 +476,65 @@ def play_game(seed, index, players, params, policies, table, rows, events, scrat
     seats (``cardmc.kernels.script``). Returns (rows written, events written)."""
     hands, cards, play_st, work, deck_bytes = scratch
     if script is None:  # (not passed: Numba compiles a passed None as another kind of call)
-        return play_games(seed, index, 1, players, params, policies, table, rows, 0, events, hands, cards, play_st,
-                          work, deck_bytes, cond)
-    return play_games(seed, index, 1, players, params, policies, table, rows, 0, events, hands, cards, play_st, work,
-                      deck_bytes, cond, script)
+        return play_games(
+            seed,
+            index,
+            1,
+            players,
+            params,
+            policies,
+            table,
+            rows,
+            0,
+            events,
+            hands,
+            cards,
+            play_st,
+            work,
+            deck_bytes,
+            cond,
+        )
+    return play_games(
+        seed,
+        index,
+        1,
+        players,
+        params,
+        policies,
+        table,
+        rows,
+        0,
+        events,
+        hands,
+        cards,
+        play_st,
+        work,
+        deck_bytes,
+        cond,
+        script,
+    )
 
 
 @jit
-def play_games(seed, start, count, players, params, policies, table, rows, r0, events, hands, cards, play_st, work,
-               deck_bytes, cond=None, script=None):
+def play_games(
+    seed,
+    start,
+    count,
+    players,
+    params,
+    policies,
+    table,
+    rows,
+    r0,
+    events,
+    hands,
+    cards,
+    play_st,
+    work,
+    deck_bytes,
+    cond=None,
+    script=None,
+):
     """Games start..start+count-1 as ``play_game`` plays them, their rows one
     after another from ``rows[r0]``; the work arrays are ``new_scratch``'s,
     passed one by one (one call per slice: reference counts are taken
@@ -458,8 +554,25 @@ def play_games(seed, start, count, players, params, policies, table, rows, r0, e
         k = 0
         while True:
             r = base + k * PLAYERS
-            ne = play_deal(seed, index, k, (first + k) % PLAYERS, policies, table, rows, r, events, ne,
-                           hands, cards, play_st, work, deck_bytes, cond, script)
+            ne = play_deal(
+                seed,
+                index,
+                k,
+                (first + k) % PLAYERS,
+                policies,
+                table,
+                rows,
+                r,
+                events,
+                ne,
+                hands,
+                cards,
+                play_st,
+                work,
+                deck_bytes,
+                cond,
+                script,
+            )
             low = 1 << 30
             for s in range(PLAYERS):
                 rows[U(r + s), C_GAME] = index
@@ -491,8 +604,13 @@ def simulate(seed, start, count, players, params, policies, table, cond=None, ou
     m = PLAYERS * (4 + params[P_MAX_EXTRA_DEALS])
     rows = new_rows(out, count * m, len(COLUMNS))  # only written rows are read
     spans = np.zeros((max(1, min(64, count // SLICE)), 2), np.int64)
-    in_shares(lambda lo, hi: play_slices(seed, start, count, players, params, policies, table, cond, rows, spans, lo, hi),
-              len(spans), after and (lambda p, s: after(p, rows, spans[s, 0], spans[s, 0] + spans[s, 1])))  # fmt: skip
+    in_shares(
+        lambda lo, hi: play_slices(
+            seed, start, count, players, params, policies, table, cond, rows, spans, lo, hi
+        ),
+        len(spans),
+        after and (lambda p, s: after(p, rows, spans[s, 0], spans[s, 0] + spans[s, 1])),
+    )
     return rows, spans
 
 
@@ -505,6 +623,22 @@ def play_slices(seed, start, count, players, params, policies, table, cond, rows
     events = np.zeros((0, 4), np.int64)
     for s in range(lo, hi):
         first = s * count // slices
-        n, _ = play_games(seed, start + first, (s + 1) * count // slices - first, players, params, policies, table,
-                          rows, first * m, events, hands, cards, play_st, work, deck_bytes, cond)
+        n, _ = play_games(
+            seed,
+            start + first,
+            (s + 1) * count // slices - first,
+            players,
+            params,
+            policies,
+            table,
+            rows,
+            first * m,
+            events,
+            hands,
+            cards,
+            play_st,
+            work,
+            deck_bytes,
+            cond,
+        )
         spans[s, 0], spans[s, 1] = first * m, n

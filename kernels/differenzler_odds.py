@@ -11,6 +11,7 @@ are compared on identical deals. A candidate is a declaration 0..157, or
 hand as dealt. ``odds_deal_pimc`` plays one such deal for one declaration
 traced, with the search player's seats scripted (``cardmc.pimc``).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -18,8 +19,19 @@ import numpy as np
 from cardmc.kernels import rng
 from cardmc.kernels.cards import FULL36
 from cardmc.kernels.condition import deal_given, face_up_card
-from cardmc.kernels.differenzler import (C_TRUMP, C_TRUMP_CARD, DECLARE_CALIBRATED, DECLARE_HEURISTIC, PLAY_SCRIPTED,
-                                         PLAYERS, W_DECLARED, W_MADE, W_SIZE, declare, play_tricks)
+from cardmc.kernels.differenzler import (
+    C_TRUMP,
+    C_TRUMP_CARD,
+    DECLARE_CALIBRATED,
+    DECLARE_HEURISTIC,
+    PLAY_SCRIPTED,
+    PLAYERS,
+    W_DECLARED,
+    W_MADE,
+    W_SIZE,
+    declare,
+    play_tricks,
+)
 from cardmc.kernels.events import EV_DEAL, EV_DECLARE, EV_HAND
 from cardmc.kernels.jit import in_shares, jit
 from cardmc.kernels.script import start as start_script
@@ -40,8 +52,26 @@ def points_made(seed, start, count, seat, dealer, fixed, trump_card, candidates,
     made = np.empty((count, n_cand), np.uint8)
     declared = np.empty((count, n_cand), np.uint8)
     slices = (count + SLICE - 1) // SLICE
-    in_shares(lambda lo, hi: _points_made_slices(seed, start, count, seat, dealer, fixed, trump_card, candidates,
-                                                 policies, table, params, made, declared, lo, hi), slices)  # fmt: skip
+    in_shares(
+        lambda lo, hi: _points_made_slices(
+            seed,
+            start,
+            count,
+            seat,
+            dealer,
+            fixed,
+            trump_card,
+            candidates,
+            policies,
+            table,
+            params,
+            made,
+            declared,
+            lo,
+            hi,
+        ),
+        slices,
+    )
     return made, declared
 
 
@@ -64,8 +94,23 @@ def odds_deal(seed, i, seat, dealer, fixed, trump_card, policies, table, st, buf
 
 
 @jit
-def _points_made_slices(seed, start, count, seat, dealer, fixed, trump_card, candidates, policies, table, params,
-                        made, declared, lo, hi):  # fmt: skip
+def _points_made_slices(
+    seed,
+    start,
+    count,
+    seat,
+    dealer,
+    fixed,
+    trump_card,
+    candidates,
+    policies,
+    table,
+    params,
+    made,
+    declared,
+    lo,
+    hi,
+):
     """Slices lo..hi-1 of ``points_made``."""
     n_cand = candidates.shape[0]
     for sl in range(lo, hi):
@@ -76,8 +121,9 @@ def _points_made_slices(seed, start, count, seat, dealer, fixed, trump_card, can
         work = np.zeros(W_SIZE, np.int64)
         events = np.zeros((0, 4), np.int64)
         for i in range(sl * SLICE, min(count, (sl + 1) * SLICE)):
-            card, z0 = odds_deal(seed, start + i, seat, dealer, fixed, trump_card, policies, table, st, buf, dealt,
-                                 work)  # fmt: skip
+            card, z0 = odds_deal(
+                seed, start + i, seat, dealer, fixed, trump_card, policies, table, st, buf, dealt, work
+            )
             trump = card >> 4
             leader = (dealer + 1) % PLAYERS
             rel = (seat - dealer) % PLAYERS
@@ -107,15 +153,32 @@ def odds_deal_pimc(seed, i, seat, dealer, fixed, trump_card, declared, policies,
     Returns (the points each seat made, events written)."""
     dealt = np.empty(PLAYERS, np.uint64)
     work = np.zeros(W_SIZE, np.int64)
-    card, z0 = odds_deal(seed, i, seat, dealer, fixed, trump_card, policies, table, np.empty(1, np.uint64),
-                         np.empty(64, np.int64), dealt, work)  # fmt: skip
+    card, z0 = odds_deal(
+        seed,
+        i,
+        seat,
+        dealer,
+        fixed,
+        trump_card,
+        policies,
+        table,
+        np.empty(1, np.uint64),
+        np.empty(64, np.int64),
+        dealt,
+        work,
+    )
     work[W_DECLARED + seat] = declared
     trump = card >> 4
     leader = (dealer + 1) % PLAYERS
     start_script(script, policies, PLAYERS, PLAY_SCRIPTED)
     events[0, 0], events[0, 1], events[0, 2], events[0, 3] = EV_DEAL, 0, dealer, leader
     for s in range(PLAYERS):
-        events[1 + s, 0], events[1 + s, 1], events[1 + s, 2], events[1 + s, 3] = EV_HAND, s, np.int64(dealt[s]), 0
+        events[1 + s, 0], events[1 + s, 1], events[1 + s, 2], events[1 + s, 3] = (
+            EV_HAND,
+            s,
+            np.int64(dealt[s]),
+            0,
+        )
         rows[s, C_TRUMP_CARD], rows[s, C_TRUMP] = card, trump
     for j in range(PLAYERS):  # declaration order: from the seat after the dealer
         s = (dealer + 1 + j) % PLAYERS

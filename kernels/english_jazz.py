@@ -6,6 +6,7 @@ suit trump, already in that trick. Follow suit if you can, else any card.
 Deal score: the first of rules A-E that applies. A game is 12 deals; the first
 dealer is whoever receives the first J of a face-up deal.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -15,12 +16,23 @@ from cardmc.kernels.bits import ONE, ZERO, bit, highest, lowest, nth, popcount
 from cardmc.kernels.cards import ACE, FULL36, JACK, KING, NINE, QUEEN, TEN, deal36, deck
 from cardmc.kernels.columns import new_rows
 from cardmc.kernels.condition import deal_given
-from cardmc.kernels.events import EV_DEAL, EV_FACE_UP, EV_HAND, EV_PLAY  # EV_FACE_UP: finding the first dealer
+from cardmc.kernels.events import (  # EV_FACE_UP: finding the first dealer
+    EV_DEAL,
+    EV_FACE_UP,
+    EV_HAND,
+    EV_PLAY,
+)
 from cardmc.kernels.jit import in_shares, jit
 from cardmc.kernels.script import scripted_card
 from cardmc.kernels.script import start as start_script
 from cardmc.kernels.tricks import (
-    JASS_PLAIN, JASS_TRUMP, SUIT16, TRUMP_BASE, TRUMP_STRENGTH, TRUMPS_ABOVE, suit_cards,
+    JASS_PLAIN,
+    JASS_TRUMP,
+    SUIT16,
+    TRUMP_BASE,
+    TRUMP_STRENGTH,
+    TRUMPS_ABOVE,
+    suit_cards,
 )
 
 PLAYERS = 3
@@ -428,14 +440,29 @@ def heuristic_card(k, hand, legal, led, trump, top, trick_plain, trick_mask, pla
 
 
 @jit(inline="always")
-def heuristic_play(k, s, hand, legal, led, trump, top, trick_plain, trick_mask, played, won, tricks, plain, t):
+def heuristic_play(
+    k, s, hand, legal, led, trump, top, trick_plain, trick_mask, played, won, tricks, plain, t
+):
     """``heuristic_card`` for seat ``s`` with the card points taken so far."""
     hi = -1
     for o in range(PLAYERS):
         if o != s:
             hi = max(hi, card_points(plain[o], won[o], trump))
-    return heuristic_card(k, hand, legal, led, trump, top, trick_plain, trick_mask, played, tricks[s],
-                          card_points(plain[s], won[s], trump), hi, t)
+    return heuristic_card(
+        k,
+        hand,
+        legal,
+        led,
+        trump,
+        top,
+        trick_plain,
+        trick_mask,
+        played,
+        tricks[s],
+        card_points(plain[s], won[s], trump),
+        hi,
+        t,
+    )
 
 
 @jit(inline="always")
@@ -481,13 +508,41 @@ def play_deal(hands, dealer, pol, st, script, won, tricks, plain, events, ne, pi
                 if legal & (legal - ONE) == ZERO:
                     c = lowest(legal)
                 else:
-                    c = heuristic_play(k, s, hand, legal, led, trump, top, trick_plain, trick_mask, played, won,
-                                       tricks, plain, t)  # fmt: skip
+                    c = heuristic_play(
+                        k,
+                        s,
+                        hand,
+                        legal,
+                        led,
+                        trump,
+                        top,
+                        trick_plain,
+                        trick_mask,
+                        played,
+                        won,
+                        tricks,
+                        plain,
+                        t,
+                    )
             elif pimc is not None:  # PIMC (runs without such seats compile without this)
                 c = lowest(legal) if legal & (legal - ONE) == ZERO else scripted_card(pimc, s, TRICKS - t, ne)
                 if c < 0:
-                    c = heuristic_play(k, s, hand, legal, led, trump, top, trick_plain, trick_mask, played, won,
-                                       tricks, plain, t)  # fmt: skip
+                    c = heuristic_play(
+                        k,
+                        s,
+                        hand,
+                        legal,
+                        led,
+                        trump,
+                        top,
+                        trick_plain,
+                        trick_mask,
+                        played,
+                        won,
+                        tricks,
+                        plain,
+                        t,
+                    )
             else:
                 c = script[n] if n < script.size and script[n] >= 0 else lowest(legal)
             n += 1
@@ -514,8 +569,13 @@ def hand_row(rows, r, hand):
     points, suit lengths (the row by index: a row view costs reference counting)."""
     aces, jacks = popcount(hand & ACES), popcount(hand & JACKS)
     rows[r, C_ACES], rows[r, C_JACKS], rows[r, C_NINES] = aces, jacks, popcount(hand & NINES)
-    rows[r, C_POINTS_HELD] = (11 * aces + 10 * popcount(hand & TENS) + 4 * popcount(hand & KINGS)
-                              + 3 * popcount(hand & QUEENS) + 2 * jacks)  # fmt: skip
+    rows[r, C_POINTS_HELD] = (
+        11 * aces
+        + 10 * popcount(hand & TENS)
+        + 4 * popcount(hand & KINGS)
+        + 3 * popcount(hand & QUEENS)
+        + 2 * jacks
+    )
     longest = voids = 0
     for s in range(4):
         n = popcount(suit_cards(hand, s))
@@ -530,12 +590,54 @@ def play_game(seed, index, players, params, policies, rows, events, cond=None, s
     the PIMC seats (``cardmc.kernels.script``)."""
     order, st, play, hands, dealt, won, tricks, plain, points, score, totals, pol, empty = new_scratch()
     if script is None:  # (not passed: Numba compiles a passed None as another kind of call)
-        ne = play_games(seed, index, 1, policies, rows, 0, events,
-                        order, st, play, hands, dealt, won, tricks, plain, points, score, totals, pol, empty, cond)
+        ne = play_games(
+            seed,
+            index,
+            1,
+            policies,
+            rows,
+            0,
+            events,
+            order,
+            st,
+            play,
+            hands,
+            dealt,
+            won,
+            tricks,
+            plain,
+            points,
+            score,
+            totals,
+            pol,
+            empty,
+            cond,
+        )
     else:
-        ne = play_games(seed, index, 1, policies, rows, 0, events,
-                        order, st, play, hands, dealt, won, tricks, plain, points, score, totals, pol, empty, cond,
-                        script)  # fmt: skip
+        ne = play_games(
+            seed,
+            index,
+            1,
+            policies,
+            rows,
+            0,
+            events,
+            order,
+            st,
+            play,
+            hands,
+            dealt,
+            won,
+            tricks,
+            plain,
+            points,
+            score,
+            totals,
+            pol,
+            empty,
+            cond,
+            script,
+        )
     return ROWS_PER_GAME, ne
 
 
@@ -545,16 +647,48 @@ def new_scratch():
     and per seat: hands, hands as dealt, cards won, tricks, plain points,
     card points, deal score, game total, policy."""
     u = np.uint64
-    return (np.empty(36, np.int64), np.empty(1, u), np.empty(1, u), np.empty(PLAYERS, u), np.empty(PLAYERS, u),
-            np.empty(PLAYERS, u), np.empty(PLAYERS, np.int64), np.empty(PLAYERS, np.int64),
-            np.empty(PLAYERS, np.int64), np.empty(PLAYERS, np.int64), np.empty(PLAYERS, np.int64),
-            np.empty(PLAYERS, np.int64), np.empty(0, np.int64))
+    return (
+        np.empty(36, np.int64),
+        np.empty(1, u),
+        np.empty(1, u),
+        np.empty(PLAYERS, u),
+        np.empty(PLAYERS, u),
+        np.empty(PLAYERS, u),
+        np.empty(PLAYERS, np.int64),
+        np.empty(PLAYERS, np.int64),
+        np.empty(PLAYERS, np.int64),
+        np.empty(PLAYERS, np.int64),
+        np.empty(PLAYERS, np.int64),
+        np.empty(PLAYERS, np.int64),
+        np.empty(0, np.int64),
+    )
 
 
 @jit
-def play_games(seed, start, count, policies, rows, r0, events,
-               order, st, play, hands, dealt, won, tricks, plain, points, score, totals, pol, script, cond=None,
-               pimc=None):
+def play_games(
+    seed,
+    start,
+    count,
+    policies,
+    rows,
+    r0,
+    events,
+    order,
+    st,
+    play,
+    hands,
+    dealt,
+    won,
+    tricks,
+    plain,
+    points,
+    score,
+    totals,
+    pol,
+    script,
+    cond=None,
+    pimc=None,
+):
     """Games start..start+count-1 as ``play_game`` plays them, their rows from
     ``rows[r0]`` on, with the work arrays of ``new_scratch`` passed one by one
     (one call per slice: their reference counts are taken once, not per
@@ -577,7 +711,12 @@ def play_games(seed, start, count, policies, rows, r0, events,
         first, shown = face_up_dealer(order)
         if rec:
             for t in range(shown):
-                events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_FACE_UP, t, order[t], (1 + t) % 3
+                events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = (
+                    EV_FACE_UP,
+                    t,
+                    order[t],
+                    (1 + t) % 3,
+                )
                 ne += 1
         play[0] = rng.key(seed, index, 0, rng.PLAY)
         for s in range(PLAYERS):
@@ -587,17 +726,30 @@ def play_games(seed, start, count, policies, rows, r0, events,
             if cond is None or cond[condition.CT_DEAL] < 0:  # plain (condition.PLAIN)
                 deal36(rng.key(seed, index, d, rng.DEAL), dealer + 1, PLAYERS, hands, order.view(np.uint8))
             else:
-                condition.deal_condition(cond, condition.DECK36, PLAYERS, 0, -1, rng.key(seed, index, d, rng.DEAL),
-                                         order, hands)
+                condition.deal_condition(
+                    cond, condition.DECK36, PLAYERS, 0, -1, rng.key(seed, index, d, rng.DEAL), order, hands
+                )
             for s in range(PLAYERS):
                 dealt[s] = hands[s]
             if rec:
-                events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_DEAL, d, dealer, (dealer + 1) % 3
+                events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = (
+                    EV_DEAL,
+                    d,
+                    dealer,
+                    (dealer + 1) % 3,
+                )
                 ne += 1
                 for s in range(PLAYERS):
-                    events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_HAND, s, np.int64(dealt[s]), 0
+                    events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = (
+                        EV_HAND,
+                        s,
+                        np.int64(dealt[s]),
+                        0,
+                    )
                     ne += 1
-            trump, setter, ne = play_deal(hands, dealer, pol, play, script, won, tricks, plain, events, ne, pimc)
+            trump, setter, ne = play_deal(
+                hands, dealer, pol, play, script, won, tricks, plain, events, ne, pimc
+            )
             for s in range(PLAYERS):
                 points[s] = card_points(plain[s], won[s], trump)
             rule = deal_score(tricks, points, score)
@@ -632,9 +784,11 @@ def simulate(seed, start, count, players, params, policies, cond=None, out=None,
     m = ROWS_PER_GAME
     rows = new_rows(out, count * m, len(COLUMNS))
     nrows = np.zeros(count, np.int64)
-    in_shares(lambda lo, hi: play_slices(seed, start, count, policies, cond, rows, nrows, lo, hi),
-              (count + SLICE - 1) // SLICE,
-              after and (lambda p, s: after(p, rows, s * SLICE * m, min(count, (s + 1) * SLICE) * m)))  # fmt: skip
+    in_shares(
+        lambda lo, hi: play_slices(seed, start, count, policies, cond, rows, nrows, lo, hi),
+        (count + SLICE - 1) // SLICE,
+        after and (lambda p, s: after(p, rows, s * SLICE * m, min(count, (s + 1) * SLICE) * m)),
+    )
     return rows, nrows
 
 
@@ -647,8 +801,29 @@ def play_slices(seed, start, count, policies, cond, rows, nrows, lo, hi):
     for sl in range(lo, hi):
         first = sl * SLICE
         last = min(count, first + SLICE)
-        play_games(seed, start + first, last - first, policies, rows, first * m, events,
-                   order, st, play, hands, dealt, won, tricks, plain, points, score, totals, pol, script, cond)
+        play_games(
+            seed,
+            start + first,
+            last - first,
+            policies,
+            rows,
+            first * m,
+            events,
+            order,
+            st,
+            play,
+            hands,
+            dealt,
+            won,
+            tricks,
+            plain,
+            points,
+            score,
+            totals,
+            pol,
+            script,
+            cond,
+        )
         for j in range(first, last):
             nrows[j] = m
 
@@ -715,7 +890,10 @@ def odds_given(seed, start, count, fixed, seat, dealer, policy):
     ``SLICE * 16`` deals run side by side."""
     out = np.empty((count, 4), np.int16)
     slices = (count + SLICE * 16 - 1) // (SLICE * 16)
-    in_shares(lambda lo, hi: _odds_given_slices(seed, start, count, fixed, seat, dealer, policy, out, lo, hi), slices)
+    in_shares(
+        lambda lo, hi: _odds_given_slices(seed, start, count, fixed, seat, dealer, policy, out, lo, hi),
+        slices,
+    )
     return out
 
 
@@ -772,8 +950,17 @@ def odds_deal_pimc(seed, i, fixed, dealer, policies, pimc, events):
     code; events written)."""
     pfixed, psizes = packet_condition(fixed, dealer)
     hands = np.empty(PLAYERS, np.uint64)
-    odds_hands(seed, i, pfixed, psizes, dealer, np.empty(1, np.uint64), np.empty(36, np.int64),
-               np.empty(4 * PLAYERS, np.uint64), hands)  # fmt: skip
+    odds_hands(
+        seed,
+        i,
+        pfixed,
+        psizes,
+        dealer,
+        np.empty(1, np.uint64),
+        np.empty(36, np.int64),
+        np.empty(4 * PLAYERS, np.uint64),
+        hands,
+    )
     play = np.empty(1, np.uint64)
     play[0] = rng.key(seed, i, 0, rng.PLAY)
     pol = np.empty(PLAYERS, np.int64)
@@ -782,12 +969,18 @@ def odds_deal_pimc(seed, i, fixed, dealer, policies, pimc, events):
     start_script(pimc, policies, PLAYERS, PIMC)
     events[0, 0], events[0, 1], events[0, 2], events[0, 3] = EV_DEAL, 0, dealer, (dealer + 1) % PLAYERS
     for s in range(PLAYERS):
-        events[1 + s, 0], events[1 + s, 1], events[1 + s, 2], events[1 + s, 3] = EV_HAND, s, np.int64(hands[s]), 0
+        events[1 + s, 0], events[1 + s, 1], events[1 + s, 2], events[1 + s, 3] = (
+            EV_HAND,
+            s,
+            np.int64(hands[s]),
+            0,
+        )
     won = np.empty(PLAYERS, np.uint64)
     tricks = np.empty(PLAYERS, np.int64)
     plain = np.empty(PLAYERS, np.int64)
-    trump, _, ne = play_deal(hands, dealer, pol, play, np.empty(0, np.int64), won, tricks, plain, events,
-                             1 + PLAYERS, pimc)  # fmt: skip
+    trump, _, ne = play_deal(
+        hands, dealer, pol, play, np.empty(0, np.int64), won, tricks, plain, events, 1 + PLAYERS, pimc
+    )
     out = np.empty((3, PLAYERS), np.int64)
     for s in range(PLAYERS):
         out[0, s] = tricks[s]

@@ -14,6 +14,7 @@ only a few tricks before the end of the deal (``pimc_tricks``). The rules
 are the game kernel's own (``legal_cards``, ``settle``, ``card_points``,
 ``deal_score``).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -28,7 +29,9 @@ NO, NONE = np.int64(0), np.int64(-1)  # typed constants: the recursive calls mus
 
 
 @recursive
-def _search(hands, k, led, trump, top, best, leader, tmask, tplain, won, tricks, plain, me, alpha, beta, work):
+def _search(
+    hands, k, led, trump, top, best, leader, tmask, tplain, won, tricks, plain, me, alpha, beta, work
+):
     """The score ``me`` can make sure of from here (the ``k``-th card of the
     trick led by ``leader`` is next), within the window (alpha, beta)."""
     if k == PLAYERS:
@@ -43,7 +46,9 @@ def _search(hands, k, led, trump, top, best, leader, tmask, tplain, won, tricks,
             deal_score(tricks, work[0], work[1])
             v = work[1, me]
         else:
-            v = _search(hands, NO, NONE, trump, NONE, NO, w, ZERO, NO, won, tricks, plain, me, alpha, beta, work)
+            v = _search(
+                hands, NO, NONE, trump, NONE, NO, w, ZERO, NO, won, tricks, plain, me, alpha, beta, work
+            )
         won[w] &= ~tmask
         tricks[w] -= 1
         plain[w] -= tplain
@@ -59,8 +64,24 @@ def _search(hands, k, led, trump, top, best, leader, tmask, tplain, won, tricks,
         rest &= rest - ONE
         led2, trump2, _, top2, best2 = settle(c, k, s, led, trump, -1, top, best)
         hands[s] &= ~b
-        x = _search(hands, k + 1, led2, trump2, top2, best2, leader, tmask | b, tplain + JASS_PLAIN[c & 15], won,
-                    tricks, plain, me, alpha, beta, work)  # fmt: skip
+        x = _search(
+            hands,
+            k + 1,
+            led2,
+            trump2,
+            top2,
+            best2,
+            leader,
+            tmask | b,
+            tplain + JASS_PLAIN[c & 15],
+            won,
+            tricks,
+            plain,
+            me,
+            alpha,
+            beta,
+            work,
+        )
         hands[s] |= b
         if mine:
             v = max(v, x)
@@ -109,8 +130,24 @@ def card_values(hands, plays, nplays, first_leader, me, out_c, out_v):
         led2, trump2, _, top2, best2 = settle(c, k, me, led, trump, -1, top, best)
         hands[me] &= ~b
         out_c[m] = c
-        out_v[m] = _search(hands, k + 1, led2, trump2, top2, best2, leader, tmask | b, tplain + JASS_PLAIN[c & 15],
-                           won, tricks, plain, me, np.int64(WORST), np.int64(BEST), work)  # fmt: skip
+        out_v[m] = _search(
+            hands,
+            k + 1,
+            led2,
+            trump2,
+            top2,
+            best2,
+            leader,
+            tmask | b,
+            tplain + JASS_PLAIN[c & 15],
+            won,
+            tricks,
+            plain,
+            me,
+            np.int64(WORST),
+            np.int64(BEST),
+            work,
+        )
         hands[me] |= b
         m += 1
     return m

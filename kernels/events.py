@@ -9,6 +9,7 @@ own number, so a stray event is never read as another game's.
 Numba compiles these numbers into the kernels and caches a kernel by its own
 file: after changing a number here, clear the kernels' ``__pycache__``.
 """
+
 from __future__ import annotations
 
 # every game (a, b, c)

@@ -5,6 +5,7 @@ once per machine; ``nogil`` lets Python threads (``in_threads``, Dask) run
 kernels side by side. The run's thread count is Numba's
 (``numba.set_num_threads``), set per calling thread.
 """
+
 from __future__ import annotations
 
 import functools

@@ -12,6 +12,7 @@ the players' random choices in deal k draw from ``stream(seed, i, k, PLAY)``
 many draws earlier deals used: stopping deals 2-4 early (option
 ``stop_early``) and playing them out give the very same games.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -20,10 +21,10 @@ from cardmc.kernels import condition, rng
 from cardmc.kernels.bits import ONE, ZERO, bit, highest, lowest, nth_bit, popcount
 from cardmc.kernels.cards import ACE, KING, QUEEN, SUITS, card_of, deck, parse
 from cardmc.kernels.columns import new_rows
-from cardmc.kernels.script import scripted_card
-from cardmc.kernels.script import start as start_script
 from cardmc.kernels.events import EV_DEAL, EV_HAND, EV_PLAY
 from cardmc.kernels.jit import in_shares, jit
+from cardmc.kernels.script import scripted_card
+from cardmc.kernels.script import start as start_script
 from cardmc.kernels.sevens import POLICY_RANDOM, record, sevens_from
 
 PLAYERS = (3, 4, 5, 6, 7)
@@ -59,7 +60,9 @@ for _n, _gone in REMOVED.items():
     _cards = [c for c in FULL_DECK if c not in {parse(g) for g in _gone}]
     ADJUSTED[_n, : len(_cards)] = _cards
     ADJUSTED_SIZE[_n] = len(_cards)
-ADJUSTED_MASK = np.array([sum(1 << int(c) for c in ADJUSTED[n, : ADJUSTED_SIZE[n]]) for n in range(8)], np.uint64)
+ADJUSTED_MASK = np.array(
+    [sum(1 << int(c) for c in ADJUSTED[n, : ADJUSTED_SIZE[n]]) for n in range(8)], np.uint64
+)
 
 # penalty cards and the score of one penalty unit, by deal number 1..5
 CLUBS = np.uint64(0x1FFF)
@@ -199,8 +202,20 @@ def play_trick_deal(hands, leader, number, n, stop_early, policies, st, tricks, 
     ``stop_early``, deals 2-4 end after the first complete trick that leaves
     no penalty card in any hand. Returns (turns played, events written).
     """
-    turns, z, ne = trick_deal_from(hands, leader, number, n, stop_early, heuristic_seats(policies, n), st[0],
-                                   tricks, taken, np.empty(64, np.int64), events, ne)  # fmt: skip
+    turns, z, ne = trick_deal_from(
+        hands,
+        leader,
+        number,
+        n,
+        stop_early,
+        heuristic_seats(policies, n),
+        st[0],
+        tricks,
+        taken,
+        np.empty(64, np.int64),
+        events,
+        ne,
+    )
     st[0] = z
     return turns, ne
 
@@ -215,8 +230,9 @@ def heuristic_seats(policies, n):
 
 
 @jit
-def trick_deal_from(hands, leader, number, n, stop_early, heuristic, z, tricks, taken, holder, events, ne,
-                    script=None):
+def trick_deal_from(
+    hands, leader, number, n, stop_early, heuristic, z, tricks, taken, holder, events, ne, script=None
+):
     """``play_trick_deal`` with the heuristic seats as the bits of ``heuristic``
     and the random stream's state ``z`` in a register; ``holder`` (64 ints)
     is work space for who played each card of a trick; the scripted seats
@@ -256,7 +272,11 @@ def trick_deal_from(hands, leader, number, n, stop_early, heuristic, z, tricks, 
             if (heuristic >> seat) & 1:
                 c = -1 if script is None else scripted_card(script, seat, ntricks - t, ne)
                 best = highest(trick & led_mask)
-                b = bit(heuristic_trick_card(number, h, legal, pos, n, best, inhand & ~h)) if c < 0 else bit(c)
+                b = (
+                    bit(heuristic_trick_card(number, h, legal, pos, n, best, inhand & ~h))
+                    if c < 0
+                    else bit(c)
+                )
             else:
                 z, j = rng.below_from(z, popcount(legal))
                 b = nth_bit(legal, j)
@@ -316,9 +336,16 @@ def new_scratch(players):
     facts, totals and ranks per seat, the deck, two per-seat tallies of a deal, who
     played each card of a trick. Passed one by one (a view or a tuple of
     arrays costs reference counting)."""
-    return (np.zeros(players, np.uint64), np.zeros((DEALS, R_SIZE, players), np.int64),
-            np.zeros((DEALS, D_SIZE), np.int64), np.zeros((4, players), np.int64), np.empty(52, np.int64),
-            np.zeros(players, np.int64), np.zeros(players, np.int64), np.zeros(64, np.int64))
+    return (
+        np.zeros(players, np.uint64),
+        np.zeros((DEALS, R_SIZE, players), np.int64),
+        np.zeros((DEALS, D_SIZE), np.int64),
+        np.zeros((4, players), np.int64),
+        np.empty(52, np.int64),
+        np.zeros(players, np.int64),
+        np.zeros(players, np.int64),
+        np.zeros(64, np.int64),
+    )
 
 
 def play_game(seed, index, players, params, policies, rows, events, cond=None):
@@ -328,14 +355,51 @@ def play_game(seed, index, players, params, policies, rows, events, cond=None):
     Returns (rows written, events written).
     """
     hands, seats, deals, totals, buf, tally0, tally1, holder = new_scratch(players)
-    ne = play_games(seed, index, 1, players, params, policies, rows, 0, events,
-                    hands, seats, deals, totals, buf, tally0, tally1, holder, cond)
+    ne = play_games(
+        seed,
+        index,
+        1,
+        players,
+        params,
+        policies,
+        rows,
+        0,
+        events,
+        hands,
+        seats,
+        deals,
+        totals,
+        buf,
+        tally0,
+        tally1,
+        holder,
+        cond,
+    )
     return DEALS * players, ne
 
 
 @jit
-def play_games(seed, start, count, players, params, policies, rows, r0, events,
-               hands, seats, deals, totals, buf, tally0, tally1, holder, cond=None, script=None):
+def play_games(
+    seed,
+    start,
+    count,
+    players,
+    params,
+    policies,
+    rows,
+    r0,
+    events,
+    hands,
+    seats,
+    deals,
+    totals,
+    buf,
+    tally0,
+    tally1,
+    holder,
+    cond=None,
+    script=None,
+):
     """Games start..start+count-1 with ``play_game``'s rules, writing their
     rows one after another from ``rows[r0]``, with the work arrays of
     ``new_scratch`` (one call per slice: the arrays' reference counts
@@ -374,8 +438,16 @@ def play_games(seed, start, count, players, params, policies, rows, r0, events,
             if cond is None or cond[condition.CT_DEAL] != number:
                 deal_from(rng.key(seed, index, k, rng.DEAL), buf, m, hands, n, leader)
             else:
-                condition.deal_condition(cond, ADJUSTED_MASK[n] if k < 5 else condition.DECK52, n, leader, -1,
-                                         rng.key(seed, index, k, rng.DEAL), buf, hands)
+                condition.deal_condition(
+                    cond,
+                    ADJUSTED_MASK[n] if k < 5 else condition.DECK52,
+                    n,
+                    leader,
+                    -1,
+                    rng.key(seed, index, k, rng.DEAL),
+                    buf,
+                    hands,
+                )
             z = rng.key(seed, index, k, rng.PLAY)
             if tracing:
                 ne = record(events, ne, EV_DEAL, k, dealer, leader)
@@ -386,8 +458,21 @@ def play_games(seed, start, count, players, params, policies, rows, r0, events,
                 tally0[s] = 0
                 tally1[s] = 0
             if k < 5:  # tallies: tricks, penalty units
-                turns, z, ne = trick_deal_from(hands, leader, number, n, stop_early, heuristic, z,
-                                               tally0, tally1, holder, events, ne, script)
+                turns, z, ne = trick_deal_from(
+                    hands,
+                    leader,
+                    number,
+                    n,
+                    stop_early,
+                    heuristic,
+                    z,
+                    tally0,
+                    tally1,
+                    holder,
+                    events,
+                    ne,
+                    script,
+                )
                 first = -1
                 unit = UNIT_SCORE[number]
                 for s in range(n):
@@ -397,8 +482,21 @@ def play_games(seed, start, count, players, params, policies, rows, r0, events,
                     seats[k, R_OUT_ORDER, s] = 0
                     seats[k, R_SCORE, s] = tally1[s] * unit
             else:  # tallies: passes, out order
-                turns, first, z, ne = sevens_from(hands, ZERO, leader, n, play_out, heuristic, z,
-                                                  tally0, tally1, events, ne, script, sevens_cards)
+                turns, first, z, ne = sevens_from(
+                    hands,
+                    ZERO,
+                    leader,
+                    n,
+                    play_out,
+                    heuristic,
+                    z,
+                    tally0,
+                    tally1,
+                    events,
+                    ne,
+                    script,
+                    sevens_cards,
+                )
                 for s in range(n):
                     seats[k, R_TRICKS, s] = 0
                     seats[k, R_TAKEN, s] = 0
@@ -480,9 +578,11 @@ def simulate(seed, start, count, players, params, policies, cond=None, out=None,
     m = DEALS * players
     rows = new_rows(out, count * m, len(COLUMNS))
     nrows = np.zeros(count, np.int64)
-    in_shares(lambda lo, hi: play_slices(seed, start, count, players, params, policies, cond, rows, nrows, lo, hi),
-              (count + SLICE - 1) // SLICE,
-              after and (lambda p, s: after(p, rows, s * SLICE * m, min(count, (s + 1) * SLICE) * m)))  # fmt: skip
+    in_shares(
+        lambda lo, hi: play_slices(seed, start, count, players, params, policies, cond, rows, nrows, lo, hi),
+        (count + SLICE - 1) // SLICE,
+        after and (lambda p, s: after(p, rows, s * SLICE * m, min(count, (s + 1) * SLICE) * m)),
+    )
     return rows, nrows
 
 
@@ -495,8 +595,26 @@ def play_slices(seed, start, count, players, params, policies, cond, rows, nrows
     for s in range(lo, hi):
         first = s * SLICE
         last = min(count, first + SLICE)
-        play_games(seed, start + first, last - first, players, params, policies, rows, first * m, events,
-                   hands, seats, deals, totals, buf, tally0, tally1, holder, cond)
+        play_games(
+            seed,
+            start + first,
+            last - first,
+            players,
+            params,
+            policies,
+            rows,
+            first * m,
+            events,
+            hands,
+            seats,
+            deals,
+            totals,
+            buf,
+            tally0,
+            tally1,
+            holder,
+            cond,
+        )
         for j in range(first, last):
             nrows[j] = m
 

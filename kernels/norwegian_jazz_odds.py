@@ -12,6 +12,7 @@ policy, so options are compared on the same deals. ``odds_deal_pimc`` plays
 one sample deal traced, with the search player's seats scripted
 (``cardmc.pimc``).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -30,8 +31,22 @@ O_SCORE, O_TRICKS, O_TAKEN, O_PASSES, O_FIRST_OUT, O_SIZE = range(6)
 SLICE = 1024  # sample deals a slice
 
 
-def odds_deals(seed, start, count, players, number, dealer, seat, deck, fixed, sizes, bonus, play_out, stop_early,
-               policies):  # fmt: skip
+def odds_deals(
+    seed,
+    start,
+    count,
+    players,
+    number,
+    dealer,
+    seat,
+    deck,
+    fixed,
+    sizes,
+    bonus,
+    play_out,
+    stop_early,
+    policies,
+):
     """Sample deals start..start+count-1 of deal ``number`` with the seats'
     cards ``fixed`` (masks, ``sizes[s]`` cards each, drawn from mask ``deck``);
     ``policies`` as for ``play_games``. Returns int16 (count, O_SIZE): the
@@ -39,9 +54,28 @@ def odds_deals(seed, start, count, players, number, dealer, seat, deck, fixed, s
     its passes and whether it went out first (deal 6). Slices of ``SLICE``
     deals run side by side."""
     out = np.zeros((count, O_SIZE), np.int16)
-    in_shares(lambda lo, hi: _odds_deals_slices(seed, start, count, players, number, dealer, seat, deck, fixed, sizes,
-                                                bonus, play_out, stop_early, policies, out, lo, hi),
-              (count + SLICE - 1) // SLICE)  # fmt: skip
+    in_shares(
+        lambda lo, hi: _odds_deals_slices(
+            seed,
+            start,
+            count,
+            players,
+            number,
+            dealer,
+            seat,
+            deck,
+            fixed,
+            sizes,
+            bonus,
+            play_out,
+            stop_early,
+            policies,
+            out,
+            lo,
+            hi,
+        ),
+        (count + SLICE - 1) // SLICE,
+    )
     return out
 
 
@@ -61,8 +95,25 @@ def odds_row(out, j, number, seat, bonus, tally0, tally1, first):
 
 
 @jit
-def _odds_deals_slices(seed, start, count, players, number, dealer, seat, deck, fixed, sizes, bonus, play_out,
-                       stop_early, policies, out, lo, hi):  # fmt: skip
+def _odds_deals_slices(
+    seed,
+    start,
+    count,
+    players,
+    number,
+    dealer,
+    seat,
+    deck,
+    fixed,
+    sizes,
+    bonus,
+    play_out,
+    stop_early,
+    policies,
+    out,
+    lo,
+    hi,
+):
     """Slices lo..hi-1 of ``odds_deals``."""
     n = players
     k = number - 1
@@ -85,18 +136,36 @@ def _odds_deals_slices(seed, start, count, players, number, dealer, seat, deck, 
                 tally0[s] = 0
                 tally1[s] = 0
             if number <= 5:  # tallies: tricks, penalty units
-                trick_deal_from(hands, leader, number, n, stop_early, heuristic, z, tally0, tally1, holder,
-                                events, 0)  # fmt: skip
+                trick_deal_from(
+                    hands, leader, number, n, stop_early, heuristic, z, tally0, tally1, holder, events, 0
+                )
                 odds_row(out, j, number, seat, bonus, tally0, tally1, -1)
             else:  # tallies: passes, out order
-                _, first, _, _ = sevens_from(hands, ZERO, leader, n, play_out, heuristic, z, tally0, tally1,
-                                             events, 0)  # fmt: skip
+                _, first, _, _ = sevens_from(
+                    hands, ZERO, leader, n, play_out, heuristic, z, tally0, tally1, events, 0
+                )
                 odds_row(out, j, number, seat, bonus, tally0, tally1, first)
 
 
 @jit
-def odds_deal_pimc(seed, i, players, number, dealer, seat, deck, fixed, sizes, bonus, play_out, stop_early,
-                   policies, sevens_cards, pimc, events):  # fmt: skip
+def odds_deal_pimc(
+    seed,
+    i,
+    players,
+    number,
+    dealer,
+    seat,
+    deck,
+    fixed,
+    sizes,
+    bonus,
+    play_out,
+    stop_early,
+    policies,
+    sevens_cards,
+    pimc,
+    events,
+):
     """Sample deal ``i`` of ``odds_deals`` (the same hands, dealer, leader and
     random stream) played with the ``policies`` per seat, the search
     player's seats (``POLICY_SCRIPTED``) from ``pimc``
@@ -123,10 +192,24 @@ def odds_deal_pimc(seed, i, players, number, dealer, seat, deck, fixed, sizes, b
     out = np.zeros((1, O_SIZE), np.int64)
     first = -1
     if number <= 5:  # tallies: tricks, penalty units
-        _, _, ne = trick_deal_from(hands, leader, number, n, stop_early, heuristic, z, tally0, tally1,
-                                   np.zeros(64, np.int64), events, ne, pimc)  # fmt: skip
+        _, _, ne = trick_deal_from(
+            hands,
+            leader,
+            number,
+            n,
+            stop_early,
+            heuristic,
+            z,
+            tally0,
+            tally1,
+            np.zeros(64, np.int64),
+            events,
+            ne,
+            pimc,
+        )
     else:  # tallies: passes, out order
-        _, first, _, ne = sevens_from(hands, ZERO, leader, n, play_out, heuristic, z, tally0, tally1, events, ne,
-                                      pimc, sevens_cards)  # fmt: skip
+        _, first, _, ne = sevens_from(
+            hands, ZERO, leader, n, play_out, heuristic, z, tally0, tally1, events, ne, pimc, sevens_cards
+        )
     odds_row(out, 0, number, seat, bonus, tally0, tally1, first)
     return out[0], ne

@@ -8,6 +8,7 @@ or rule option (paired comparisons).
 
 The state of a stream is a one-element uint64 array (kernels mutate it).
 """
+
 from __future__ import annotations
 
 import numpy as np

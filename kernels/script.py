@@ -9,6 +9,7 @@ plays) and which seats it plays (``SC_SEATS``, bits, set by the kernel from
 the policies), then the cards in the order they are asked for. Runs without
 such seats pass no script (None): Numba compiles them without this code.
 """
+
 from __future__ import annotations
 
 from cardmc.kernels.jit import jit

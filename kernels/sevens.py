@@ -6,6 +6,7 @@ so the cards a player may add are a mask too, ``playable``: every 7 not yet
 down, and next to every open row the card above its top and below its
 bottom. A player with a legal card must play one; otherwise they pass (-1).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -128,15 +129,17 @@ def play_sevens(hands, table, leader, n, play_out, policies, st, passes, out_ord
     heuristic = 0
     for s in range(n):
         heuristic |= (1 << s) if policies[s, 0] != POLICY_RANDOM else 0
-    turns, first, z, ne = sevens_from(hands, table, leader, n, play_out, heuristic, st[0], passes, out_order,
-                                      events, ne)  # fmt: skip
+    turns, first, z, ne = sevens_from(
+        hands, table, leader, n, play_out, heuristic, st[0], passes, out_order, events, ne
+    )
     st[0] = z
     return turns, first, ne
 
 
 @jit
-def sevens_from(hands, table, leader, n, play_out, heuristic, z, passes, out_order, events, ne, script=None,
-                cards=0):
+def sevens_from(
+    hands, table, leader, n, play_out, heuristic, z, passes, out_order, events, ne, script=None, cards=0
+):
     """``play_sevens`` with the seats of the heuristic player as the bits of
     ``heuristic`` and the random stream's state ``z`` in a register. Returns
     (turns, first_out seat or -1, new stream state, events written so far).

@@ -16,15 +16,25 @@ none: Schieber's match), ``R[LAST_BONUS]`` (the last trick's extra).
 Another thread may set ``R[STOP]`` to stop a search in progress: it returns
 at once, its value meaningless, and records nothing in the table.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
 from cardmc.kernels import differenzler, english_jazz, norwegian_jazz, schieber
-from cardmc.kernels.bits import ONE, ZERO, bit, lowest
+from cardmc.kernels.bits import ZERO, bit
 from cardmc.kernels.jit import jit
-from cardmc.kernels.tricks import (JASS_PLAIN, JASS_TRUMP, PLAIN, REVERSED, SUIT16, TRUMP_STRENGTH, jass_points,
-                                   strength, trick_winner)
+from cardmc.kernels.tricks import (
+    JASS_PLAIN,
+    JASS_TRUMP,
+    PLAIN,
+    REVERSED,
+    SUIT16,
+    TRUMP_STRENGTH,
+    jass_points,
+    strength,
+    trick_winner,
+)
 
 SCHIEBER, DIFFERENZLER, ENGLISH_JAZZ, NORWEGIAN_JAZZ = 0, 1, 2, 3
 GAME, PLAYERS, PARAM, MAX_SIDE, COUNTED, BONUS, LAST_BONUS, MODE, TT_MASK, SALT, NODES, STOP = range(12)
@@ -57,14 +67,18 @@ def _suit_points(columns):
 
 SUIT_PLAIN, SUIT_TRUMP, SUIT_NO_TRUMP = 0, 1, 2
 SUIT_POINTS = _suit_points([JASS_PLAIN, JASS_TRUMP, schieber.POINTS[4, 0:16]])
-assert all((schieber.POINTS[p, 16 * s:16 * s + 16] == (JASS_TRUMP if s == p else JASS_PLAIN)).all()
-           for p in range(4) for s in range(4))
+assert all(
+    (schieber.POINTS[p, 16 * s : 16 * s + 16] == (JASS_TRUMP if s == p else JASS_PLAIN)).all()
+    for p in range(4)
+    for s in range(4)
+)
 assert (schieber.POINTS[4] == schieber.POINTS[5]).all()
 
 
 # ranks of a trump suit from the lowest trump to the highest
-TRUMP_RANKS = np.array(sorted((r for r in range(16) if TRUMP_STRENGTH[r] >= 0), key=lambda r: TRUMP_STRENGTH[r]),
-                       np.int64)
+TRUMP_RANKS = np.array(
+    sorted((r for r in range(16) if TRUMP_STRENGTH[r] >= 0), key=lambda r: TRUMP_STRENGTH[r]), np.int64
+)
 
 
 @jit(inline="always")

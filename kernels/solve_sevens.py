@@ -9,13 +9,14 @@ are the whole position; the legal cards come from ``sevens.playable_of`` and
 ``sevens.after_play``. A null-window search ("at least ``lo``?") with an
 explicit stack and a transposition table of bounds, and ``value`` bisects.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
 from cardmc.kernels.bits import ONE, ZERO, bit, lowest
 from cardmc.kernels.jit import jit
-from cardmc.kernels.sevens import FULL52, after_play, playable_of
+from cardmc.kernels.sevens import FULL52, playable_of
 from cardmc.kernels.solve_search import mix
 
 MAX_PLIES = 400  # 52 cards and the passes between them (a card at least every n turns)
@@ -86,7 +87,10 @@ def search(hands, n, to_play, seat, bonus, pass_cost, lo, keys, lows, highs, mas
             left = np.uint64(fr[d, S_LEFT])
             if left == ZERO:  # no legal card: pass (the node's only move)
                 fr[d, S_CARD] = 64
-                fr[d + 1, S_SEAT], fr[d + 1, S_LO] = (p + 1) % n, fr[d, S_LO] + (pass_cost if p == seat else 0)
+                fr[d + 1, S_SEAT], fr[d + 1, S_LO] = (
+                    (p + 1) % n,
+                    fr[d, S_LO] + (pass_cost if p == seat else 0),
+                )
                 d += 1
                 res = _enter(hands, n, seat, bonus, keys, lows, highs, mask, salt, fr, fk, d)
                 continue

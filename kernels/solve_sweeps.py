@@ -12,22 +12,25 @@ start+g can (``can_take_all``), ``dealt[g, d, s]`` its hand. ``R`` is the
 solver's rules array of English Jazz (its seat fields are set here); the
 table is the caller's (one per thread).
 """
+
 from __future__ import annotations
 
 import numpy as np
 
 from cardmc.kernels import rng
-from cardmc.kernels.cards import deal36
 from cardmc.kernels.bits import popcount
+from cardmc.kernels.cards import deal36
 from cardmc.kernels.english_jazz import DEALS, DECK, PLAYERS, face_up_dealer
 from cardmc.kernels.jit import jit
-from cardmc.kernels.solve_rules import COUNTED, MAX_SIDE, PLAYERS as R_PLAYERS, SALT
+from cardmc.kernels.solve_rules import COUNTED, MAX_SIDE, SALT
+from cardmc.kernels.solve_rules import PLAYERS as R_PLAYERS
 from cardmc.kernels.solve_search import BIG, LINE, mix, search
 
 
 @jit
-def can_take_all(R, keys, lows, highs, bests, ages, moves, scores, fr, fk, hands, leader, seat, salt, probe,
-                 line):  # fmt: skip
+def can_take_all(
+    R, keys, lows, highs, bests, ages, moves, scores, fr, fk, hands, leader, seat, salt, probe, line
+):
     """Can ``seat`` take every trick left from a trick boundary (``hands``,
     ``leader`` to lead, trump not set) against the other seats playing
     together? ``salt``: the probe's own key space in the table; ``probe``
@@ -38,8 +41,9 @@ def can_take_all(R, keys, lows, highs, bests, ages, moves, scores, fr, fk, hands
     for t in range(n):
         probe[t] = hands[t]
     left = popcount(hands[leader])
-    v = search(R, keys, lows, highs, bests, ages, probe, line, 0, leader, -1, 0, left, BIG, moves, scores, fr,
-               fk)  # fmt: skip
+    v = search(
+        R, keys, lows, highs, bests, ages, probe, line, 0, leader, -1, 0, left, BIG, moves, scores, fr, fk
+    )
     return v >= left
 
 
@@ -65,6 +69,22 @@ def sweeps(seed, start, count, R, keys, lows, highs, bests, ages, moves, scores,
                 dealt[g, d, s] = hands[s]
                 # a key space of its own (the salt's high bits): another seat's entries never match
                 salt = np.int64(mix(np.uint64(index * 64 + d * 4 + s) ^ np.uint64(seed)) >> np.uint64(1))
-                yes = can_take_all(R, keys, lows, highs, bests, ages, moves, scores, fr, fk, hands,
-                                   (dealer + 1) % PLAYERS, s, salt, probe, line)  # fmt: skip
+                yes = can_take_all(
+                    R,
+                    keys,
+                    lows,
+                    highs,
+                    bests,
+                    ages,
+                    moves,
+                    scores,
+                    fr,
+                    fk,
+                    hands,
+                    (dealer + 1) % PLAYERS,
+                    s,
+                    salt,
+                    probe,
+                    line,
+                )
                 out[g, d, s] = 1 if yes else 0

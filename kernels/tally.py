@@ -16,6 +16,7 @@ and sums the shares (integers: exact in any order), or tallies each slice
 of games on the thread that played it, right after; see
 ``cardmc.aggregate.GridTally``.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -26,7 +27,9 @@ from cardmc.kernels import norwegian_jazz as N
 from cardmc.kernels import schieber as S
 from cardmc.kernels.jit import jit
 
-u = np.uint64  # places as unsigned: no wrap-around test of a negative index per cell and row (a third of a tally)
+u = (
+    np.uint64
+)  # places as unsigned: no wrap-around test of a negative index per cell and row (a third of a tally)
 
 
 @jit
@@ -54,7 +57,15 @@ POLICY_CELLS = D_PLAYS * 3  # play policy x declaration policy (3)
 def differenzler(rows, lo, hi, acc, at, dims):
     bad = 0
     pen_hist, by_rel, by_card, by_hand, by_declared, first, games, all_rows = (
-        at[0], at[1], at[2], at[3], at[4], at[5], at[6], at[7])  # fmt: skip
+        at[0],
+        at[1],
+        at[2],
+        at[3],
+        at[4],
+        at[5],
+        at[6],
+        at[7],
+    )
     for r in range(lo, hi):
         play, declare = rows[u(r), D.C_PLAY_POLICY], rows[u(r), D.C_DECLARE_POLICY]
         penalty, made, declared = rows[u(r), D.C_PENALTY], rows[u(r), D.C_MADE], rows[u(r), D.C_DECLARED]
@@ -63,10 +74,23 @@ def differenzler(rows, lo, hi, acc, at, dims):
         aces, tens = rows[u(r), D.C_ACES], rows[u(r), D.C_TENS]
         winner, tied, deal = rows[u(r), D.C_WINNER], rows[u(r), D.C_TIED], rows[u(r), D.C_DEAL]
         rank = (card & 15) - 4
-        if not (0 <= play < D_PLAYS and 0 <= declare < 3 and 0 <= penalty < PENALTY and 0 <= made < PENALTY
-                and 0 <= declared < PENALTY and 0 <= rel < 4 and 0 <= rank < 9 and 0 <= card >> 4 < 4
-                and 0 <= trumps < 10 and 0 <= jack < 2 and 0 <= nine < 2 and 0 <= aces < 5 and 0 <= tens < 5
-                and 0 <= winner < 2 and 0 <= tied < 2):  # fmt: skip
+        if not (
+            0 <= play < D_PLAYS
+            and 0 <= declare < 3
+            and 0 <= penalty < PENALTY
+            and 0 <= made < PENALTY
+            and 0 <= declared < PENALTY
+            and 0 <= rel < 4
+            and 0 <= rank < 9
+            and 0 <= card >> 4 < 4
+            and 0 <= trumps < 10
+            and 0 <= jack < 2
+            and 0 <= nine < 2
+            and 0 <= aces < 5
+            and 0 <= tens < 5
+            and 0 <= winner < 2
+            and 0 <= tied < 2
+        ):
             bad += 1
             continue
         pol = play * 3 + declare
@@ -95,8 +119,6 @@ def differenzler(rows, lo, hi, acc, at, dims):
     return bad
 
 
-
-
 # ---------------------------------------------------------------- Schieber
 
 CONTRACTS = len(S.CONTRACT_NAMES)
@@ -114,11 +136,19 @@ def schieber(rows, lo, hi, acc, at, dims):
         game, deal = rows[u(r), S.C_GAME], rows[u(r), S.C_DEAL]
         ok = True
         for s in range(4):
-            ok &= rows[u(r + s), S.C_GAME] == game and rows[u(r + s), S.C_DEAL] == deal and rows[u(r + s), S.C_SEAT] == s
+            ok &= (
+                rows[u(r + s), S.C_GAME] == game
+                and rows[u(r + s), S.C_DEAL] == deal
+                and rows[u(r + s), S.C_SEAT] == s
+            )
         fh = rows[u(r), S.C_FOREHAND]
         if not (ok and 0 <= fh < 4):
             return hi - lo
-        contract, pushed, match_end = rows[u(r + fh), S.C_CONTRACT], rows[u(r + fh), S.C_PUSHED], rows[u(r), S.C_MATCH_END]
+        contract, pushed, match_end = (
+            rows[u(r + fh), S.C_CONTRACT],
+            rows[u(r + fh), S.C_PUSHED],
+            rows[u(r), S.C_MATCH_END],
+        )
         if not (0 <= contract < CONTRACTS and 0 <= pushed < 2):
             return hi - lo
         # per seat: the chooser's hand and contract, Weis kinds, the first deal
@@ -128,8 +158,16 @@ def schieber(rows, lo, hi, acc, at, dims):
             aces, sixes, tens = rows[u(q), S.C_ACES], rows[u(q), S.C_SIXES], rows[u(q), S.C_TENS]
             longest, weis, c = rows[u(q), S.C_LONGEST], rows[u(q), S.C_WEIS], rows[u(q), S.C_CONTRACT]
             p = rows[u(q), S.C_PUSHED]
-            if not (0 <= kinds < 512 and 0 <= aces < 5 and 0 <= sixes < 5 and 0 <= tens < 5 and 0 <= longest < 10
-                    and 0 <= weis < WEIS and 0 <= c < CONTRACTS and 0 <= p < 2):  # fmt: skip
+            if not (
+                0 <= kinds < 512
+                and 0 <= aces < 5
+                and 0 <= sixes < 5
+                and 0 <= tens < 5
+                and 0 <= longest < 10
+                and 0 <= weis < WEIS
+                and 0 <= c < CONTRACTS
+                and 0 <= p < 2
+            ):
                 bad += 1
                 continue
             acc[u(at[7] + kinds)] += 1
@@ -193,15 +231,23 @@ def schieber(rows, lo, hi, acc, at, dims):
     return bad
 
 
-
-
 # ------------------------------------------------------------ English Jazz
 
 RULES = len(E.RULE_LETTERS)
 TOTAL_LO, TOTAL_SIZE = -2 * E.DEALS, 4 * E.DEALS + 1  # a game's total: -24..24
 # hand features in FEATURES order: (column, lowest value, values)
-FEATURES = np.array([(E.C_ACES, 0, 5), (E.C_JACKS, 0, 5), (E.C_NINES, 0, 5), (E.C_LONGEST, 0, 13),
-                     (E.C_VOIDS, 0, 5), (E.C_POINTS_HELD, 0, 121), (E.C_TRUMPS_HELD, -1, 14)], np.int64)
+FEATURES = np.array(
+    [
+        (E.C_ACES, 0, 5),
+        (E.C_JACKS, 0, 5),
+        (E.C_NINES, 0, 5),
+        (E.C_LONGEST, 0, 13),
+        (E.C_VOIDS, 0, 5),
+        (E.C_POINTS_HELD, 0, 121),
+        (E.C_TRUMPS_HELD, -1, 14),
+    ],
+    np.int64,
+)
 
 
 @jit
@@ -209,7 +255,11 @@ def english_jazz(rows, lo, hi, acc, at, dims):
     bad = 0
     swept = 0
     for r in range(lo, hi):
-        rule, position, all_tricks = rows[u(r), E.C_RULE], rows[u(r), E.C_POSITION], rows[u(r), E.C_ALL_TRICKS]
+        rule, position, all_tricks = (
+            rows[u(r), E.C_RULE],
+            rows[u(r), E.C_POSITION],
+            rows[u(r), E.C_ALL_TRICKS],
+        )
         ok = 0 <= rule < RULES and 0 <= position < 3 and 0 <= all_tricks < 2
         for f in range(len(FEATURES)):
             v = rows[u(r), FEATURES[f, 0]] - FEATURES[f, 1]
@@ -242,8 +292,6 @@ def english_jazz(rows, lo, hi, acc, at, dims):
             acc[u(at[9] + swept)] += 1
             swept = 0
     return bad
-
-
 
 
 # ---------------------------------------------------------- Norwegian Jazz
@@ -335,6 +383,3 @@ def norwegian_jazz(rows, lo, hi, acc, at, dims):
             if pairs > 0:
                 acc[u(at[1] + (concord + half) * pairs_size + pairs)] += 1
     return 0
-
-
-

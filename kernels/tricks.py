@@ -4,13 +4,14 @@ Orders are expressed as a *strength*: a larger strength wins. A card of the
 trump suit gets ``TRUMP_BASE + trump strength``; a card of the led suit its
 rank strength in the deal's order; any other card cannot win (-1).
 """
+
 from __future__ import annotations
 
 import numpy as np
 
 from cardmc.kernels.bits import ONE, ZERO, lowest
-from cardmc.kernels.jit import jit
 from cardmc.kernels.cards import ACE, EIGHT, JACK, KING, NINE, QUEEN, SEVEN, SIX, TEN
+from cardmc.kernels.jit import jit
 
 TRUMP_BASE = 100
 NO_TRUMP = -1

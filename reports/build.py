@@ -5,6 +5,7 @@ place only when complete, so an interrupted run leaves no half-written
 ``index.html``. An existing folder is replaced only if it is a previous
 cardmc report (it holds ``.cardmc-report``) or with ``force``.
 """
+
 from __future__ import annotations
 
 import html
@@ -20,8 +21,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from cardmc.display import readable
 from cardmc import registry
+from cardmc.display import readable
 from cardmc.registry import Study, UsageError
 from cardmc.reports.section import Section
 
@@ -37,8 +38,14 @@ def studies() -> list[Study]:
     return sorted([s for s in games if s is not None] + [YOURHAND], key=lambda s: s.module)
 
 
-def build_report(out="cardmc-report", games: int | None = None, seed: int = 1, quick: bool = False,
-                 force: bool = False, progress: bool = True) -> Path:  # fmt: skip
+def build_report(
+    out="cardmc-report",
+    games: int | None = None,
+    seed: int = 1,
+    quick: bool = False,
+    force: bool = False,
+    progress: bool = True,
+) -> Path:
     target = Path(out)
     if target.exists() and not (target.is_dir() and (target / MARKER).exists()) and not force:
         raise UsageError(f"{target} exists and is not a cardmc report; use --force to replace it")
@@ -50,8 +57,11 @@ def build_report(out="cardmc-report", games: int | None = None, seed: int = 1, q
         from cardmc.warm import warm
 
         # a cold cache: the games' kernels compile side by side, one process per core
-        warm(registry.GAMES, only_cold=True, log=(lambda note: print(f"cardmc: {note}", file=sys.stderr, flush=True))
-             if progress else None)  # fmt: skip
+        warm(
+            registry.GAMES,
+            only_cold=True,
+            log=(lambda note: print(f"cardmc: {note}", file=sys.stderr, flush=True)) if progress else None,
+        )
         sections = []
         chosen = studies()
         started = time.perf_counter()
@@ -63,21 +73,33 @@ def build_report(out="cardmc-report", games: int | None = None, seed: int = 1, q
             began = time.perf_counter()
             sections.append(module.study(tmp, games=n, seed=seed, progress=progress))
             if progress:
-                print(f"[{i}/{len(chosen)}] {name}: {time.perf_counter() - began:.1f} s", file=sys.stderr,
-                      flush=True)  # fmt: skip
+                print(
+                    f"[{i}/{len(chosen)}] {name}: {time.perf_counter() - began:.1f} s",
+                    file=sys.stderr,
+                    flush=True,
+                )
         elapsed = time.perf_counter() - started
         write_data(tmp, sections)
-        command = "cardmc report" + (" --quick" if quick else "") + (f" --games {games}" if games else "") + (
-            f" --seed {seed}")  # fmt: skip
+        command = (
+            "cardmc report"
+            + (" --quick" if quick else "")
+            + (f" --games {games}" if games else "")
+            + (f" --seed {seed}")
+        )
         if progress:
             print(f"studies took {elapsed:.0f} s", file=sys.stderr, flush=True)
         (tmp / "report.md").write_text(markdown(sections, command))
         (tmp / "index.html").write_text(page(sections, command))
-        (tmp / "RULES.md").write_bytes(importlib.resources.files("cardmc.docs").joinpath("RULES.md").read_bytes())
+        (tmp / "RULES.md").write_bytes(
+            importlib.resources.files("cardmc.docs").joinpath("RULES.md").read_bytes()
+        )
         from cardmc import __version__
 
-        (tmp / MARKER).write_text(json.dumps({"version": __version__, "seed": seed, "quick": quick,
-                                              "games": games, "command": command}))  # fmt: skip
+        (tmp / MARKER).write_text(
+            json.dumps(
+                {"version": __version__, "seed": seed, "quick": quick, "games": games, "command": command}
+            )
+        )
         replace(tmp, target)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
@@ -122,11 +144,22 @@ def _cell(v) -> str:
 
 
 def markdown(sections: list[Section], command: str) -> str:
-    parts = ["# cardmc strategy report", "", f"Made by `{command}`. Every estimate is shown as "
-             "`estimate [95% CI]`; proportions use Wilson intervals. The data behind every table and chart is "
-             "in `data/`. The rules played, every option and its default: [RULES.md](RULES.md).", ""]  # fmt: skip
-    parts += ["## Contents", ""] + [f"{i}. [{s.title}](#{s.title.lower().replace(' ', '-')}): {s.question}"
-                                    for i, s in enumerate(sections, 1)] + [""]  # fmt: skip
+    parts = [
+        "# cardmc strategy report",
+        "",
+        f"Made by `{command}`. Every estimate is shown as "
+        "`estimate [95% CI]`; proportions use Wilson intervals. The data behind every table and chart is "
+        "in `data/`. The rules played, every option and its default: [RULES.md](RULES.md).",
+        "",
+    ]
+    parts += (
+        ["## Contents", ""]
+        + [
+            f"{i}. [{s.title}](#{s.title.lower().replace(' ', '-')}): {s.question}"
+            for i, s in enumerate(sections, 1)
+        ]
+        + [""]
+    )
     for s in sections:
         parts += [f"## {s.title}", "", f"**{s.question}**", "", s.answer, "", f"Sample: {s.sample}.", ""]
         for name, caption, table in s.tables:
@@ -152,14 +185,20 @@ def page(sections: list[Section], command: str) -> str:
     toc = "".join(f'<li><a href="#{s.game}">{esc(s.title)}</a>: {esc(s.question)}</li>' for s in sections)
     body = []
     for s in sections:
-        body.append(f'<section id="{s.game}"><h2>{esc(s.title)}</h2><p><b>{esc(s.question)}</b></p>'
-                    f'<p class="answer">{esc(s.answer)}</p><p class="caption">Sample: {esc(s.sample)}.</p>')  # fmt: skip
+        body.append(
+            f'<section id="{s.game}"><h2>{esc(s.title)}</h2><p><b>{esc(s.question)}</b></p>'
+            f'<p class="answer">{esc(s.answer)}</p><p class="caption">Sample: {esc(s.sample)}.</p>'
+        )
         for name, caption, table in s.tables:
-            body.append(f"<h3>{esc(name.replace('_', ' ').capitalize())}</h3><p class='caption'>{esc(caption)}</p>"
-                        + readable(table).to_html(float_format=lambda v: f"{v:.4g}", border=0))  # fmt: skip
+            body.append(
+                f"<h3>{esc(name.replace('_', ' ').capitalize())}</h3><p class='caption'>{esc(caption)}</p>"
+                + readable(table).to_html(float_format=lambda v: f"{v:.4g}", border=0)
+            )
         for name, caption, files in s.charts:
-            body.append(f'<figure><img src="{files[0]}" alt="{esc(caption)}"><figcaption class="caption">'
-                        f'{esc(caption)} (<a href="{files[1]}">SVG</a>)</figcaption></figure>')  # fmt: skip
+            body.append(
+                f'<figure><img src="{files[0]}" alt="{esc(caption)}"><figcaption class="caption">'
+                f'{esc(caption)} (<a href="{files[1]}">SVG</a>)</figcaption></figure>'
+            )
         cmds = esc("\n".join(s.commands))
         body.append(f"<p>Reproduce:</p><pre>{cmds}</pre></section>")
     return (

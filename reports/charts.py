@@ -4,6 +4,7 @@ Every chart reads a table of the analyses (estimate, ci_low, ci_high, ...)
 and draws its uncertainty as error bars or bands; all share
 ``cardmc.mplstyle``.
 """
+
 from __future__ import annotations
 
 from contextlib import contextmanager
@@ -42,8 +43,10 @@ def need(table: pd.DataFrame, columns, what: str, levels=()) -> None:
     missing = [c for c in columns if c not in table.columns]
     missing += [lv for lv in levels if lv not in table.index.names]
     if missing:
-        raise UsageError(f"{what} needs columns/index levels {', '.join(map(str, missing))}; the table has "
-                         f"columns {', '.join(map(str, table.columns))} and index {table.index.names}")  # fmt: skip
+        raise UsageError(
+            f"{what} needs columns/index levels {', '.join(map(str, missing))}; the table has "
+            f"columns {', '.join(map(str, table.columns))} and index {table.index.names}"
+        )
     if table.empty:
         raise UsageError(f"{what} got an empty table")
 
@@ -66,8 +69,14 @@ def plot_estimates(table: pd.DataFrame, ax=None, xlabel: str = "", ylabel: str =
     return ax
 
 
-def plot_distribution(counts: pd.DataFrame, ax=None, by: str = "declaration", value: str = "penalty",
-                      xlabel: str = "", title: str = ""):  # fmt: skip
+def plot_distribution(
+    counts: pd.DataFrame,
+    ax=None,
+    by: str = "declaration",
+    value: str = "penalty",
+    xlabel: str = "",
+    title: str = "",
+):
     """Share of outcomes per value, one line per group, with Wilson 95% bands.
 
     ``counts`` has columns ``by``, ``value``, ``share``, ``ci_low``, ``ci_high``."""
@@ -95,7 +104,9 @@ def plot_calibration(table: pd.DataFrame, ax=None, title: str = "Declared vs mad
         top = float(max(table["declared"].max(), table["ci_high"].max())) + 5
         ax.plot([0, top], [0, top], color="grey", linestyle="--", linewidth=1, label="made = declared")
         for i, (name, g) in enumerate(table.groupby("declaration", observed=True, sort=False)):
-            ax.errorbar(g["declared"], g["estimate"], yerr=_yerr(g), marker="o", label=str(name), color=f"C{i}")
+            ax.errorbar(
+                g["declared"], g["estimate"], yerr=_yerr(g), marker="o", label=str(name), color=f"C{i}"
+            )
         ax.set_xlabel("declared points (bin centre)")
         ax.set_ylabel("points made (mean, 95% CI)")
         ax.set_title(title)

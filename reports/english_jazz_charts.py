@@ -7,6 +7,7 @@ as an error bar, one colour per policy, in the shared ``cardmc.mplstyle``
 look. On log scales an estimate of zero (no event) is drawn as an open
 triangle at its 95% upper bound with the bar running down to the axis.
 """
+
 from __future__ import annotations
 
 import matplotlib
@@ -16,14 +17,11 @@ import matplotlib.transforms as mtransforms  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from cardmc.reports.charts import axes as _axes, need, styled  # noqa: E402
+from cardmc.reports.charts import axes as _axes  # noqa: E402
+from cardmc.reports.charts import need, styled
 
 POLICIES = ("random", "heuristic")
 GAP = 1.0  # empty x units between two blocks
-
-
-
-
 
 
 def _cols(suffix: str = "") -> list[str]:
@@ -41,9 +39,17 @@ def _series(ax, x, t: pd.DataFrame, col: str, i: int, label: str, log: bool) -> 
             err[0] = np.minimum(err[0], e[~zero] * (1 - 1e-9))
         ax.errorbar(x[~zero], e[~zero], yerr=err, marker="o", linestyle="none", color=f"C{i}", label=label)
     if zero.any():
-        ax.errorbar(x[zero], hi[zero], yerr=np.vstack([hi[zero] * (1 - 1e-9), np.zeros(zero.sum())]),
-                    marker="v", markerfacecolor="none", linestyle="none", color=f"C{i}", alpha=0.7,
-                    label=f"{label}: no event (95% upper bound)")  # fmt: skip
+        ax.errorbar(
+            x[zero],
+            hi[zero],
+            yerr=np.vstack([hi[zero] * (1 - 1e-9), np.zeros(zero.sum())]),
+            marker="v",
+            markerfacecolor="none",
+            linestyle="none",
+            color=f"C{i}",
+            alpha=0.7,
+            label=f"{label}: no event (95% upper bound)",
+        )
 
 
 def _by_policy(ax, labels, t: pd.DataFrame, suffix: str, log: bool, x0=None) -> np.ndarray:
@@ -93,8 +99,9 @@ def plot_sweeps_by_feature(table: pd.DataFrame, ax=None):
             if start > 0:
                 ax.axvline(start - (1 + GAP) / 2, color="grey", linewidth=0.6, alpha=0.5)
         _floor(ax, table, "")
-        ax.set_xlabel("hand feature as dealt (count; longest suit in cards; plain card points held, "
-                      "20s = 20-29)")
+        ax.set_xlabel(
+            "hand feature as dealt (count; longest suit in cards; plain card points held, 20s = 20-29)"
+        )
         ax.set_ylabel("hands taking all 12 tricks per million (95% CI)")
         ax.set_title("Which hands sweep: all 12 tricks by hand feature", pad=18)
         ax.legend(fontsize=8, loc="lower left", ncol=2)
@@ -165,16 +172,36 @@ def plot_seat_advantage(table: pd.DataFrame, ax=None):
             t = table.xs(p, level="policy").loc[positions]
             for j, (m, x) in enumerate(xs.items()):
                 e, lo, hi = (t[c].to_numpy(float) for c in (m, f"{m}_ci_low", f"{m}_ci_high"))
-                ax.errorbar(x + (i - (len(policies) - 1) / 2) * 0.22, e,
-                            yerr=np.vstack([e - lo, hi - e]).clip(min=0), marker="o", linestyle="none",
-                            color=f"C{i}", label=str(p) if j == 0 else None)  # fmt: skip
+                ax.errorbar(
+                    x + (i - (len(policies) - 1) / 2) * 0.22,
+                    e,
+                    yerr=np.vstack([e - lo, hi - e]).clip(min=0),
+                    marker="o",
+                    linestyle="none",
+                    color=f"C{i}",
+                    label=str(p) if j == 0 else None,
+                )
         ticks = np.concatenate(list(xs.values()))
         ax.set_xticks(ticks, positions * 2)
         mark = mtransforms.blended_transform_factory(ax.transData, ax.transAxes)
-        ax.text((n - 1) / 2, 1.0, "deal score, by position in the deal", transform=mark, ha="center",
-                va="bottom", fontsize=9)  # fmt: skip
-        ax.text(n + GAP + (n - 1) / 2, 1.0, "game total, by position in the first deal", transform=mark,
-                ha="center", va="bottom", fontsize=9)  # fmt: skip
+        ax.text(
+            (n - 1) / 2,
+            1.0,
+            "deal score, by position in the deal",
+            transform=mark,
+            ha="center",
+            va="bottom",
+            fontsize=9,
+        )
+        ax.text(
+            n + GAP + (n - 1) / 2,
+            1.0,
+            "game total, by position in the first deal",
+            transform=mark,
+            ha="center",
+            va="bottom",
+            fontsize=9,
+        )
         ax.axvline(n - 1 + (1 + GAP) / 2, color="grey", linewidth=0.6, alpha=0.5)
         ax.set_xlabel("position relative to the dealer")
         ax.set_ylabel("points (mean, 95% CI)")

@@ -6,6 +6,7 @@ Seat charts lay the player counts side by side on one axis, one block of
 seats per count (D = dealer, L = leader, the seat after the dealer; then
 2, 3, ... in playing order).
 """
+
 from __future__ import annotations
 
 import matplotlib
@@ -15,13 +16,10 @@ import matplotlib.transforms as mtransforms  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from cardmc.reports.charts import axes as _axes, need, styled  # noqa: E402
+from cardmc.reports.charts import axes as _axes  # noqa: E402
+from cardmc.reports.charts import need, styled
 
 GAP = 1.0  # empty x units between two player-count blocks
-
-
-
-
 
 
 def _cols(col: str) -> tuple[str, str, str]:
@@ -98,12 +96,21 @@ def _blocks(table: pd.DataFrame, series: str, ax, ylabel: str, title: str) -> No
                 continue
             g = t.xs(n, level="players").sort_index()
             x = start[n] + g.index.to_numpy(float) + (i - (len(names) - 1) / 2) * width
-            ax.errorbar(x, g["estimate"], yerr=_err(g, "estimate"), marker="o", markersize=3.5,
-                        color=f"C{i % 7}", linewidth=1.0, label=str(name) if j == 0 else None)
+            ax.errorbar(
+                x,
+                g["estimate"],
+                yerr=_err(g, "estimate"),
+                marker="o",
+                markersize=3.5,
+                color=f"C{i % 7}",
+                linewidth=1.0,
+                label=str(name) if j == 0 else None,
+            )
     mark = mtransforms.blended_transform_factory(ax.transData, ax.transAxes)
     for n in players:
-        ax.text(start[n] + (n - 1) / 2, 1.0, f"{n} players", transform=mark, ha="center", va="bottom",
-                fontsize=9)
+        ax.text(
+            start[n] + (n - 1) / 2, 1.0, f"{n} players", transform=mark, ha="center", va="bottom", fontsize=9
+        )
         if start[n] > 0:
             ax.axvline(start[n] - (1 + GAP) / 2, color="grey", linewidth=0.6, alpha=0.5)
     ax.set_xticks(ticks, labels)
@@ -121,8 +128,9 @@ def plot_seat_effect(table: pd.DataFrame, ax=None):
         ax = _axes(ax)
         if ax.figure.get_figwidth() < 9:
             ax.figure.set_size_inches(10, 4.6)
-        _blocks(table, "deal", ax, "points a deal minus the table mean (95% CI)",
-                "What each deal costs by seat")  # fmt: skip
+        _blocks(
+            table, "deal", ax, "points a deal minus the table mean (95% CI)", "What each deal costs by seat"
+        )
         ax.legend(title="deal", ncol=4, fontsize=8)
     return ax
 
@@ -136,8 +144,13 @@ def plot_sevens_by_seat(table: pd.DataFrame, ax=None):
         ax = _axes(ax)
         if ax.figure.get_figwidth() < 9:
             ax.figure.set_size_inches(10, 4.2)
-        _blocks(table, "bonus", ax, "sevens points minus the table mean (95% CI)",
-                "Seat advantage in sevens: 10-point vs 80-point bonus")  # fmt: skip
+        _blocks(
+            table,
+            "bonus",
+            ax,
+            "sevens points minus the table mean (95% CI)",
+            "Seat advantage in sevens: 10-point vs 80-point bonus",
+        )
         ax.legend(title="first-out bonus")
     return ax
 
@@ -153,8 +166,9 @@ def plot_heuristic_edge(table: pd.DataFrame, ax=None):
         for i, n in enumerate(players):
             g = table.xs(n, level="players").sort_index()
             x = g.index.to_numpy(float) + (i - (len(players) - 1) / 2) * 0.1
-            ax.errorbar(x, g["estimate"], yerr=_err(g, "estimate"), marker="o", color=f"C{i % 7}",
-                        label=f"{n}")
+            ax.errorbar(
+                x, g["estimate"], yerr=_err(g, "estimate"), marker="o", color=f"C{i % 7}", label=f"{n}"
+            )
         ax.axhline(0, color="grey", linewidth=1)
         ax.set_xticks(range(1, 7), ["1 tricks", "2 clubs", "3 queens", "4 KC", "5 last trick", "6 sevens"])
         ax.set_xlabel("deal")

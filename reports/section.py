@@ -1,4 +1,5 @@
 """What a study hands the report builder."""
+
 from __future__ import annotations
 
 import sys

@@ -7,6 +7,7 @@ rule options; English Jazz: a sweep hand), asked through the generic
 A game whose module has no ``odds`` yet is left out with a line in the answer.
 Every table's caption gives its seed, deals and the exact command.
 """
+
 from __future__ import annotations
 
 import shlex
@@ -28,24 +29,47 @@ def _trim_declarations(t: pd.DataFrame) -> pd.DataFrame:
 
 # (game, title, question, options of cardmc.odds, variants {label: settings} or None, table, trim)
 EXAMPLES = (
-    ("differenzler", "Differenzler: what to declare",
-     "Expected penalty of each declaration for a hand that leads, on the same deals of the unseen cards "
-     "(lower is better; minus_best: the paired difference to the best)",
-     {"hand": "AH KH QH 6S 7S AC 9D TD JD", "seat": 0}, None, "declarations", _trim_declarations),
-    ("schieber", "Schieber: which contract",
-     "Each contract and pushing for a strong forehand, on the same deals of the unseen cards: the deal's "
-     "points of both teams, the net with its paired difference to the best, the chance of a match",
-     {"hand": "JH 9H AH KH QH AS KS AD 6C"}, None, "choices", None),
-    ("norwegian_jazz", "Norwegian Jazz: a sevens hand",
-     "Deal 6 (sevens), 4 players, the hand in the seat after the dealer: going out first, passes and the deal "
-     "score under the bonus of 10, the 'sjueren' bonus of 80 and sevens played out, on the same deals",
-     {"hand": "AS 9S 8S 7S 5S KH 7H 3H 8D 6D 4C 3C 2C", "seat": 1, "dealer": 0, "deal": 6},
-     {"bonus 10": {}, "bonus 80": {"first_out_bonus": 80}, "played out": {"play_out": True}}, "summary", None),
-    ("english_jazz", "English Jazz: a sweep hand",
-     "The six best trumps-to-be, the top hearts and diamonds and no club, in the second seat: the chance of "
-     "all 12 tricks, how the rules score it, the expected deal score",
-     {"hand": "JS 9S AS KS QS TS AH KH QH AD KD QD", "seat": 2, "dealer": 0}, None, "summary", None),
-)  # fmt: skip
+    (
+        "differenzler",
+        "Differenzler: what to declare",
+        "Expected penalty of each declaration for a hand that leads, on the same deals of the unseen cards "
+        "(lower is better; minus_best: the paired difference to the best)",
+        {"hand": "AH KH QH 6S 7S AC 9D TD JD", "seat": 0},
+        None,
+        "declarations",
+        _trim_declarations,
+    ),
+    (
+        "schieber",
+        "Schieber: which contract",
+        "Each contract and pushing for a strong forehand, on the same deals of the unseen cards: the deal's "
+        "points of both teams, the net with its paired difference to the best, the chance of a match",
+        {"hand": "JH 9H AH KH QH AS KS AD 6C"},
+        None,
+        "choices",
+        None,
+    ),
+    (
+        "norwegian_jazz",
+        "Norwegian Jazz: a sevens hand",
+        "Deal 6 (sevens), 4 players, the hand in the seat after the dealer: going out first, passes and the deal "
+        "score under the bonus of 10, the 'sjueren' bonus of 80 and sevens played out, on the same deals",
+        {"hand": "AS 9S 8S 7S 5S KH 7H 3H 8D 6D 4C 3C 2C", "seat": 1, "dealer": 0, "deal": 6},
+        {"bonus 10": {}, "bonus 80": {"first_out_bonus": 80}, "played out": {"play_out": True}},
+        "summary",
+        None,
+    ),
+    (
+        "english_jazz",
+        "English Jazz: a sweep hand",
+        "The six best trumps-to-be, the top hearts and diamonds and no club, in the second seat: the chance of "
+        "all 12 tricks, how the rules score it, the expected deal score",
+        {"hand": "JS 9S AS KS QS TS AH KH QH AD KD QD", "seat": 2, "dealer": 0},
+        None,
+        "summary",
+        None,
+    ),
+)
 
 
 def command(game: str, options: dict, settings: dict, deals: int, seed: int) -> str:
@@ -71,8 +95,12 @@ def _figures(t: pd.DataFrame) -> pd.DataFrame:
     cols = [str(c) for c in t.columns]
     keep = []
     for c in cols:
-        if c in FIGURE or any(c == f"{x}{tail}" for x in cols if f"{x}_ci_low" in cols
-                              for tail in ("", "_se", "_ci_low", "_ci_high")):  # fmt: skip
+        if c in FIGURE or any(
+            c == f"{x}{tail}"
+            for x in cols
+            if f"{x}_ci_low" in cols
+            for tail in ("", "_se", "_ci_low", "_ci_high")
+        ):
             keep.append(c)
     return t[keep]
 
@@ -87,8 +115,10 @@ def study(folder, games: int = CAP, seed: int = 1, progress: bool = False) -> Se
             missing.append(title.split(":")[0])
             continue
         note("yourhand", progress, f"{game}: {deals:,} deals")
-        runs = {label: (settings, odds(game, games=deals, seed=seed, settings=settings, **options))
-                for label, settings in (variants or {"": {}}).items()}  # fmt: skip
+        runs = {
+            label: (settings, odds(game, games=deals, seed=seed, settings=settings, **options))
+            for label, settings in (variants or {"": {}}).items()
+        }
         parts = {}
         for label, (settings, r) in runs.items():
             t = r["tables"][name] if name else next(iter(r["tables"].values()))
@@ -96,19 +126,28 @@ def study(folder, games: int = CAP, seed: int = 1, progress: bool = False) -> Se
             commands.append(command(game, options, settings, deals, seed))
         table = pd.concat(parts, names=["rules"]) if variants else parts[""]
         first = next(iter(runs.values()))[1]
-        caption = (f"{question}. {first['question']}; {first['deals']:,} deals, seed {seed}. Command: "
-                   + "; ".join(command(game, options, s, deals, seed) for s, _ in runs.values()))  # fmt: skip
+        caption = (
+            f"{question}. {first['question']}; {first['deals']:,} deals, seed {seed}. Command: "
+            + "; ".join(command(game, options, s, deals, seed) for s, _ in runs.values())
+        )
         key = f"yourhand_{game}"
         tables.append((key, f"{title}. {caption}", table))
         data[key] = table
-        answers.append(_headline(title.split(':')[0], first))
-    answer = " ".join(answers) + (f" ({', '.join(missing)}: no hand odds in this version.)" if missing else "")
+        answers.append(_headline(title.split(":")[0], first))
+    answer = " ".join(answers) + (
+        f" ({', '.join(missing)}: no hand odds in this version.)" if missing else ""
+    )
     return Section(
-        game="yourhand", title="Your hand",
+        game="yourhand",
+        title="Your hand",
         question="What does one hand do, choice by choice, when the unseen cards are dealt at random?",
-        answer=answer, tables=tables, charts=[], data=data, commands=commands,
+        answer=answer,
+        tables=tables,
+        charts=[],
+        data=data,
+        commands=commands,
         sample=f"{deals:,} deals per hand and choice, seed {seed}; each choice on the same deals",
-    )  # fmt: skip
+    )
 
 
 def _headline(name: str, r) -> str:

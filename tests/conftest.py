@@ -40,8 +40,11 @@ def pytest_sessionstart(session):
             if not copy.is_file() or copy.read_bytes() != source.read_bytes():
                 stale.append(f"{folder}/{source.name}")
     if stale:
-        pytest.exit(f"the installed cardmc ({installed}) is not this tree ({', '.join(stale[:3])} differ): "
-                    "run pip install -e '.[test]' (or pip install '.[test]') first", returncode=2)
+        pytest.exit(
+            f"the installed cardmc ({installed}) is not this tree ({', '.join(stale[:3])} differ): "
+            "run pip install -e '.[test]' (or pip install '.[test]') first",
+            returncode=2,
+        )
     from cardmc.warm import warm
 
     warm(only_cold=True)  # a cold cache: every group compiles side by side first, one process per core

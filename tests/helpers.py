@@ -1,4 +1,5 @@
 """Small helpers shared by the tests."""
+
 from __future__ import annotations
 
 import json
@@ -42,7 +43,7 @@ def random_split(deck: list[str], sizes: list[int], rnd: random.Random) -> list[
     rnd.shuffle(cards)
     out, pos = [], 0
     for n in sizes:
-        out.append(cards[pos:pos + n])
+        out.append(cards[pos : pos + n])
         pos += n
     return out
 
@@ -68,9 +69,13 @@ def estimate_columns(table, not_estimates) -> list[str]:
     """The float columns of ``table`` that are estimates (so need a CI)."""
     import pandas as pd
 
-    return [str(c) for c in table.columns
-            if pd.api.types.is_float_dtype(table[c]) and str(c) not in not_estimates
-            and not str(c).endswith(CI_SUFFIXES)]  # fmt: skip
+    return [
+        str(c)
+        for c in table.columns
+        if pd.api.types.is_float_dtype(table[c])
+        and str(c) not in not_estimates
+        and not str(c).endswith(CI_SUFFIXES)
+    ]
 
 
 def study_twice(study, name: str, games: int, seed: int, tmp_path_factory) -> list:
@@ -148,7 +153,8 @@ def check_aggregate_routes(game: str, tmp_path: Path, want: dict, chunk_games: t
     folder = api.simulate(game, aggregate=True, chunk_games=per_file, out=tmp_path / "run", **kw)
     files = -(-kw["games"] // per_file)
     assert files > 1 and sorted(p.name for p in folder.glob("agg-*.parquet")) == [
-        f"agg-{i:08d}.parquet" for i in range(files)]  # fmt: skip
+        f"agg-{i:08d}.parquet" for i in range(files)
+    ]
     assert_same_tables(api.analyze(game, folder), want)
     single = api.simulate(game, aggregate=True, out=tmp_path / "a.parquet", **kw)
     assert_same_tables(api.analyze(game, single), want)
@@ -161,7 +167,9 @@ def check_aggregate_routes(game: str, tmp_path: Path, want: dict, chunk_games: t
 def run_cli(cwd: Path, *args: str) -> str:
     """Run ``python -m cardmc.cli *args`` in ``cwd``; it must succeed.
     Returns its standard output."""
-    done = subprocess.run([sys.executable, "-m", "cardmc.cli", *args], cwd=cwd, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "cardmc.cli", *args], cwd=cwd, capture_output=True, text=True
+    )
     assert done.returncode == 0, f"{args}\n{done.stderr}"
     return done.stdout
 
@@ -187,7 +195,7 @@ def assert_plays_legal(sample, me: int, played: list, legal) -> None:
         if s == me:
             continue
         held[s] |= 1 << c
-        assert code(c) in legal(codes_of(held[s]), [code(x) for _, x in played[i - i % n:i]])
+        assert code(c) in legal(codes_of(held[s]), [code(x) for _, x in played[i - i % n : i]])
 
 
 def decide_seeing_all(monkeypatch, view: dict, hands: dict, rng):
@@ -202,14 +210,20 @@ def decide_seeing_all(monkeypatch, view: dict, hands: dict, rng):
     return pimc.decide(view, 2, rng, pimc.search_table())
 
 
-def start_then_stop(tmp_path: Path, args: list[str], how: int, chunks: int = 1,
-                    after: float = 0.0) -> tuple[int, str]:  # fmt: skip
+def start_then_stop(
+    tmp_path: Path, args: list[str], how: int, chunks: int = 1, after: float = 0.0
+) -> tuple[int, str]:
     """Start the CLI in ``tmp_path`` and send it signal ``how`` once the run
     folder ``run``'s manifest lists ``chunks`` chunks (0: once it exists), and
     ``after`` seconds more; its exit status and standard error. Fails the test
     when the process has not ended a minute after the signal."""
-    proc = subprocess.Popen([sys.executable, "-m", "cardmc.cli", *args], cwd=tmp_path, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cardmc.cli", *args],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     path = tmp_path / "run" / "manifest.json"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:

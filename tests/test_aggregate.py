@@ -3,6 +3,7 @@ lossless Parquet round trip, the summaries (means, shares, events) agreeing
 with cardmc.stats, Differenzler's aggregate mode giving exactly the tables
 of its row analysis, and for every game the command line giving the same
 CSV tables from a rows file as from an aggregate run folder."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -26,11 +27,17 @@ RUN = dict(games=GAMES, seed=SEED, policy=POLICY, threads=1)  # the rows and row
 
 def random_frame(n: int, rnd: np.random.Generator) -> pd.DataFrame:
     suit = pd.Categorical.from_codes(rnd.integers(-1, 4, n), categories=list("CDHS"))  # -1: missing
-    return pd.DataFrame({
-        "suit": suit, "small": rnd.integers(-3, 5, n).astype(np.int8), "flag": rnd.integers(0, 2, n).astype(bool),
-        "name": np.array(["ann", "bob", "cy"])[rnd.integers(0, 3, n)], "big": rnd.integers(0, 10**12, n),
-        "x": rnd.integers(-50, 200, n).astype(np.int16), "y": rnd.normal(size=n),
-    })  # fmt: skip
+    return pd.DataFrame(
+        {
+            "suit": suit,
+            "small": rnd.integers(-3, 5, n).astype(np.int8),
+            "flag": rnd.integers(0, 2, n).astype(bool),
+            "name": np.array(["ann", "bob", "cy"])[rnd.integers(0, 3, n)],
+            "big": rnd.integers(0, 10**12, n),
+            "x": rnd.integers(-50, 200, n).astype(np.int16),
+            "y": rnd.normal(size=n),
+        }
+    )
 
 
 def test_moments_equal_pandas_groupby():
@@ -44,13 +51,17 @@ def test_moments_equal_pandas_groupby():
         want_n = g.size()
         assert got["n"].tolist() == want_n.tolist() and got["n"].sum() == want_n.sum()
         assert got.index.tolist() == want_n.index.tolist()
-        assert got["x_sum"].dtype == np.int64 and got["x_sum"].tolist() == g["x"].sum().astype(np.int64).tolist()
+        assert (
+            got["x_sum"].dtype == np.int64 and got["x_sum"].tolist() == g["x"].sum().astype(np.int64).tolist()
+        )
         sq = sub.assign(xx=sub["x"].astype(np.int64) ** 2, yy=sub["y"] ** 2).groupby(by, observed=True)
         assert got["x_sumsq"].tolist() == sq["xx"].sum().tolist()
         np.testing.assert_allclose(got["y_sum"], g["y"].sum(), rtol=1e-12)
         np.testing.assert_allclose(got["y_sumsq"], sq["yy"].sum(), rtol=1e-12)
     keyless = agg.moments(df, [], ["x"])
-    assert keyless["n"].tolist() == [len(df)] and keyless["x_sum"].tolist() == [int(df["x"].astype(int).sum())]
+    assert keyless["n"].tolist() == [len(df)] and keyless["x_sum"].tolist() == [
+        int(df["x"].astype(int).sum())
+    ]
 
 
 def test_mean_and_quantiles_equal_stats_module():
@@ -75,7 +86,10 @@ def test_events_and_share_equal_pandas():
         assert agg.events(t, "flag") == rows["flag"].sum() and isinstance(agg.events(t, "flag"), int)
         assert agg.events(t, "small", 2) == (rows["small"] == 2).sum()
         assert agg.events(t, "name", "bob") == (rows["name"] == "bob").sum()
-    assert agg.events(cells, (cells["small"] > 0) & ~cells["flag"]) == ((rows["small"] > 0) & ~rows["flag"]).sum()
+    assert (
+        agg.events(cells, (cells["small"] > 0) & ~cells["flag"])
+        == ((rows["small"] > 0) & ~rows["flag"]).sum()
+    )
     assert agg.events(table.iloc[:0], "flag") == 0
     cases = [(["name"], "flag", True), (["small", "name"], "flag", True), (["name", "flag"], "small", 2)]
     for by, key, value in cases:
@@ -83,9 +97,13 @@ def test_events_and_share_equal_pandas():
         for t in (table, cells):
             got = agg.share(t, by, key, value)
             pd.testing.assert_frame_equal(got, want, check_exact=False, rtol=1e-12)
-            assert got["n"].tolist() == want["n"].tolist() and got["events"].tolist() == want["events"].tolist()
+            assert (
+                got["n"].tolist() == want["n"].tolist() and got["events"].tolist() == want["events"].tolist()
+            )
     want = stats.grouped_proportion(rows.assign(hit=rows["small"] < 0), ["name"], "hit")
-    pd.testing.assert_frame_equal(agg.share(cells, ["name"], cells["small"] < 0), want, check_exact=False, rtol=1e-12)
+    pd.testing.assert_frame_equal(
+        agg.share(cells, ["name"], cells["small"] < 0), want, check_exact=False, rtol=1e-12
+    )
 
 
 def test_histogram_mean_equals_stats_module():
@@ -104,8 +122,11 @@ def test_histogram_mean_equals_stats_module():
     for c in ("estimate", "se", "ci_low", "ci_high"):
         assert whole[c] == pytest.approx(want[c], rel=1e-12)
     halves = agg.merge_tables(agg.counts(df.iloc[:1000], ["r"]), agg.counts(df.iloc[1000:], ["r"]))
-    pd.testing.assert_frame_equal(agg.histogram_mean(halves.reset_index(), "r", []),
-                                  agg.histogram_mean(agg.counts(df, ["r"]).reset_index(), "r", []), check_exact=True)
+    pd.testing.assert_frame_equal(
+        agg.histogram_mean(halves.reset_index(), "r", []),
+        agg.histogram_mean(agg.counts(df, ["r"]).reset_index(), "r", []),
+        check_exact=True,
+    )
 
 
 def test_merge_is_exact_over_any_split_and_save_load_round_trips(tmp_path):
@@ -113,8 +134,11 @@ def test_merge_is_exact_over_any_split_and_save_load_round_trips(tmp_path):
     df = random_frame(4000, rnd)
 
     def tables(d):
-        return {"a": agg.moments(d, ["suit", "small"], ["x"]), "b": agg.counts(d, ["name", "flag", "x"]),
-                "c": agg.moments(d, [], ["x", "y"])}  # fmt: skip
+        return {
+            "a": agg.moments(d, ["suit", "small"], ["x"]),
+            "b": agg.counts(d, ["name", "flag", "x"]),
+            "c": agg.moments(d, [], ["x", "y"]),
+        }
 
     whole = tables(df)
     cuts = [0, 1, 700, 701, 2500, 4000]
@@ -140,16 +164,21 @@ def test_differenzler_aggregates_are_additive(rows):
 def test_differenzler_summary_matches_direct_row_computations(rows, row_tables):
     """The aggregate route gives the figures a direct pandas computation gives."""
     df = rows.assign(policy=rows["play_policy"].astype(str) + ":" + rows["declare_policy"].astype(str))
-    pd.testing.assert_frame_equal(row_tables["penalty_by_policy"], stats.grouped_mean(df, ["policy"], "penalty"),
-                                  check_exact=False, rtol=1e-12)  # fmt: skip
+    pd.testing.assert_frame_equal(
+        row_tables["penalty_by_policy"],
+        stats.grouped_mean(df, ["policy"], "penalty"),
+        check_exact=False,
+        rtol=1e-12,
+    )
     made = stats.grouped_mean(df, ["policy", "trumps"], "made")
     pd.testing.assert_frame_equal(row_tables["made_by_trumps"], made, check_exact=False, rtol=1e-12)
     bins = pd.cut(df["declared"], np.arange(-1, 170, 10))
     cal = stats.grouped_mean(df.assign(declared_bin=bins), ["policy", "declared_bin"], "made")
     pd.testing.assert_frame_equal(row_tables["calibration"], cal, check_exact=False, rtol=1e-12)
     quant = df.groupby("policy", observed=True)["penalty"].apply(stats.quantiles).unstack()
-    pd.testing.assert_frame_equal(row_tables["penalty_quantiles"], quant, check_exact=False, rtol=1e-12,
-                                  check_names=False)  # fmt: skip
+    pd.testing.assert_frame_equal(
+        row_tables["penalty_quantiles"], quant, check_exact=False, rtol=1e-12, check_names=False
+    )
     first = df[df["deal"] == 0]
     wins = stats.grouped_proportion(first.assign(win=first["winner"] == 1), ["policy"], "win")
     pd.testing.assert_frame_equal(row_tables["wins_by_policy"], wins, check_exact=False, rtol=1e-12)
@@ -187,7 +216,9 @@ def test_cli_aggregate_folder_analysis_equals_row_analysis(tmp_path, game):
 
 
 def test_aggregate_refused_for_a_game_without_it(monkeypatch):
-    spec = dataclasses.replace(registry.get("differenzler"), name="whist", tally=None, aggregate=None, summarise=None)
+    spec = dataclasses.replace(
+        registry.get("differenzler"), name="whist", tally=None, aggregate=None, summarise=None
+    )
     monkeypatch.setattr(registry, "get", lambda name: spec)
     with pytest.raises(UsageError, match="whist has no aggregate analysis"):
         api.simulate("whist", games=10, aggregate=True)

@@ -1,5 +1,6 @@
 """English Jazz aggregates: additive over any split into whole games, the tables of the former row
 analysis, and aggregate runs giving exactly the tables of the row analysis."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -27,11 +28,13 @@ def row_analysis(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     deals = df[df["seat"] == 0]
     n_games = int(df["game"].nunique())
     game_sweep = df.groupby("game")["all_tricks"].max()
-    out["all_tricks"] = pd.concat([
-        row("per deal", stats.proportion(int((deals["rule"] == "A").sum()), len(deals))),
-        row("per hand", stats.proportion(int(df["all_tricks"].sum()), len(df))),
-        row("per game of 12 deals", stats.proportion(int(game_sweep.sum()), n_games)),
-    ])  # fmt: skip
+    out["all_tricks"] = pd.concat(
+        [
+            row("per deal", stats.proportion(int((deals["rule"] == "A").sum()), len(deals))),
+            row("per hand", stats.proportion(int(df["all_tricks"].sum()), len(df))),
+            row("per game of 12 deals", stats.proportion(int(game_sweep.sum()), n_games)),
+        ]
+    )
     out["all_tricks_by_position"] = stats.grouped_proportion(df, ["position_name"], "all_tricks")
     features = df.assign(points_held_bin=pd.cut(df["points_held"], [-1, 19, 29, 39, 49, 59, 69, 120]))
     parts = []
@@ -57,20 +60,32 @@ def row_analysis(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
         rule_parts.append(g)
     out["score_by_rule_and_position"] = pd.concat(rule_parts)
     games = df[df["deal"] == 0]
-    games = games.assign(first_position=games["position_name"], win=games["winner"] == 1,
-                         sole_win=(games["winner"] == 1) & (games["shared_win"] == 0))  # fmt: skip
+    games = games.assign(
+        first_position=games["position_name"],
+        win=games["winner"] == 1,
+        sole_win=(games["winner"] == 1) & (games["shared_win"] == 0),
+    )
     totals = games["total"]
     out["game_totals"] = row("total", {**stats.mean(totals), **stats.quantiles(totals).to_dict()})
     counts = games["total"].value_counts().sort_index()
     lo, hi = stats.wilson(counts.to_numpy(), len(games))
     out["game_total_distribution"] = pd.DataFrame(
-        {"share": counts.to_numpy() / len(games), "ci_low": lo, "ci_high": hi, "n": len(games),
-         "events": counts.to_numpy()}, index=pd.Index(counts.index, name="total"))  # fmt: skip
+        {
+            "share": counts.to_numpy() / len(games),
+            "ci_low": lo,
+            "ci_high": hi,
+            "n": len(games),
+            "events": counts.to_numpy(),
+        },
+        index=pd.Index(counts.index, name="total"),
+    )
     out["wins_by_first_position"] = stats.grouped_proportion(games, ["first_position"], "win")
     out["sole_wins_by_first_position"] = stats.grouped_proportion(games, ["first_position"], "sole_win")
     out["total_by_first_position"] = stats.grouped_mean(games, ["first_position"], "total")
     one = games[games["seat"] == 0]
-    out["shared_wins"] = row("games with a shared win", stats.proportion(int(one["shared_win"].sum()), len(one)))
+    out["shared_wins"] = row(
+        "games with a shared win", stats.proportion(int(one["shared_win"].sum()), len(one))
+    )
     return out
 
 
@@ -99,13 +114,23 @@ def test_summary_matches_direct_row_computations(rows, row_tables):
     assert sweeps.loc["per deal", "events"] == (deals["rule"] == "A").sum() == 3
     per_game = rows.groupby("game")["all_tricks"].any()
     assert sweeps.loc["per game of 12 deals", ["events", "n"]].tolist() == [per_game.sum(), GAMES]
-    assert sweeps.loc["per game of 12 deals", "ci_high"] == pytest.approx(stats.wilson(3, GAMES)[1], rel=1e-12)
+    assert sweeps.loc["per game of 12 deals", "ci_high"] == pytest.approx(
+        stats.wilson(3, GAMES)[1], rel=1e-12
+    )
     first = rows[rows["deal"] == 0]
-    pd.testing.assert_series_equal(row_tables["game_totals"].loc["total", "q05":"q95"],
-                                   stats.quantiles(first["total"]), check_names=False)  # fmt: skip
-    assert row_tables["game_totals"].loc["total", "estimate"] == pytest.approx(first["total"].mean(), abs=1e-12)
+    pd.testing.assert_series_equal(
+        row_tables["game_totals"].loc["total", "q05":"q95"],
+        stats.quantiles(first["total"]),
+        check_names=False,
+    )
+    assert row_tables["game_totals"].loc["total", "estimate"] == pytest.approx(
+        first["total"].mean(), abs=1e-12
+    )
     setter = (deals["trump_set_by"] - deals["dealer"]) % 3
-    assert row_tables["trump_set_by"].loc["dealer", "events"] == ((deals["trump_set_by"] >= 0) & (setter == 0)).sum()
+    assert (
+        row_tables["trump_set_by"].loc["dealer", "events"]
+        == ((deals["trump_set_by"] >= 0) & (setter == 0)).sum()
+    )
     assert row_tables["trump_never_set"]["events"].item() == deals["trump"].isna().sum()
     leader = rows[rows["position"] == 1]["score"]
     means = row_tables["score_by_position"].loc["leader"]
@@ -115,7 +140,10 @@ def test_summary_matches_direct_row_computations(rows, row_tables):
     assert aces["n"].tolist() == rows["aces"].value_counts().sort_index().tolist()
     counts = first["total"].value_counts().sort_index()
     distribution = row_tables["game_total_distribution"]
-    assert distribution.index.tolist() == counts.index.tolist() and distribution["events"].tolist() == counts.tolist()
+    assert (
+        distribution.index.tolist() == counts.index.tolist()
+        and distribution["events"].tolist() == counts.tolist()
+    )
     shared = first[first["seat"] == 0]["shared_win"]
     assert row_tables["shared_wins"][["events", "n"]].iloc[0].tolist() == [shared.sum(), GAMES]
 

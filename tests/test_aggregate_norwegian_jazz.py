@@ -1,6 +1,7 @@
 """Norwegian Jazz aggregates: additive over any split into whole games, the
 summary equal to direct computations on the rows, and aggregate mode giving
 exactly the tables of the row analysis."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -40,9 +41,12 @@ def per_game(df: pd.DataFrame) -> pd.DataFrame:
     win = last["total"] == g["total"].transform("max")
     out = last.assign(diff=lead5 != win).groupby(["players", "game"], observed=True)["diff"].any()
     out = out.rename("changed").reset_index()
-    out["tau"] = np.concatenate([
-        A.kendall_tau_b(t["total5"].to_numpy().reshape(-1, n), t["total"].to_numpy().reshape(-1, n))
-        for n, t in last.groupby("players", observed=True)])  # fmt: skip
+    out["tau"] = np.concatenate(
+        [
+            A.kendall_tau_b(t["total5"].to_numpy().reshape(-1, n), t["total"].to_numpy().reshape(-1, n))
+            for n, t in last.groupby("players", observed=True)
+        ]
+    )
     return out
 
 
@@ -57,7 +61,9 @@ def test_summary_matches_direct_row_computations(mixed):
     quant = mixed.groupby(["players", "deal"], observed=True)["score"].apply(stats.quantiles).unstack()
     pd.testing.assert_frame_equal(tables["deal_score_quantiles"], quant, check_exact=False, rtol=1e-12)
     mean = mixed.groupby(["players", "game", "deal"], observed=True)["score"].transform("mean")
-    effect = stats.grouped_mean(mixed.assign(effect=mixed["score"] - mean), ["players", "deal", "rel_seat"], "effect")
+    effect = stats.grouped_mean(
+        mixed.assign(effect=mixed["score"] - mean), ["players", "deal", "rel_seat"], "effect"
+    )
     pd.testing.assert_frame_equal(tables["seat_effect"], effect, check_exact=False, rtol=1e-12)
     six = mixed[mixed["deal"] == 6]
     passes = stats.grouped_mean(six, ["players", "rel_seat"], "passes")

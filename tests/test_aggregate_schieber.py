@@ -1,13 +1,14 @@
 """Schieber's mergeable aggregates: additive over any split into whole matches, the summary agreeing
 with direct computations on the rows, and aggregate mode giving exactly the tables of the row analysis."""
+
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from cardmc import stats
 from cardmc import schieber as S
+from cardmc import stats
 from tests.helpers import assert_same_tables, check_aggregate_routes, merged_parts
 
 GAME = "schieber"
@@ -28,8 +29,9 @@ def test_schieber_summary_matches_direct_row_computations(rows, row_tables):
     chooser = df[df["seat"] == df["chooser"]]
     played = chooser[chooser["match_end"] == 0]
     points = row_tables["points_by_contract"].xs("chooser team deal score (after)", level="measure")
-    pd.testing.assert_frame_equal(points, stats.grouped_mean(played, ["contract"], "score"),
-                                  check_exact=False, rtol=1e-12)  # fmt: skip
+    pd.testing.assert_frame_equal(
+        points, stats.grouped_mean(played, ["contract"], "score"), check_exact=False, rtol=1e-12
+    )
     # per match: its length, with quantiles, and Schneider
     games = df[(df["deal"] == 0) & (df["seat"] == 0)]
     length = row_tables["match_length"].iloc[0]
@@ -41,7 +43,9 @@ def test_schieber_summary_matches_direct_row_computations(rows, row_tables):
     assert advantage.loc["first forehand's team wins the match", "events"] == first.sum()
     # per deal: the forehand team's share of the card points and a team taking all nine tricks
     complete = df[df["match_end"] == 0]
-    team_points = complete.pivot_table(index=["game", "deal"], columns="team", values="card_points", aggfunc="first")
+    team_points = complete.pivot_table(
+        index=["game", "deal"], columns="team", values="card_points", aggfunc="first"
+    )
     forehand = complete[complete["seat"] == 0].set_index(["game", "deal"])["forehand"] % 2
     own = np.where(forehand == 0, team_points[0], team_points[1])
     share = stats.mean(own / (team_points[0] + team_points[1]))

@@ -2,6 +2,7 @@
 tables of ``aggregate(frame(rows))``: cell for cell, dtypes and index, for
 every game, policy mix, player count and rule option, whatever the blocks
 and threads; a block they cannot place goes through ``aggregate`` instead."""
+
 from __future__ import annotations
 
 import numba
@@ -18,7 +19,13 @@ from tests.helpers import assert_same_tables
 CASES = [  # game, policy, players, settings, games
     ("differenzler", "random", None, {}, 800),
     ("differenzler", "calibrated", None, {"open_declarations": True}, 800),
-    ("differenzler", "heuristic:random,random:calibrated,heuristic,calibrated", None, {"max_extra_deals": 0}, 800),
+    (
+        "differenzler",
+        "heuristic:random,random:calibrated,heuristic,calibrated",
+        None,
+        {"max_extra_deals": 0},
+        800,
+    ),
     ("schieber", "random", None, {}, 200),
     ("schieber", "heuristic", None, {"target": 1000}, 200),
     ("schieber", "heuristic,random,random,heuristic", None, {"forehand_push": "always"}, 200),
@@ -31,7 +38,13 @@ CASES = [  # game, policy, players, settings, games
     ("norwegian_jazz", "random,heuristic,random,heuristic", 4, {"first_out_bonus": 80}, 400),
     ("norwegian_jazz", "heuristic,random,random,heuristic,heuristic", 5, {"play_out": True}, 300),
     ("norwegian_jazz", "random", 7, {"rotate_dealer": True, "stop_early": False}, 300),
-    ("norwegian_jazz", "heuristic,random,heuristic,random,heuristic,random,heuristic", 7, {"first_out_bonus": 0}, 300),
+    (
+        "norwegian_jazz",
+        "heuristic,random,heuristic,random,heuristic,random,heuristic",
+        7,
+        {"first_out_bonus": 0},
+        300,
+    ),
 ]
 
 
@@ -40,8 +53,10 @@ def _rows(game, policy, players, settings, games, block):
     players = spec.check_players(players)
     params = spec.params(spec.settings(settings))
     policies = spec.parse_policy(policy, players)
-    blocks = [spec.simulate_block(7, first, min(block, games - first), players, params, policies)
-              for first in range(0, games, block)]  # fmt: skip
+    blocks = [
+        spec.simulate_block(7, first, min(block, games - first), players, params, policies)
+        for first in range(0, games, block)
+    ]
     return spec, players, params, blocks
 
 
@@ -101,8 +116,8 @@ def test_blocks_out_of_the_grid_between_blocks_in_it_drop_only_their_own_cells(t
         cut = half + 6 * players * 10 + 1  # inside a deal
         assert half > 2 * 4096  # two shares a block on two threads
         # forty whole deals, then one that starts at its second seat: cells added before the kernel stops
-        torn = np.concatenate([rows[half:half + 40 * players], rows[half + 1:half + 1 + players]])
-        parts = [rows[:half], torn, rows[cut:], rows[:half], rows[:64 * players]]
+        torn = np.concatenate([rows[half : half + 40 * players], rows[half + 1 : half + 1 + players]])
+        parts = [rows[:half], torn, rows[cut:], rows[:half], rows[: 64 * players]]
         set_threads(threads)
         try:
             acc = agg.tally(spec, players, params)
@@ -119,16 +134,29 @@ def test_grid_tables_equal_moments():
     rnd = np.random.default_rng(8)
     n = 3000
     cats = pd.CategoricalDtype(["x", "a", "m"])
-    df = pd.DataFrame({"c": pd.Categorical.from_codes(rnd.integers(0, 3, n), dtype=cats),
-                       "b": rnd.integers(0, 2, n).astype(bool), "v": rnd.integers(-3, 4, n).astype(np.int8),
-                       "w": rnd.integers(-50, 50, n).astype(np.int16)})  # fmt: skip
-    grid = agg.Grid([("t", [("c", cats, 0, 3), ("b", np.dtype(bool), 0, 2), ("v", np.dtype(np.int8), -5, 12)],
-                      ["w"])])  # fmt: skip
+    df = pd.DataFrame(
+        {
+            "c": pd.Categorical.from_codes(rnd.integers(0, 3, n), dtype=cats),
+            "b": rnd.integers(0, 2, n).astype(bool),
+            "v": rnd.integers(-3, 4, n).astype(np.int8),
+            "w": rnd.integers(-50, 50, n).astype(np.int16),
+        }
+    )
+    grid = agg.Grid(
+        [("t", [("c", cats, 0, 3), ("b", np.dtype(bool), 0, 2), ("v", np.dtype(np.int8), -5, 12)], ["w"])]
+    )
     cell = (df["c"].cat.codes.to_numpy() * 2 + df["b"].to_numpy()) * 12 + df["v"].to_numpy() + 5
     w = df["w"].to_numpy(np.int64)
-    acc = np.concatenate([np.bincount(cell, minlength=72), np.bincount(cell, w, 72).astype(np.int64),
-                          np.bincount(cell, w * w, 72).astype(np.int64)])  # fmt: skip
-    pd.testing.assert_frame_equal(grid.frames(acc)["t"], agg.moments(df, ["c", "b", "v"], ["w"]), check_exact=True)
+    acc = np.concatenate(
+        [
+            np.bincount(cell, minlength=72),
+            np.bincount(cell, w, 72).astype(np.int64),
+            np.bincount(cell, w * w, 72).astype(np.int64),
+        ]
+    )
+    pd.testing.assert_frame_equal(
+        grid.frames(acc)["t"], agg.moments(df, ["c", "b", "v"], ["w"]), check_exact=True
+    )
 
 
 @pytest.mark.parametrize("game,policy,players,settings,games", CASES[1::3])
@@ -185,7 +213,9 @@ def test_a_block_tallied_slice_by_slice_is_the_block_tallied_after(game):
                     after(0, rows, lo, lo + (hi - lo) // players // 2 * players)  # half a span's deals
                 else:  # one slice's last row out of the grid: the kernel stops there, rows before it tallied
                     bad = rows.copy()
-                    bad[hi - 1, list(spec.columns).index("penalty" if game == "differenzler" else "seat")] = 9999
+                    bad[hi - 1, list(spec.columns).index("penalty" if game == "differenzler" else "seat")] = (
+                        9999
+                    )
                     after(0, bad, lo, hi)
                     for first, n in spans[1:].tolist():
                         after(0, rows, first, first + n)

@@ -1,6 +1,7 @@
 """While a kernel holds Numba's threads (run from another thread), a
 block still becomes a frame or aggregates, without waiting: the very same
 frame and tables as with the threads free."""
+
 from __future__ import annotations
 
 import pytest
@@ -10,8 +11,12 @@ from cardmc import registry
 from cardmc.kernels.jit import KERNEL_LOCK
 from tests.helpers import assert_same_tables
 
-CASES = [("differenzler", "calibrated", 4), ("schieber", "random", 4), ("english_jazz", "heuristic", 3),
-         ("norwegian_jazz", "random,heuristic,random,heuristic,random,heuristic,random", 7)]  # fmt: skip
+CASES = [
+    ("differenzler", "calibrated", 4),
+    ("schieber", "random", 4),
+    ("english_jazz", "heuristic", 3),
+    ("norwegian_jazz", "random,heuristic,random,heuristic,random,heuristic,random", 7),
+]
 
 
 def _block(game, policy, players):
@@ -37,4 +42,6 @@ def test_busy_threads_give_the_same_frame_and_tables(game, policy, players):
     with KERNEL_LOCK:
         busy = spec.frame(rows)
     assert busy.equals(free) and list(busy.dtypes) == list(free.dtypes)
-    assert_same_tables(_tables(spec, players, params, rows, True), _tables(spec, players, params, rows, False))
+    assert_same_tables(
+        _tables(spec, players, params, rows, True), _tables(spec, players, params, rows, False)
+    )

@@ -2,6 +2,7 @@
 working folder, simulations and traces take a table by --calibration FILE
 (default: the shipped one), the table's content travels in the job and is
 part of a run folder's identity."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -21,13 +22,17 @@ from cardmc.registry import UsageError
 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "cardmc.cli", *args], cwd=cwd, capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "cardmc.cli", *args], cwd=cwd, capture_output=True, text=True
+    )
 
 
 def table_file(path: Path, declared: int) -> Path:
     """A table declaring ``declared`` in every cell."""
     cells = np.arange(len(D.calibration_table()))
-    path.write_text("# a test table\n" + pd.DataFrame({"cell": cells, "declared": declared}).to_csv(index=False))
+    path.write_text(
+        "# a test table\n" + pd.DataFrame({"cell": cells, "declared": declared}).to_csv(index=False)
+    )
     return path
 
 
@@ -53,14 +58,17 @@ def test_calibrate_writes_to_the_working_folder_not_the_package(tmp_path):
 
 def test_the_table_decides_calibrated_declarations(tmp_path):
     seven = table_file(tmp_path / "seven.csv", 77)
-    df = api.simulate("differenzler", games=200, seed=3, policy="calibrated,random,calibrated,heuristic",
-                      calibration=seven)  # fmt: skip
+    df = api.simulate(
+        "differenzler", games=200, seed=3, policy="calibrated,random,calibrated,heuristic", calibration=seven
+    )
     assert (calibrated_declarations(df) == 77).all() and len(calibrated_declarations(df)) > 0
     assert not (df.loc[df["declare_policy"] == "random", "declared"] == 77).all()
     lines = api.trace("differenzler", games=3, seed=3, policy="calibrated", calibration=seven)
     assert all(d == 77 for line in lines for deal in line["deals"] for d in deal["declared"])
     default = api.simulate("differenzler", games=200, seed=3, policy="calibrated")
-    shipped = api.simulate("differenzler", games=200, seed=3, policy="calibrated", calibration=D.calibration_path())
+    shipped = api.simulate(
+        "differenzler", games=200, seed=3, policy="calibrated", calibration=D.calibration_path()
+    )
     pd.testing.assert_frame_equal(default, shipped, check_exact=True)
 
 
@@ -90,15 +98,34 @@ def test_a_run_folder_resumes_only_with_the_same_table(tmp_path):
         api.simulate("differenzler", **kw)  # the shipped table
 
 
-@pytest.mark.parametrize("text", ["", "cell,declared\n1,x\n", "a,b\n1,2\n", "cell,declared\n99999,3\n",
-                                  "cell,declared\n1,3\n1,4\n", "cell,declared\n1,200\n", "\x00\x01binary"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "cell,declared\n1,x\n",
+        "a,b\n1,2\n",
+        "cell,declared\n99999,3\n",
+        "cell,declared\n1,3\n1,4\n",
+        "cell,declared\n1,200\n",
+        "\x00\x01binary",
+    ],
+)
 def test_a_bad_table_is_named_in_one_line(tmp_path, text):
     bad = tmp_path / "bad.csv"
     bad.write_text(text)
     with pytest.raises(UsageError, match="bad.csv"):
         api.simulate("differenzler", games=10, calibration=bad)
-    done = cli("simulate", "differenzler", "--games", "10", "--calibration", "bad.csv", "--out", "x.parquet",
-               cwd=tmp_path)  # fmt: skip
+    done = cli(
+        "simulate",
+        "differenzler",
+        "--games",
+        "10",
+        "--calibration",
+        "bad.csv",
+        "--out",
+        "x.parquet",
+        cwd=tmp_path,
+    )
     assert done.returncode == 2 and "bad.csv" in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
     assert [p.name for p in tmp_path.iterdir()] == ["bad.csv"]

@@ -1,4 +1,5 @@
 """Shared machinery: card codes, masks, bit tricks and counter-based streams."""
+
 from __future__ import annotations
 
 import random
@@ -116,7 +117,12 @@ def test_deal36_is_the_reference_shuffle_dealt_in_packets(players):
 
     rnd = random.Random(players)
     for _ in range(300):
-        seed, game, number, dealer = rnd.randrange(1 << 40), rnd.randrange(1 << 30), rnd.randrange(12), rnd.randrange(players)
+        seed, game, number, dealer = (
+            rnd.randrange(1 << 40),
+            rnd.randrange(1 << 30),
+            rnd.randrange(12),
+            rnd.randrange(players),
+        )
         order = dealing.shuffled(seed, game, number, 36)
         hands, last = deal(seed, game, number, dealer + 1, players)
         want = dealing.deal_packets(order, players, dealer)

@@ -1,4 +1,5 @@
 """The cardmc command line: round trips and bad input (one line, exit 2, no file)."""
+
 from __future__ import annotations
 
 import json
@@ -17,7 +18,12 @@ def run(*args: str) -> subprocess.CompletedProcess:
 
 def test_simulate_then_analyze(tmp_path, capsys):
     out = tmp_path / "diff.parquet"
-    assert main(["simulate", "differenzler", "--games", "2000", "--seed", "1", "--out", str(out), "--no-progress"]) == 0
+    assert (
+        main(
+            ["simulate", "differenzler", "--games", "2000", "--seed", "1", "--out", str(out), "--no-progress"]
+        )
+        == 0
+    )
     df = pd.read_parquet(out)
     assert df["game"].nunique() == 2000 and df["deal"].min() == 0
     assert main(["analyze", "differenzler", str(out)]) == 0
@@ -30,12 +36,43 @@ def test_simulate_then_analyze(tmp_path, capsys):
 
 def test_simulate_csv_and_trace(tmp_path):
     out = tmp_path / "d.csv"
-    assert main(["simulate", "differenzler", "--games", "50", "--out", str(out), "--no-progress",
-                 "--policy", "random", "--set", "max_extra_deals=1"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "simulate",
+                "differenzler",
+                "--games",
+                "50",
+                "--out",
+                str(out),
+                "--no-progress",
+                "--policy",
+                "random",
+                "--set",
+                "max_extra_deals=1",
+            ]
+        )
+        == 0
+    )
     assert pd.read_csv(out)["game"].nunique() == 50
     trace = tmp_path / "t.jsonl"
-    assert main(["trace", "differenzler", "--games", "3", "--seed", "4", "--policy", "heuristic",
-                 "--out", str(trace)]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "trace",
+                "differenzler",
+                "--games",
+                "3",
+                "--seed",
+                "4",
+                "--policy",
+                "heuristic",
+                "--out",
+                str(trace),
+            ]
+        )
+        == 0
+    )
     lines = [json.loads(x) for x in trace.read_text().splitlines()]
     assert [x["index"] for x in lines] == [0, 1, 2] and lines[0]["seed"] == 4
 
@@ -51,7 +88,10 @@ def test_simulate_csv_and_trace(tmp_path):
         (["simulate", "differenzler", "--games", "5", "--set", "max_extra_deals=-3"], "-3"),
         (["simulate", "differenzler", "--games", "5", "--set", "open_declarations=maybe"], "maybe"),
         (["simulate", "differenzler", "--games", "5", "--seed", "-1"], "-1"),
-        (["simulate", "differenzler", "--games", "5", "--out", "/nonexistent/dir/x.parquet"], "/nonexistent/dir"),
+        (
+            ["simulate", "differenzler", "--games", "5", "--out", "/nonexistent/dir/x.parquet"],
+            "/nonexistent/dir",
+        ),
         (["simulate", "differenzler", "--games", "5", "--out", "x.txt"], "x.txt"),
         (["trace", "differenzler", "--policy", "bogus"], "bogus"),
         (["analyze", "differenzler", "missing.parquet"], "missing.parquet"),
@@ -61,8 +101,9 @@ def test_bad_input_is_one_line_exit_2_and_writes_nothing(tmp_path, args, named):
     if "--out" not in args and args[0] in ("simulate", "trace"):
         args = args + ["--out", str(tmp_path / "out.parquet")]
     before = set(tmp_path.iterdir())
-    done = subprocess.run([sys.executable, "-m", "cardmc.cli", *args], capture_output=True, text=True,
-                          cwd=tmp_path)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "cardmc.cli", *args], capture_output=True, text=True, cwd=tmp_path
+    )
     assert done.returncode == 2, done.stderr
     assert named in done.stderr
     assert "Traceback" not in done.stderr
@@ -96,8 +137,22 @@ def test_help_explains_every_command():
 
 
 def test_odds_for_a_hand(tmp_path):
-    done = run("odds", "english_jazz", "--hand", "JS 9S AS KS QS TS AH KH QH AD KD QD", "--seat", "2",
-               "--dealer", "0", "--games", "3000", "--seed", "1", "--out", str(tmp_path / "o"))  # fmt: skip
+    done = run(
+        "odds",
+        "english_jazz",
+        "--hand",
+        "JS 9S AS KS QS TS AH KH QH AD KD QD",
+        "--seat",
+        "2",
+        "--dealer",
+        "0",
+        "--games",
+        "3000",
+        "--seed",
+        "1",
+        "--out",
+        str(tmp_path / "o"),
+    )
     assert done.returncode == 0, done.stderr
     assert "3,000 deals" in done.stdout and "all_tricks" in done.stdout
     summary = pd.read_csv(tmp_path / "o" / "summary.csv", index_col=0)
@@ -106,9 +161,13 @@ def test_odds_for_a_hand(tmp_path):
 
 @pytest.mark.parametrize(
     "hand,named",
-    [("JS 9S AS KS QS TS AH KH QH AD KD", "got 11"), ("JS 9S AS KS QS TS AH KH QH AD KD JS", "'JS' appears twice"),
-     ("JS 9S AS KS QS TS AH KH QH AD KD 2D", "'2D'"), ("JS 9S AS KS QS TS AH KH QH AD KD XX", "'XX'")],
-)  # fmt: skip
+    [
+        ("JS 9S AS KS QS TS AH KH QH AD KD", "got 11"),
+        ("JS 9S AS KS QS TS AH KH QH AD KD JS", "'JS' appears twice"),
+        ("JS 9S AS KS QS TS AH KH QH AD KD 2D", "'2D'"),
+        ("JS 9S AS KS QS TS AH KH QH AD KD XX", "'XX'"),
+    ],
+)
 def test_odds_names_a_bad_hand(hand, named):
     done = run("odds", "english_jazz", "--hand", hand, "--games", "100")
     assert done.returncode == 2 and named in done.stderr and "Traceback" not in done.stderr
@@ -152,8 +211,16 @@ def test_help_texts_show_percent_signs_once():
 
 def test_simulate_and_trace_take_a_calibration_table(tmp_path):
     for command in ("simulate", "trace"):
-        done = run(command, "differenzler", "--games", "5", "--calibration", str(tmp_path / "none.csv"), "--out",
-                   str(tmp_path / ("x.parquet" if command == "simulate" else "x.jsonl")))  # fmt: skip
+        done = run(
+            command,
+            "differenzler",
+            "--games",
+            "5",
+            "--calibration",
+            str(tmp_path / "none.csv"),
+            "--out",
+            str(tmp_path / ("x.parquet" if command == "simulate" else "x.jsonl")),
+        )
         assert done.returncode == 2 and "none.csv" in done.stderr and "Traceback" not in done.stderr
         assert len(done.stderr.strip().splitlines()) == 1
     assert list(tmp_path.iterdir()) == []
@@ -165,11 +232,25 @@ def test_the_command_line_and_the_api_make_the_same_job():
     from cardmc.cli import _job, build_parser
     from cardmc.job import make
 
-    args = build_parser().parse_args(["simulate", "differenzler", "--games", "7", "--seed", "3", "--policy",
-                                      "random,heuristic,calibrated,heuristic:random", "--set", "max_extra_deals=2",
-                                      "--out", "x.parquet"])  # fmt: skip
+    args = build_parser().parse_args(
+        [
+            "simulate",
+            "differenzler",
+            "--games",
+            "7",
+            "--seed",
+            "3",
+            "--policy",
+            "random,heuristic,calibrated,heuristic:random",
+            "--set",
+            "max_extra_deals=2",
+            "--out",
+            "x.parquet",
+        ]
+    )
     job = _job(args)
-    assert job == make("differenzler", 7, 3, "random,heuristic,calibrated,heuristic:random",
-                       settings={"max_extra_deals": 2})  # fmt: skip
+    assert job == make(
+        "differenzler", 7, 3, "random,heuristic,calibrated,heuristic:random", settings={"max_extra_deals": 2}
+    )
     assert pickle.loads(pickle.dumps(job)) == job and job.options["max_extra_deals"] == 2
     assert job.policy_codes[3] == (1, 0) and job.calibration is not None

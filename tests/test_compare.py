@@ -1,4 +1,5 @@
 """Paired comparisons (cardmc compare): exact zeros, known differences, pairing, stopping, bad arms."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -11,12 +12,15 @@ from cardmc.cli import main
 from cardmc.registry import UsageError
 
 
-@pytest.mark.parametrize("game, arms", [
-    ("differenzler", ["calibrated", "same=calibrated", "; max_extra_deals=4"]),
-    ("schieber", ["heuristic,random,heuristic,random", "again=heuristic,random,heuristic,random"]),
-    ("english_jazz", ["random", "again=random"]),
-    ("norwegian_jazz", ["heuristic", "again=heuristic; first_out_bonus=10"]),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "game, arms",
+    [
+        ("differenzler", ["calibrated", "same=calibrated", "; max_extra_deals=4"]),
+        ("schieber", ["heuristic,random,heuristic,random", "again=heuristic,random,heuristic,random"]),
+        ("english_jazz", ["random", "again=random"]),
+        ("norwegian_jazz", ["heuristic", "again=heuristic; first_out_bonus=10"]),
+    ],
+)
 def test_an_arm_against_itself_differs_by_exactly_zero(game, arms):
     t = cardmc.compare(game, arms, games=300, seed=4, block=128)
     assert len(t) == len(arms) * t.index.get_level_values("measure").nunique()
@@ -43,7 +47,9 @@ def test_heuristic_beats_random_in_differenzler_paired_per_game():
     assert row["diff"] == pytest.approx(d.mean(), rel=1e-12)
     assert row["diff_se"] == pytest.approx(d.std(ddof=1) / np.sqrt(d.size), rel=1e-9)
     assert t.loc[("penalty", "heuristic"), "estimate"] == pytest.approx(h.mean(), rel=1e-12)
-    assert row["unpaired_se"] == pytest.approx(np.hypot(h.std(ddof=1), r.std(ddof=1)) / np.sqrt(1500), rel=1e-9)
+    assert row["unpaired_se"] == pytest.approx(
+        np.hypot(h.std(ddof=1), r.std(ddof=1)) / np.sqrt(1500), rel=1e-9
+    )
 
 
 def test_paired_is_tighter_than_unpaired_on_the_same_deals():
@@ -55,7 +61,9 @@ def test_paired_is_tighter_than_unpaired_on_the_same_deals():
 
 
 def test_only_the_seats_whose_policy_differs_are_measured():
-    t = cardmc.compare("differenzler", ["heuristic", "random,heuristic,heuristic,heuristic"], games=400, seed=2)
+    t = cardmc.compare(
+        "differenzler", ["heuristic", "random,heuristic,heuristic,heuristic"], games=400, seed=2
+    )
     assert t.attrs["seats"] == [0]
     base = _per_game_penalty("heuristic", 400, 2, [0])
     assert t.loc[("penalty", "heuristic"), "estimate"] == pytest.approx(base.mean(), rel=1e-12)
@@ -64,7 +72,9 @@ def test_only_the_seats_whose_policy_differs_are_measured():
     wins = s.loc[("wins", "heuristic,random,heuristic,random")]
     assert wins["diff_ci_high"] < 0 and 0 <= wins["ci_low"] <= wins["estimate"] <= wins["ci_high"] <= 1
     both = cardmc.compare("schieber", ["heuristic", "random"], games=50, seed=1)
-    assert set(both.index.get_level_values("measure")) == {"points per deal"}  # no team's wins when both differ
+    assert set(both.index.get_level_values("measure")) == {
+        "points per deal"
+    }  # no team's wins when both differ
 
 
 def test_reproducible_across_threads_and_however_it_stopped():
@@ -124,28 +134,58 @@ def test_conditions_pass_unchanged_to_every_run(monkeypatch):
     seen = []
     real = api.simulate
 
-    def spy(game, games, seed=0, policy=None, players=None, threads=None, *, hands=None, trump_card=None, **kw):
+    def spy(
+        game, games, seed=0, policy=None, players=None, threads=None, *, hands=None, trump_card=None, **kw
+    ):
         seen.append((policy, hands, trump_card, kw.get("max_extra_deals")))
         return real(game, games, seed, policy, players, threads, **kw)
 
     monkeypatch.setattr(api, "simulate", spy)
-    cardmc.compare("differenzler", ["heuristic", "random; max_extra_deals=1"], games=20, block=10,
-                   hands={1: "JS 9S AS"}, trump_card="6H", max_extra_deals=2)  # fmt: skip
+    cardmc.compare(
+        "differenzler",
+        ["heuristic", "random; max_extra_deals=1"],
+        games=20,
+        block=10,
+        hands={1: "JS 9S AS"},
+        trump_card="6H",
+        max_extra_deals=2,
+    )
     assert seen == [("heuristic", {1: "JS 9S AS"}, "6H", 2), ("random", {1: "JS 9S AS"}, "6H", "1")] * 2
 
 
 def test_arms_are_parsed_plainly():
     assert C.parse_arm("heuristic") == C.Arm("heuristic", "heuristic", ())
-    assert C.parse_arm("swiss=heuristic; undenufe_points=six") == C.Arm("swiss", "heuristic",
-                                                                        (("undenufe_points", "six"),))
+    assert C.parse_arm("swiss=heuristic; undenufe_points=six") == C.Arm(
+        "swiss", "heuristic", (("undenufe_points", "six"),)
+    )
     assert C.parse_arm("; max_extra_deals=2") == C.Arm("max_extra_deals=2", None, (("max_extra_deals", "2"),))
     assert C.parse_arm({"policy": "random", "max_extra_deals": 2}).name == "random; max_extra_deals=2"
 
 
 def test_compare_on_the_command_line_writes_its_table(tmp_path, capsys):
     out = tmp_path / "c.csv"
-    assert main(["compare", "differenzler", "--arm", "heuristic", "--arm", "rnd=random", "--games", "400",
-                 "--block", "200", "--out", str(out), "--no-progress", "--set", "max_extra_deals=2"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "compare",
+                "differenzler",
+                "--arm",
+                "heuristic",
+                "--arm",
+                "rnd=random",
+                "--games",
+                "400",
+                "--block",
+                "200",
+                "--out",
+                str(out),
+                "--no-progress",
+                "--set",
+                "max_extra_deals=2",
+            ]
+        )
+        == 0
+    )
     printed = capsys.readouterr().out
     assert "400 games (stopped by games)" in printed and "rnd" in printed
     table = pd.read_csv(out, index_col=["measure", "arm"], keep_default_na=False)
@@ -156,52 +196,117 @@ def test_compare_on_the_command_line_writes_its_table(tmp_path, capsys):
 
 def test_conditions_on_the_command_line_are_the_apis(tmp_path, capsys):
     out = tmp_path / "c.csv"
-    assert main(["compare", "differenzler", "--arm", "heuristic", "--arm", "random", "--games", "200",
-                 "--block", "100", "--out", str(out), "--no-progress", "--hand", "1:JS 9S AS",
-                 "--trump-card", "6H"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "compare",
+                "differenzler",
+                "--arm",
+                "heuristic",
+                "--arm",
+                "random",
+                "--games",
+                "200",
+                "--block",
+                "100",
+                "--out",
+                str(out),
+                "--no-progress",
+                "--hand",
+                "1:JS 9S AS",
+                "--trump-card",
+                "6H",
+            ]
+        )
+        == 0
+    )
     table = pd.read_csv(out, index_col=["measure", "arm"], keep_default_na=False)
-    api = cardmc.compare("differenzler", ["heuristic", "random"], games=200, block=100, hands=["1:JS 9S AS"],
-                         trump_card="6H")  # fmt: skip
+    api = cardmc.compare(
+        "differenzler", ["heuristic", "random"], games=200, block=100, hands=["1:JS 9S AS"], trump_card="6H"
+    )
     pd.testing.assert_frame_equal(table, api, check_dtype=False)
     plain = cardmc.compare("differenzler", ["heuristic", "random"], games=200, block=100)
     assert not np.allclose(plain["estimate"].to_numpy(float), api["estimate"].to_numpy(float))
     capsys.readouterr()
     bad = tmp_path / "bad.csv"
-    assert main(["compare", "differenzler", "--arm", "heuristic", "--arm", "random", "--games", "200",
-                 "--out", str(bad), "--no-progress", "--hand", "1:JS ZZ"]) == 2
+    assert (
+        main(
+            [
+                "compare",
+                "differenzler",
+                "--arm",
+                "heuristic",
+                "--arm",
+                "random",
+                "--games",
+                "200",
+                "--out",
+                str(bad),
+                "--no-progress",
+                "--hand",
+                "1:JS ZZ",
+            ]
+        )
+        == 2
+    )
     assert "ZZ" in capsys.readouterr().err and not bad.exists()
 
 
-@pytest.mark.parametrize("arms, named", [
-    (["heuristic", "bogus"], "bogus"),
-    (["heuristic", "heuristic; max_extra_deals=99"], "max_extra_deals"),
-    (["heuristic", "heuristic; nope"], "nope"),
-    (["heuristic", "heuristic; colour=red"], "colour"),
-    (["heuristic", "=random"], "name"),
-    (["heuristic", "heuristic,random"], "heuristic,random"),
-    (["heuristic", "heuristic"], "twice"),
-    (["heuristic"], "two or more"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "arms, named",
+    [
+        (["heuristic", "bogus"], "bogus"),
+        (["heuristic", "heuristic; max_extra_deals=99"], "max_extra_deals"),
+        (["heuristic", "heuristic; nope"], "nope"),
+        (["heuristic", "heuristic; colour=red"], "colour"),
+        (["heuristic", "=random"], "name"),
+        (["heuristic", "heuristic,random"], "heuristic,random"),
+        (["heuristic", "heuristic"], "twice"),
+        (["heuristic"], "two or more"),
+    ],
+)
 def test_bad_arms_exit_2_with_one_line_and_no_file(tmp_path, capsys, arms, named):
     out = tmp_path / "c.csv"
-    argv = ["compare", "differenzler", *(x for a in arms for x in ("--arm", a)), "--games", "50", "--out", str(out)]
+    argv = [
+        "compare",
+        "differenzler",
+        *(x for a in arms for x in ("--arm", a)),
+        "--games",
+        "50",
+        "--out",
+        str(out),
+    ]
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and named in err
     assert not out.exists() and list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize("extra, named", [
-    (["--where", "aces.real > 1"], "attribute"),
-    (["--where", "sum(aces) > 1"], "call"),
-    (["--measure", "nothing"], "nothing"),
-    (["--target-se", "-1"], "target_se"),
-    (["--where", "trumps > 9"], "no rows pass"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "extra, named",
+    [
+        (["--where", "aces.real > 1"], "attribute"),
+        (["--where", "sum(aces) > 1"], "call"),
+        (["--measure", "nothing"], "nothing"),
+        (["--target-se", "-1"], "target_se"),
+        (["--where", "trumps > 9"], "no rows pass"),
+    ],
+)
 def test_bad_filters_and_measures_exit_2_with_no_file(tmp_path, capsys, extra, named):
     out = tmp_path / "c.csv"
-    argv = ["compare", "differenzler", "--arm", "heuristic", "--arm", "random", "--games", "50", "--out", str(out),
-            "--no-progress"]  # fmt: skip
+    argv = [
+        "compare",
+        "differenzler",
+        "--arm",
+        "heuristic",
+        "--arm",
+        "random",
+        "--games",
+        "50",
+        "--out",
+        str(out),
+        "--no-progress",
+    ]
     assert main(argv + extra) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and named in err

@@ -6,6 +6,7 @@ conditioned rows do not depend on threads or blocks.
 The hands are read from the kernels' own trace events (``play_game`` with
 the run's condition array), so the checks see the games' actual dealing.
 """
+
 from __future__ import annotations
 
 import pickle
@@ -46,18 +47,22 @@ def kernel_game(game: str, players: int, params, policies, cond):
         def one(seed, index):
             rows = np.zeros((differenzler.max_rows(players, params), len(differenzler.COLUMNS)), np.int32)
             events = np.zeros((differenzler.max_events(params), 4), np.int64)
-            nr, ne = differenzler.play_game(seed, index, players, params, policies, table, rows, events,
-                                            differenzler.new_scratch(), cond)  # fmt: skip
+            nr, ne = differenzler.play_game(
+                seed, index, players, params, policies, table, rows, events, differenzler.new_scratch(), cond
+            )
             return rows[:nr], events[:ne]
     elif game == "english_jazz":
+
         def one(seed, index):
             rows = np.zeros((english_jazz.ROWS_PER_GAME, len(english_jazz.COLUMNS)), np.int32)
             events = np.zeros((english_jazz.MAX_EVENTS, 4), np.int64)
             nr, ne = english_jazz.play_game(seed, index, players, params, policies, rows, events, cond)
             return rows[:nr], events[:ne]
     else:
+
         def one(seed, index):
             return norwegian_jazz.trace_game(seed, index, players, params, policies, cond)
+
     return one
 
 
@@ -74,7 +79,7 @@ def played(game: str, seed: int, games: int, players: int, condition, policy: st
         rows.append(r)
         at = np.flatnonzero(ev[:, 0] == EV_DEAL)
         for j in at:
-            h = ev[j + 1:j + 1 + players]
+            h = ev[j + 1 : j + 1 + players]
             assert (h[:, 0] == EV_HAND).all()
             hands.append(h[:, 2].astype(np.uint64))
             deals.append((i, int(ev[j, 1]), int(ev[j, 2]), int(ev[j, 3])))
@@ -96,7 +101,11 @@ def check_uniform(hands: np.ndarray, fixed: np.ndarray) -> None:
     total = places.sum(axis=1, keepdims=True)
     prob = places / total  # per deal and seat
     all_fixed = np.bitwise_or.reduce(fixed, axis=1)
-    free_cards = [c for c in cards.cards_of(int(np.bitwise_or.reduce(hands.ravel()))) if not (all_fixed >> np.uint64(c) & np.uint64(1)).any()]
+    free_cards = [
+        c
+        for c in cards.cards_of(int(np.bitwise_or.reduce(hands.ravel())))
+        if not (all_fixed >> np.uint64(c) & np.uint64(1)).any()
+    ]
     pvals = []
     for c in free_cards:
         held = np.stack([has(hands[:, s], c) for s in range(players)], axis=1)
@@ -111,11 +120,17 @@ def check_uniform(hands: np.ndarray, fixed: np.ndarray) -> None:
         sa = np.argmax(np.stack([has(hands[:, s], a) for s in range(players)], axis=1), axis=1)
         sb = np.argmax(np.stack([has(hands[:, s], b) for s in range(players)], axis=1), axis=1)
         observed = np.bincount(sa * players + sb, minlength=players * players)
-        joint = places[:, :, None] * (places[:, None, :] - np.eye(players, dtype=int)[None]) / (total * (total - 1))[:, :, None]
+        joint = (
+            places[:, :, None]
+            * (places[:, None, :] - np.eye(players, dtype=int)[None])
+            / (total * (total - 1))[:, :, None]
+        )
         expected = joint.sum(axis=0).ravel()
         assert (observed[expected == 0] == 0).all()
         pair_p.append(sps.chisquare(observed[expected > 0], expected[expected > 0]).pvalue)
-    assert min(pair_p) * len(pair_p) > N_LIMIT, f"a pair of free cards is not dealt uniformly (p={min(pair_p):.2g})"
+    assert min(pair_p) * len(pair_p) > N_LIMIT, (
+        f"a pair of free cards is not dealt uniformly (p={min(pair_p):.2g})"
+    )
 
 
 CASES = [  # game, players, condition keywords, games to play
@@ -143,7 +158,9 @@ def test_other_cards_are_uniform_given_the_condition(game, players, kw, games):
         assert (plain[~mine] == hands[~mine]).all() and (plain_deals == deals).all()
         assert not (plain[mine] == hands[mine]).all()
         sizes = np.vectorize(lambda m: bin(int(m)).count("1"))
-        assert (sizes(plain[mine]) == sizes(hands[mine])).all(), "a seat holds as many cards as in a plain deal"
+        assert (sizes(plain[mine]) == sizes(hands[mine])).all(), (
+            "a seat holds as many cards as in a plain deal"
+        )
         hands, fixed = hands[mine], fixed[mine]
     else:
         assert all(bin(int(m)).count("1") == registry.get(game).deck // players for m in hands.ravel())
@@ -156,7 +173,9 @@ def test_other_cards_are_uniform_given_the_condition(game, players, kw, games):
 
         face = rows[:, dk.C_TRUMP_CARD][rows[:, dk.C_SEAT] == 0]
         dealer_hand = hands[np.arange(len(hands)), deals[:, 2]]
-        assert all((int(h) >> int(c)) & 1 for h, c in zip(dealer_hand, face)), "the face-up card is the dealer's"
+        assert all((int(h) >> int(c)) & 1 for h, c in zip(dealer_hand, face)), (
+            "the face-up card is the dealer's"
+        )
         if cond.trump_card >= 0:
             assert (face == cond.trump_card).all()
         else:  # a given card of the dealer shows as trump once in 9 of its deals
@@ -205,13 +224,19 @@ def test_a_conditioned_run_matches_a_filtered_plain_run(game, players, kw, deal,
         assert len(y_all) == len(keep)
         y = y_all[keep]
         z = (x.mean() - y.mean()) / np.sqrt(x.var(ddof=1) / len(x) + y.var(ddof=1) / len(y))
-        assert abs(z) < 4.5, f"{game} {measure}: conditioned {x.mean():.3f} vs filtered {y.mean():.3f} (z={z:.1f})"
+        assert abs(z) < 4.5, (
+            f"{game} {measure}: conditioned {x.mean():.3f} vs filtered {y.mean():.3f} (z={z:.1f})"
+        )
         if i == 0:  # the condition matters: the unfiltered mean is far off
-            z_all = (x.mean() - y_all.mean()) / np.sqrt(x.var(ddof=1) / len(x) + y_all.var(ddof=1) / len(y_all))
+            z_all = (x.mean() - y_all.mean()) / np.sqrt(
+                x.var(ddof=1) / len(x) + y_all.var(ddof=1) / len(y_all)
+            )
             assert abs(z_all) > 5, f"{game} {measure}: the condition should change it (z={z_all:.1f})"
 
 
-@pytest.mark.parametrize("game,players,kw", [c[:3] for c in CASES], ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
+@pytest.mark.parametrize(
+    "game,players,kw", [c[:3] for c in CASES], ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)]
+)
 def test_conditioned_rows_do_not_depend_on_threads_or_blocks(game, players, kw):
     spec = registry.get(game)
     params = spec.params(spec.settings({}))
@@ -222,8 +247,10 @@ def test_conditioned_rows_do_not_depend_on_threads_or_blocks(game, players, kw):
         numba.set_num_threads(1)
         one = spec.simulate_block(3, 10, 90, players, params, policies, condition=cond)
         numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
-        parts = [spec.simulate_block(3, a, b - a, players, params, policies, condition=cond)
-                 for a, b in ((10, 17), (17, 61), (61, 100))]  # fmt: skip
+        parts = [
+            spec.simulate_block(3, a, b - a, players, params, policies, condition=cond)
+            for a, b in ((10, 17), (17, 61), (61, 100))
+        ]
     finally:
         numba.set_num_threads(before)
     assert np.array_equal(one, np.concatenate(parts))
@@ -235,18 +262,31 @@ def test_a_condition_is_small_plain_and_none_when_empty():
     cond = conditions.make("differenzler", None, {1: "JS 9S AS"}, trump_card="7H")
     assert pickle.loads(pickle.dumps(cond)) == cond
     assert cond.text == "hand 1: 9S JS AS; trump card 7H"
-    assert cond.array().tolist() == [cards.parse("7H"), 0, 0, cards.mask_of(map(cards.parse, ["JS", "9S", "AS"])), 0, 0]
+    assert cond.array().tolist() == [
+        cards.parse("7H"),
+        0,
+        0,
+        cards.mask_of(map(cards.parse, ["JS", "9S", "AS"])),
+        0,
+        0,
+    ]
     assert conditions.make("schieber", 4) is None
     assert conditions.make("schieber", 4, hands=["0:"]) is None
     assert conditions.make("norwegian_jazz", 4, hands={2: "2C"}, deal="6").record() == {
-        "hands": [[], [], ["2C"], []], "deal": 6}
+        "hands": [[], [], ["2C"], []],
+        "deal": 6,
+    }
 
 
 BAD = [
     ("schieber", ["--hand", "0:AS", "--hand", "1:AS"], "given to seat 0 and to seat 1"),
     ("schieber", ["--hand", "0:2C"], "'2C' is not in the 36-card deck"),
     ("schieber", ["--hand", "4:AS"], "seat '4'"),
-    ("english_jazz", ["--hand", "0:" + " ".join(cards.codes_of(cards.FULL36)[:13])], "given 13 cards, but holds 12"),
+    (
+        "english_jazz",
+        ["--hand", "0:" + " ".join(cards.codes_of(cards.FULL36)[:13])],
+        "given 13 cards, but holds 12",
+    ),
     ("schieber", ["--trump-card", "7H"], "shows no trump card"),
     ("schieber", ["--deal", "2", "--hand", "0:AS"], "only norwegian_jazz"),
     ("differenzler", ["--trump-card", "7H", "--hand", "2:7H"], "give it only as the trump card"),
@@ -256,8 +296,11 @@ BAD = [
     ("norwegian_jazz", ["--deal", "7", "--hand", "0:AS"], "not a deal number"),
     ("norwegian_jazz", ["--deal", "3"], "without a hand condition"),
     ("norwegian_jazz", ["--players", "3", "--deal", "1", "--hand", "0:2D"], "not in deal 1's deck"),
-    ("norwegian_jazz", ["--players", "5", "--deal", "6", "--hand", "0:" + " ".join(cards.codes_of(cards.FULL52)[:11])],
-     "holds 10 or one more"),
+    (
+        "norwegian_jazz",
+        ["--players", "5", "--deal", "6", "--hand", "0:" + " ".join(cards.codes_of(cards.FULL52)[:11])],
+        "holds 10 or one more",
+    ),
 ]
 
 
@@ -280,7 +323,9 @@ def test_api_keywords_metadata_and_trace(tmp_path):
     df = cardmc.simulate("english_jazz", 20, seed=2, hands={1: "JS 9S AS"})
     assert df.attrs["condition"] == "hand 1: 9S JS AS"
     assert "condition" not in cardmc.simulate("english_jazz", 5, seed=2).attrs
-    path = cardmc.trace("differenzler", 3, seed=2, hands={1: "JS 9S"}, trump_card="6S", out=tmp_path / "t.jsonl")
+    path = cardmc.trace(
+        "differenzler", 3, seed=2, hands={1: "JS 9S"}, trump_card="6S", out=tmp_path / "t.jsonl"
+    )
     import json
 
     for line in map(json.loads, path.read_text().splitlines()):
@@ -309,13 +354,19 @@ def test_a_run_folder_resumes_only_under_its_condition(tmp_path):
 def test_bench_times_a_conditioned_deal_against_a_plain_one(capsys):
     from cardmc import cli
 
-    assert cli.main(["bench", "norwegian_jazz", "--players", "5", "--hand", "0:AS", "--deal", "6", "--repeat", "1"]) == 0
+    assert (
+        cli.main(
+            ["bench", "norwegian_jazz", "--players", "5", "--hand", "0:AS", "--deal", "6", "--repeat", "1"]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "ns plain" in out and "under hand 0: AS; deal 6" in out
 
 
-@pytest.mark.parametrize("game,players", [("differenzler", 4), ("english_jazz", 3), ("schieber", 4),
-                                          ("norwegian_jazz", 5)])  # fmt: skip
+@pytest.mark.parametrize(
+    "game,players", [("differenzler", 4), ("english_jazz", 3), ("schieber", 4), ("norwegian_jazz", 5)]
+)
 def test_the_plain_condition_array_deals_as_no_condition(game, players):
     """Plain runs hand the kernels ``PLAIN`` (one compiled version for plain and
     conditioned runs): the rows are those of no condition at all."""

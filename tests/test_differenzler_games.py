@@ -1,5 +1,6 @@
 """Whole Differenzler games: traces audited by the reference, determinism,
 and the policies' quality measured on the same deals."""
+
 from __future__ import annotations
 
 import json
@@ -12,10 +13,13 @@ import pytest
 import cardmc
 from cardmc import differenzler as D
 from tests.helpers import check_trace_form
-from tests.reference import dealing, differenzler as ref
+from tests.reference import dealing
+from tests.reference import differenzler as ref
 
 
-@pytest.mark.parametrize("policy", ["random", "heuristic", "calibrated", "heuristic:random,random,calibrated,random"])
+@pytest.mark.parametrize(
+    "policy", ["random", "heuristic", "calibrated", "heuristic:random,random,calibrated,random"]
+)
 def test_traces_follow_the_rules(policy):
     lines = cardmc.trace("differenzler", games=150, seed=11, policy=policy)
     for line in lines:
@@ -39,7 +43,9 @@ def test_tie_break_deals_follow_the_rules():
     # a tie that remains after the extra deals is recorded for every seat of the game
     remaining = df[df["tied"] == 1]
     if len(remaining):
-        assert (remaining.groupby("game")["winner"].sum() >= 2 * remaining.groupby("game")["deal"].nunique()).all()
+        assert (
+            remaining.groupby("game")["winner"].sum() >= 2 * remaining.groupby("game")["deal"].nunique()
+        ).all()
 
 
 def test_no_extra_deals_when_option_is_zero():
@@ -49,8 +55,9 @@ def test_no_extra_deals_when_option_is_zero():
 
 
 def test_trace_file_has_the_shared_form(tmp_path):
-    path = cardmc.trace("differenzler", games=20, seed=5, policy="heuristic", out=tmp_path / "t.jsonl",
-                        open_declarations=True)  # fmt: skip
+    path = cardmc.trace(
+        "differenzler", games=20, seed=5, policy="heuristic", out=tmp_path / "t.jsonl", open_declarations=True
+    )
     out = check_trace_form(path)
     assert "20 lines, 0 with form errors" in out
     line = json.loads(path.read_text().splitlines()[0])
@@ -61,7 +68,9 @@ def test_game_i_is_the_same_whatever_the_split_and_threads():
     spec = D.SPEC
     params, pol = spec.params(spec.settings()), D.parse_policy("random")
     whole = D.simulate_block(42, 0, 600, 4, params, pol)
-    parts = np.concatenate([D.simulate_block(42, a, b, 4, params, pol) for a, b in [(0, 7), (7, 300), (307, 293)]])
+    parts = np.concatenate(
+        [D.simulate_block(42, a, b, 4, params, pol) for a, b in [(0, 7), (7, 300), (307, 293)]]
+    )
     np.testing.assert_array_equal(whole, parts)
     before = numba.get_num_threads()
     try:
@@ -107,7 +116,9 @@ def test_heuristic_play_beats_random_play_on_the_same_deals(others):
 
     runs = {}
     for me in ("heuristic", "random"):
-        df = cardmc.simulate("differenzler", games=2000, seed=21, policy=f"{me}:heuristic," + ",".join([others] * 3))
+        df = cardmc.simulate(
+            "differenzler", games=2000, seed=21, policy=f"{me}:heuristic," + ",".join([others] * 3)
+        )
         runs[me] = df[(df["extra"] == 0) & (df["seat"] == 0)].sort_values(["game", "deal"])["penalty"]
     d = paired_difference(runs["heuristic"], runs["random"])
     assert d["ci_high"] < 0, d
@@ -141,11 +152,16 @@ def test_hand_features_match_the_dealt_hands(policy):
             for seat, hand in enumerate(deal["hands"]):
                 row = df.loc[(line["index"], k, seat)]
                 assert row["trumps"] == sum(c[1] == trump for c in hand)
-                assert row["trump_jack"] == ("J" + trump in hand) and row["trump_nine"] == ("9" + trump in hand)
+                assert row["trump_jack"] == ("J" + trump in hand) and row["trump_nine"] == (
+                    "9" + trump in hand
+                )
                 assert (row["aces"], row["tens"], row["kings"]) == tuple(
-                    sum(c[0] == r for c in hand) for r in "ATK")
+                    sum(c[0] == r for c in hand) for r in "ATK"
+                )
                 assert row["side"] == sum(points.get(c[0], 0) for c in hand)
-                assert [row[f"len_{s}"] for s in "cdhs"] == [sum(c[1] == s.upper() for c in hand) for s in "cdhs"]
+                assert [row[f"len_{s}"] for s in "cdhs"] == [
+                    sum(c[1] == s.upper() for c in hand) for s in "cdhs"
+                ]
                 assert row["declared"] == deal["declared"][seat] and row["made"] == deal["made"][seat]
 
 

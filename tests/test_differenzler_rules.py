@@ -1,4 +1,5 @@
 """Differenzler kernel against the plain-Python reference (RULES.md section 2)."""
+
 from __future__ import annotations
 
 import random
@@ -8,7 +9,8 @@ import pytest
 
 from cardmc.kernels import differenzler as k
 from tests.helpers import codes, mask, trick_array
-from tests.reference import dealing, differenzler as ref
+from tests.reference import dealing
+from tests.reference import differenzler as ref
 
 DECK = dealing.deck(36)
 
@@ -47,9 +49,15 @@ def test_legal_hand_built(hand, trick, trump, want):
 
 @pytest.mark.parametrize(
     "trick,trump,winner",
-    [(["9H", "AH", "KH", "6D"], "S", 1), (["9H", "AH", "6S", "KH"], "S", 2), (["9H", "9S", "JS", "AS"], "S", 2),
-     (["6D", "AH", "KH", "QH"], "S", 0), (["TH", "JH", "QD", "6C"], "C", 3), (["AS", "9S", "KS", "QS"], "S", 1)],
-)  # fmt: skip
+    [
+        (["9H", "AH", "KH", "6D"], "S", 1),
+        (["9H", "AH", "6S", "KH"], "S", 2),
+        (["9H", "9S", "JS", "AS"], "S", 2),
+        (["6D", "AH", "KH", "QH"], "S", 0),
+        (["TH", "JH", "QD", "6C"], "C", 3),
+        (["AS", "9S", "KS", "QS"], "S", 1),
+    ],
+)
 def test_trick_winner_hand_built(trick, trump, winner):
     from cardmc.kernels.tricks import PLAIN, trick_winner
 
@@ -76,7 +84,7 @@ def test_legal_and_winner_on_random_positions():
         size = rnd.randrange(1, 10)
         hand, trick = DECK[:], []
         rnd.shuffle(hand)
-        trick, hand = hand[:n], hand[n:n + size]
+        trick, hand = hand[:n], hand[n : n + size]
         if rnd.random() < 0.3:  # more trumps in tricks, to reach the overtrump rule
             trick = [c[0] + "CDHS"[trump] if i and rnd.random() < 0.5 else c for i, c in enumerate(trick)]
             trick = list(dict.fromkeys(trick))

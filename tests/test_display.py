@@ -1,4 +1,5 @@
 """The one formatter of estimates with their CIs: rounding to the error, tiny values, zero events."""
+
 from __future__ import annotations
 
 import math
@@ -20,7 +21,9 @@ def test_zero_events_show_the_wilson_upper_bound():
     assert np.isnan(low[3]) and np.isnan(high[3])  # no trials: no interval
     assert display.estimate(p["estimate"], p["ci_low"], p["ci_high"], p["se"]) == "0 [0, 3.8e-05]"
     small = stats.proportion(0, 600)
-    assert display.estimate(small["estimate"], small["ci_low"], small["ci_high"], small["se"]) == "0 [0, 0.0064]"
+    assert (
+        display.estimate(small["estimate"], small["ci_low"], small["ci_high"], small["se"]) == "0 [0, 0.0064]"
+    )
     assert display.estimate(0.0, 0.0, 0.38, unit="%") == "0% [0%, 0.38%]"
 
 
@@ -48,13 +51,16 @@ def test_missing_values_and_cells():
     row = pd.Series({"gain": 2.345, "gain_se": 0.5, "gain_ci_low": 1.366, "gain_ci_high": 3.324})
     assert display.cell(row, "gain") == "2.35 [1.37, 3.32]"
     assert display.cell(row, "gain", sign=-1) == "-2.35 [-3.32, -1.37]"
-    assert display.cell({"estimate": 0.25, "ci_low": 0.2, "ci_high": 0.3, "se": 0.025}, scale=100,
-                        unit="%") == "25.0% [20.0%, 30.0%]"  # fmt: skip
+    assert (
+        display.cell({"estimate": 0.25, "ci_low": 0.2, "ci_high": 0.3, "se": 0.025}, scale=100, unit="%")
+        == "25.0% [20.0%, 30.0%]"
+    )
 
 
 def test_readable_uses_the_formatter_for_every_estimate():
-    t = stats.grouped_proportion(pd.DataFrame({"g": [0] * 5 + [1] * 5, "hit": [0] * 5 + [1, 0, 1, 0, 1]}),
-                                 "g", "hit")  # fmt: skip
+    t = stats.grouped_proportion(
+        pd.DataFrame({"g": [0] * 5 + [1] * 5, "hit": [0] * 5 + [1, 0, 1, 0, 1]}), "g", "hit"
+    )
     shown = display.readable(t)
     assert list(shown.columns) == ["estimate [95% CI]", "n", "events"]
     zero = stats.proportion(0, 5)
@@ -66,7 +72,10 @@ def test_cli_analyze_shows_zero_events_by_their_upper_bound(tmp_path, capsys):
     """50 English Jazz games of heuristic play have no sweep (rule A): the CLI table shows the
     Wilson upper bound of that 0, never 0.000 [0.000, 0.000]."""
     out = tmp_path / "ej.parquet"
-    assert main(["simulate", "english_jazz", "--games", "50", "--seed", "1", "--out", str(out), "--no-progress"]) == 0
+    assert (
+        main(["simulate", "english_jazz", "--games", "50", "--seed", "1", "--out", str(out), "--no-progress"])
+        == 0
+    )
     df = pd.read_parquet(out)
     assert df["all_tricks"].sum() == 0, "the test seed should have no sweep"
     capsys.readouterr()

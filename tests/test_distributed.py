@@ -1,5 +1,6 @@
 """Runs on a Dask cluster (two local worker processes on loopback) give
 exactly the rows and aggregates of a run in this process."""
+
 from __future__ import annotations
 
 import json
@@ -40,7 +41,9 @@ def test_cluster_rows_equal_local_rows(cluster, local, tmp_path):
     folder = api.simulate("differenzler", scheduler=cluster, chunk_games=250, out=tmp_path / "run", **KW)
     assert len(list(folder.glob("part-*.parquet"))) == 4
     same_rows(api.read(folder), local)
-    single = api.simulate("differenzler", scheduler=cluster, chunk_games=250, out=tmp_path / "one.parquet", **KW)
+    single = api.simulate(
+        "differenzler", scheduler=cluster, chunk_games=250, out=tmp_path / "one.parquet", **KW
+    )
     same_rows(api.read(single), local)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["one.parquet", "run"]  # no hidden chunks left
 
@@ -70,10 +73,26 @@ def test_cli_on_a_cluster_resumes_a_local_run(cluster, local, tmp_path):
         (folder / m["chunks"].pop(index)["file"]).unlink()
     m["complete"] = False
     (folder / "manifest.json").write_text(json.dumps(m))
-    args = ["simulate", "differenzler", "--games", "900", "--seed", "21", "--policy", KW["policy"],
-            "--set", "max_extra_deals=2", "--out", "run/", "--no-progress", "--scheduler", cluster]  # fmt: skip
-    done = subprocess.run([sys.executable, "-m", "cardmc.cli", *args], cwd=tmp_path, capture_output=True,
-                          text=True)  # fmt: skip
+    args = [
+        "simulate",
+        "differenzler",
+        "--games",
+        "900",
+        "--seed",
+        "21",
+        "--policy",
+        KW["policy"],
+        "--set",
+        "max_extra_deals=2",
+        "--out",
+        "run/",
+        "--no-progress",
+        "--scheduler",
+        cluster,
+    ]
+    done = subprocess.run(
+        [sys.executable, "-m", "cardmc.cli", *args], cwd=tmp_path, capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stderr
     assert "resuming" in done.stderr and "1 of 3 chunks done" in done.stderr
     same_rows(api.read(folder), local)
@@ -94,7 +113,9 @@ def test_local_cluster_from_the_api_and_bad_options(local):
 def test_every_game_aggregates_on_the_cluster_as_here(cluster, game, games):
     kw = dict(games=games, seed=3, policy="heuristic")
     want = api.analyze(game, api.simulate(game, threads=1, **kw))
-    got = api.analyze(game, api.simulate(game, scheduler=cluster, chunk_games=games // 3 + 1, aggregate=True, **kw))
+    got = api.analyze(
+        game, api.simulate(game, scheduler=cluster, chunk_games=games // 3 + 1, aggregate=True, **kw)
+    )
     assert list(got) == list(want)
     for name in want:
         pd.testing.assert_frame_equal(got[name], want[name], check_exact=True)
@@ -102,9 +123,11 @@ def test_every_game_aggregates_on_the_cluster_as_here(cluster, game, games):
 
 def test_a_local_run_does_not_load_dask():
     # loading dask.distributed takes most of a second: a run on this machine must not pay it
-    code = ("import sys, cardmc\n"
-            "cardmc.simulate('differenzler', games=20, seed=1)\n"
-            "cardmc.simulate('schieber', games=4, seed=1, aggregate=True)\n"
-            "print('distributed' in sys.modules)\n")
+    code = (
+        "import sys, cardmc\n"
+        "cardmc.simulate('differenzler', games=20, seed=1)\n"
+        "cardmc.simulate('schieber', games=4, seed=1, aggregate=True)\n"
+        "print('distributed' in sys.modules)\n"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip().splitlines()[-1] == "False"

@@ -1,5 +1,6 @@
 """English Jazz whole games: audited traces, determinism, the SPEC functions,
 the analysis and the odds of a given hand."""
+
 from __future__ import annotations
 
 import json
@@ -10,8 +11,8 @@ import pandas as pd
 import pytest
 
 from cardmc import english_jazz as E
-from cardmc.registry import UsageError
 from cardmc.kernels import english_jazz as k
+from cardmc.registry import UsageError
 from tests.helpers import check_trace_form
 from tests.reference import english_jazz as ref
 
@@ -173,8 +174,10 @@ def test_heuristic_beats_random_and_avoids_the_bad_rules():
     rnd = E.frame(E.simulate_block(8, 0, 1500, 3, P, E.parse_policy("random", 3)))
     seat0 = rnd[rnd["seat"] == 0]
     mine = df[df["seat"] == 0]
-    for mine_bad, rnd_bad in ((mine["tricks"] == 0, seat0["tricks"] == 0),
-                              (mine["card_points"] > 100, seat0["card_points"] > 100)):  # fmt: skip
+    for mine_bad, rnd_bad in (
+        (mine["tricks"] == 0, seat0["tricks"] == 0),
+        (mine["card_points"] > 100, seat0["card_points"] > 100),
+    ):
         d = rnd_bad.to_numpy(dtype=float) - mine_bad.to_numpy(dtype=float)  # paired: the same deals
         assert d.mean() > 4 * d.std(ddof=1) / np.sqrt(d.size)
 
@@ -198,9 +201,19 @@ def test_heuristic_sweeps_with_the_top_cards():
 def test_analyze_tables():
     df = E.frame(E.simulate_block(2, 0, 300, 3, P, E.parse_policy("heuristic", 3)))
     out = E.analyze(df)
-    for name in ("all_tricks", "all_tricks_by_position", "all_tricks_by_feature", "rules", "trump_never_set",
-                 "trump_set_by", "score_by_position", "game_totals", "wins_by_first_position",
-                 "total_by_first_position", "game_total_distribution"):  # fmt: skip
+    for name in (
+        "all_tricks",
+        "all_tricks_by_position",
+        "all_tricks_by_feature",
+        "rules",
+        "trump_never_set",
+        "trump_set_by",
+        "score_by_position",
+        "game_totals",
+        "wins_by_first_position",
+        "total_by_first_position",
+        "game_total_distribution",
+    ):
         assert name in out and len(out[name]) > 0
     deals = df[df["seat"] == 0]
     assert out["rules"]["n"].eq(len(deals)).all()
@@ -234,7 +247,7 @@ def test_odds_deals_replay_with_the_reference():
             for q in range(3):
                 s = (2 + 1 + q) % 3
                 if s != 1:
-                    hands[s] = hands[s] + order[pos:pos + 3]
+                    hands[s] = hands[s] + order[pos : pos + 3]
                     pos += 3
         st = ref.Stream(5, i, 0, ref.PLAY)
         d = ref.play_deal(hands, 2, lambda s, ok, h, t, tr: sorted(ok, key=ref.card_order)[st.below(len(ok))])
@@ -252,8 +265,12 @@ def test_odds_reproducible_and_batched():
     assert c["stopped_by"] == "target_se" and c["deals"] < 200_000
     assert c["summary"].loc["expected_score", "se"] < 0.01
     whole = k.odds_deals(3, 0, 5000, np.uint64(a_mask()), 0, 2, k.HEURISTIC)
-    parts = np.concatenate([k.odds_deals(3, 0, 1234, np.uint64(a_mask()), 0, 2, k.HEURISTIC),
-                            k.odds_deals(3, 1234, 3766, np.uint64(a_mask()), 0, 2, k.HEURISTIC)])  # fmt: skip
+    parts = np.concatenate(
+        [
+            k.odds_deals(3, 0, 1234, np.uint64(a_mask()), 0, 2, k.HEURISTIC),
+            k.odds_deals(3, 1234, 3766, np.uint64(a_mask()), 0, 2, k.HEURISTIC),
+        ]
+    )
     assert np.array_equal(whole, parts)
 
 
@@ -281,8 +298,14 @@ def test_odds_bad_hands(hand, match):
 
 @pytest.mark.parametrize(
     "kw, match",
-    [({"seat": 3}, "seat"), ({"dealer": -1}, "dealer"), ({"games": 0}, "games"), ({"seed": -2}, "seed"),
-     ({"policy": "smart"}, "smart"), ({"target_se": 0}, "target_se")],  # fmt: skip
+    [
+        ({"seat": 3}, "seat"),
+        ({"dealer": -1}, "dealer"),
+        ({"games": 0}, "games"),
+        ({"seed": -2}, "seed"),
+        ({"policy": "smart"}, "smart"),
+        ({"target_se": 0}, "target_se"),
+    ],
 )
 def test_odds_bad_arguments(kw, match):
     args = {"seat": 0, "dealer": 0, "games": 10, "seed": 1, **kw}
@@ -292,8 +315,13 @@ def test_odds_bad_arguments(kw, match):
 
 @pytest.mark.parametrize(
     "args, match",
-    [((-1, 0, 3, {}, "random"), "seed"), ((1, -1, 3, {}, "random"), "index"), ((1, 0, 4, {}, "random"), "4"),
-     ((1, 0, 3, {"deals": 5}, "random"), "deals"), ((1, 0, 3, {}, "greedy"), "greedy")],  # fmt: skip
+    [
+        ((-1, 0, 3, {}, "random"), "seed"),
+        ((1, -1, 3, {}, "random"), "index"),
+        ((1, 0, 4, {}, "random"), "4"),
+        ((1, 0, 3, {"deals": 5}, "random"), "deals"),
+        ((1, 0, 3, {}, "greedy"), "greedy"),
+    ],
 )
 def test_trace_game_bad_arguments(args, match):
     with pytest.raises(UsageError, match=match):

@@ -1,5 +1,6 @@
 """English Jazz rules: the kernel against tests/reference/english_jazz.py on
 hand-built positions for every tricky rule and on many random positions."""
+
 from __future__ import annotations
 
 import itertools
@@ -29,10 +30,14 @@ def _kernel_deal(hands: list[str], dealer: int, script: list[str]):
     trump, setter, rule, out, events = k.scripted_deal(h, dealer, s)
     plays = [{"seat": int(e[1]), "legal": sorted(codes(e[3])), "card": DECK_CODE[int(e[2])]} for e in events]
     return {
-        "trump": "CDHS"[trump] if trump >= 0 else None, "trump_set_by": setter if setter >= 0 else None,
-        "tricks": out[0].tolist(), "card_points": out[1].tolist(), "rule": "ABCDE"[rule],
-        "score": out[2].tolist(), "plays": plays,
-    }  # fmt: skip
+        "trump": "CDHS"[trump] if trump >= 0 else None,
+        "trump_set_by": setter if setter >= 0 else None,
+        "tricks": out[0].tolist(),
+        "card_points": out[1].tolist(),
+        "rule": "ABCDE"[rule],
+        "score": out[2].tolist(),
+        "plays": plays,
+    }
 
 
 DECK_CODE = {parse(c): c for c in DECK}
@@ -145,8 +150,13 @@ def test_deal_score_hand_built(tricks, points, rule, want):
 
 @pytest.mark.parametrize(
     "first, dealer",
-    [(["JC"], 1), (["6C", "JD"], 2), (["6C", "7C", "JH"], 0), (["6C", "7C", "8C", "JS"], 1),
-     (["AS", "KS", "QS", "TS", "9S", "JS"], 0)],  # fmt: skip
+    [
+        (["JC"], 1),
+        (["6C", "JD"], 2),
+        (["6C", "7C", "JH"], 0),
+        (["6C", "7C", "8C", "JS"], 1),
+        (["AS", "KS", "QS", "TS", "9S", "JS"], 0),
+    ],
 )
 def test_face_up_jack_deal(first, dealer):
     rest = [c for c in DECK if c not in first]
@@ -307,5 +317,5 @@ def test_scripted_random_deals_match_reference(seed):
     rnd = random.Random(seed)
     cards = DECK[:]
     rnd.shuffle(cards)
-    hands = [" ".join(cards[12 * s:12 * s + 12]) for s in range(3)]
+    hands = [" ".join(cards[12 * s : 12 * s + 12]) for s in range(3)]
     _both(hands, seed % 3, [])

@@ -2,6 +2,7 @@
 plain-Python exhaustive minimax (tests/reference/minimax.py) on random and
 hand-built endgames: the value after each legal card, and the position's
 value as the best of them."""
+
 from __future__ import annotations
 
 import random
@@ -20,7 +21,9 @@ def solve(hands, plays, first_leader, me):
     """The kernel's (value, {card: value after it}), in the reference's card codes."""
     out_c, out_v = np.zeros(18, np.int64), np.zeros(18, np.int64)
     arr = np.array([CARD_INDEX[c] for c in plays] + [0], np.int64)
-    m = E.card_values(np.array([mask(h) for h in hands], np.uint64), arr, len(plays), first_leader, me, out_c, out_v)
+    m = E.card_values(
+        np.array([mask(h) for h in hands], np.uint64), arr, len(plays), first_leader, me, out_c, out_v
+    )
     code = {v: k for k, v in CARD_INDEX.items()}
     each = {code[int(out_c[i])]: int(out_v[i]) for i in range(m)}
     return max(each.values()), each
@@ -39,7 +42,7 @@ def position(rnd: random.Random, left: int, extra: int, greedy: bool):
     and ``extra`` cards of the next remain: (hands, plays, first leader, seat to play)."""
     deck = list(R.DECK)
     rnd.shuffle(deck)
-    hands = [set(deck[12 * s:12 * s + 12]) for s in range(3)]
+    hands = [set(deck[12 * s : 12 * s + 12]) for s in range(3)]
     first = rnd.randrange(3)
     leader, trump, plays = first, None, []
     for _ in range(12 - left):
@@ -55,7 +58,7 @@ def position(rnd: random.Random, left: int, extra: int, greedy: bool):
         plays += trick
     for k in range(extra):
         s = (leader + k) % 3
-        c = rnd.choice(sorted(R.legal(hands[s], plays[len(plays) - k:])))
+        c = rnd.choice(sorted(R.legal(hands[s], plays[len(plays) - k :])))
         hands[s].discard(c)
         plays.append(c)
     return hands, plays, first, (leader + extra) % 3
@@ -83,10 +86,16 @@ def _ten_tricks_to_seat_0():
     return plays + ["AH", "6H", "7H"]
 
 
-@pytest.mark.parametrize("hands, value", [
-    ([{"KH", "QH"}, {"8H", "9H"}, {"TH", "JH"}], 2),  # two masters left: all 12 tricks (rule A)
-    ([{"KH", "8H"}, {"QH", "9H"}, {"TH", "JH"}], 1),  # the last trick is lost: a seat without a trick pays (B)
-])
+@pytest.mark.parametrize(
+    "hands, value",
+    [
+        ([{"KH", "QH"}, {"8H", "9H"}, {"TH", "JH"}], 2),  # two masters left: all 12 tricks (rule A)
+        (
+            [{"KH", "8H"}, {"QH", "9H"}, {"TH", "JH"}],
+            1,
+        ),  # the last trick is lost: a seat without a trick pays (B)
+    ],
+)
 def test_hand_built_sweeps(hands, value):
     plays = _ten_tricks_to_seat_0()
     want = english_jazz_score(hands, plays, 0, 0)

@@ -1,4 +1,5 @@
 """The experiments package: one home, paired runs, seed and size recorded, shortcuts that are exact."""
+
 from __future__ import annotations
 
 import numpy as np

@@ -1,4 +1,5 @@
 """The one atomic writer: a finished file or none, never half of one."""
+
 from __future__ import annotations
 
 import os

@@ -2,6 +2,7 @@
 DataFrame the former pandas conversion gave: the same columns, values and
 dtypes (categoricals with the same categories and codes), and the same bytes
 in a Parquet file."""
+
 from __future__ import annotations
 
 import io
@@ -24,14 +25,44 @@ def _small(kernel, default: str, wider: dict) -> dict:
 
 def _cat(codes, categories, dtype=None):
     codes = codes.astype(np.int8)
-    return pd.Categorical.from_codes(codes, dtype=dtype) if dtype is not None else \
-        pd.Categorical.from_codes(codes, categories=categories)  # fmt: skip
+    return (
+        pd.Categorical.from_codes(codes, dtype=dtype)
+        if dtype is not None
+        else pd.Categorical.from_codes(codes, categories=categories)
+    )
 
 
 def differenzler_before(rows):
-    small = _small(KD, "int16", {"game": "int64", **{c: "int8" for c in (
-        "deal", "seat", "dealer", "rel", "extra", "tricks", "trumps", "trump_jack", "trump_nine", "aces", "tens",
-        "kings", "len_c", "len_d", "len_h", "len_s", "winner", "tied")}})  # fmt: skip
+    small = _small(
+        KD,
+        "int16",
+        {
+            "game": "int64",
+            **{
+                c: "int8"
+                for c in (
+                    "deal",
+                    "seat",
+                    "dealer",
+                    "rel",
+                    "extra",
+                    "tricks",
+                    "trumps",
+                    "trump_jack",
+                    "trump_nine",
+                    "aces",
+                    "tens",
+                    "kings",
+                    "len_c",
+                    "len_d",
+                    "len_h",
+                    "len_s",
+                    "winner",
+                    "tied",
+                )
+            },
+        },
+    )
     cards = pd.CategoricalDtype([code(s * 16 + r) for s in range(4) for r in range(4, 13)])
     df = pd.DataFrame(rows, columns=list(KD.COLUMNS)).astype(small)
     c = rows[:, KD.C_TRUMP_CARD]
@@ -43,9 +74,22 @@ def differenzler_before(rows):
 
 
 def schieber_before(rows):
-    small = _small(KS, "int8", {"game": "int64", "deal": "int16", "weis": "int16", "weis_kinds": "int16",
-                                "card_points": "int16", "score": "int16", "best_value": "int16",
-                                "total0": "int32", "total1": "int32", "deals": "int16"})  # fmt: skip
+    small = _small(
+        KS,
+        "int8",
+        {
+            "game": "int64",
+            "deal": "int16",
+            "weis": "int16",
+            "weis_kinds": "int16",
+            "card_points": "int16",
+            "score": "int16",
+            "best_value": "int16",
+            "total0": "int32",
+            "total1": "int32",
+            "deals": "int16",
+        },
+    )
     df = pd.DataFrame(rows, columns=list(KS.COLUMNS)).astype(small)
     for col in ("contract", "best_contract"):
         df[col] = _cat(rows[:, KS.COLUMNS.index(col)], KS.CONTRACT_NAMES)
@@ -53,7 +97,9 @@ def schieber_before(rows):
 
 
 def english_jazz_before(rows):
-    small = _small(KE, "int8", {"game": "int64", "card_points": "int16", "points_held": "int16", "total": "int16"})
+    small = _small(
+        KE, "int8", {"game": "int64", "card_points": "int16", "points_held": "int16", "total": "int16"}
+    )
     df = pd.DataFrame(rows, columns=list(KE.COLUMNS)).astype(small)
     df["trump"] = _cat(rows[:, KE.C_TRUMP], list(SUITS))
     df["rule"] = _cat(rows[:, KE.C_RULE], list(KE.RULE_LETTERS))
@@ -61,19 +107,40 @@ def english_jazz_before(rows):
 
 
 def norwegian_jazz_before(rows):
-    small = _small(KN, "int8", {"game": "int64", "turns": "int16", "score": "int16", "total5": "int16",
-                                "total": "int16", "passes": "int16"})  # fmt: skip
+    small = _small(
+        KN,
+        "int8",
+        {
+            "game": "int64",
+            "turns": "int16",
+            "score": "int16",
+            "total5": "int16",
+            "total": "int16",
+            "passes": "int16",
+        },
+    )
     df = pd.DataFrame(rows, columns=list(KN.COLUMNS)).astype(small)
     df["policy"] = _cat(rows[:, KN.C_POLICY], list(KN.POLICY_NAMES))
     return df
 
 
 CASES = [  # game, policy, players, settings, the former frame
-    ("differenzler", "heuristic:random,random:calibrated,heuristic,calibrated", None, {}, differenzler_before),
+    (
+        "differenzler",
+        "heuristic:random,random:calibrated,heuristic,calibrated",
+        None,
+        {},
+        differenzler_before,
+    ),
     ("schieber", "heuristic,random,random,heuristic", None, {}, schieber_before),
     ("english_jazz", "random,heuristic,heuristic", None, {}, english_jazz_before),
-    ("norwegian_jazz", "random,heuristic,heuristic,random,heuristic", 5, {"first_out_bonus": 80},
-     norwegian_jazz_before),
+    (
+        "norwegian_jazz",
+        "random,heuristic,heuristic,random,heuristic",
+        5,
+        {"first_out_bonus": 80},
+        norwegian_jazz_before,
+    ),
 ]
 
 
@@ -87,8 +154,9 @@ def _parquet(df: pd.DataFrame) -> bytes:
 def test_frame_is_the_former_frame(game, policy, players, settings, before):
     spec = registry.get(game)
     players = spec.check_players(players)
-    rows = spec.simulate_block(3, 0, 5000, players, spec.params(spec.settings(settings)),
-                               spec.parse_policy(policy, players))  # fmt: skip
+    rows = spec.simulate_block(
+        3, 0, 5000, players, spec.params(spec.settings(settings)), spec.parse_policy(policy, players)
+    )
     for part in (rows, rows[:0], rows[:1], rows[1:4099]):  # sizes around the split's shares
         got, want = spec.frame(part), before(part)
         pd.testing.assert_frame_equal(got, want, check_exact=True)
@@ -104,8 +172,9 @@ def test_frame_is_the_former_frame(game, policy, players, settings, before):
 
 @pytest.mark.parametrize("small_pages_from", [1 << 62, 1], ids=["numpy", "small pages"])
 @pytest.mark.parametrize("game,policy,players,settings,before", CASES)
-def test_gathered_blocks_are_one_frame_of_them_all(game, policy, players, settings, before, small_pages_from,
-                                                   monkeypatch):  # fmt: skip
+def test_gathered_blocks_are_one_frame_of_them_all(
+    game, policy, players, settings, before, small_pages_from, monkeypatch
+):
     """A run's blocks split straight into one set of column arrays make the
     frame of all their rows, whether the arrays' first estimate of the run's
     rows is too small (they grow), too large or exact, and whether the arrays

@@ -1,5 +1,6 @@
 """The jit layer: one compiled version per argument types, and the shares
 that run side by side on Python threads."""
+
 from __future__ import annotations
 
 import threading

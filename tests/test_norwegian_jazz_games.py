@@ -1,5 +1,6 @@
 """Whole Norwegian Jazz games: traces audited by the reference, dealing,
 determinism, rule options, the policies and the analysis functions."""
+
 from __future__ import annotations
 
 import json
@@ -10,8 +11,8 @@ import pandas as pd
 import pytest
 
 from cardmc import norwegian_jazz as A
-from cardmc.registry import UsageError
 from cardmc.kernels import norwegian_jazz as K
+from cardmc.registry import UsageError
 from tests.helpers import check_trace_form
 from tests.reference import dealing
 from tests.reference import norwegian_jazz as ref
@@ -61,10 +62,16 @@ def test_traces_follow_the_rules_and_the_deal(players, policy):
             assert [set(h) for h in deal["hands"]] == dealt(seed, index, k, deck, players, dealer)
 
 
-@pytest.mark.parametrize("settings", [
-    {"play_out": True}, {"first_out_bonus": 80}, {"rotate_dealer": True}, {"stop_early": False},
-    {"play_out": True, "rotate_dealer": True, "first_out_bonus": 80, "stop_early": False},
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"play_out": True},
+        {"first_out_bonus": 80},
+        {"rotate_dealer": True},
+        {"stop_early": False},
+        {"play_out": True, "rotate_dealer": True, "first_out_bonus": 80, "stop_early": False},
+    ],
+)
 def test_traces_under_every_option_follow_the_rules(settings):
     for players in PLAYERS:
         mixed = ",".join(["heuristic"] + ["random"] * (players - 1))
@@ -77,8 +84,9 @@ def test_traces_under_every_option_follow_the_rules(settings):
             if settings.get("play_out"):
                 assert sorted(six["out_order"]) == list(range(1, players + 1))
             if settings.get("rotate_dealer"):
-                assert [d["dealer"] for d in line["deals"]] == [(line["deals"][0]["dealer"] + k) % players
-                                                                for k in range(6)]  # fmt: skip
+                assert [d["dealer"] for d in line["deals"]] == [
+                    (line["deals"][0]["dealer"] + k) % players for k in range(6)
+                ]
 
 
 def test_trace_file_has_the_shared_form(tmp_path):
@@ -231,8 +239,15 @@ def test_parse_policy():
 
 def test_spec_options_and_players():
     spec = A.SPEC
-    defaults = {"rotate_dealer": False, "first_out_bonus": 10, "play_out": False, "stop_early": True,
-                "pimc_samples": 8, "pimc_tricks": 5, "pimc_sevens_cards": 0}
+    defaults = {
+        "rotate_dealer": False,
+        "first_out_bonus": 10,
+        "play_out": False,
+        "stop_early": True,
+        "pimc_samples": 8,
+        "pimc_tricks": 5,
+        "pimc_sevens_cards": 0,
+    }
     assert spec.settings({}) == defaults
     assert spec.params(spec.settings({"first_out_bonus": "80"})).tolist() == [0, 80, 0, 1, 8, 5, 0]
     with pytest.raises(UsageError, match="bonus_points"):

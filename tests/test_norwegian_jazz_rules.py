@@ -1,5 +1,6 @@
 """Norwegian Jazz rules: the kernel against the plain-Python reference on
 hand-built positions for every tricky rule and on random positions."""
+
 from __future__ import annotations
 
 import random
@@ -29,12 +30,17 @@ def play_tricks(hands, number, policy=RANDOM, stream=0, leader=0, stop_early=Tru
     tricks = np.zeros(n, np.int64)
     taken = np.zeros(n, np.int64)
     ev = _events(n)
-    turns, ne = K.play_trick_deal(h, leader, number, n, stop_early, np.full((n, 1), policy, np.int64),
-                                  st, tricks, taken, ev, 0)  # fmt: skip
+    turns, ne = K.play_trick_deal(
+        h, leader, number, n, stop_early, np.full((n, 1), policy, np.int64), st, tricks, taken, ev, 0
+    )
     plays = [{"seat": int(a), "legal": sorted(codes(c)), "card": code(int(b))} for _, a, b, c in ev[:ne]]
     assert turns == len(plays)
-    return {"plays": plays, "tricks": tricks.tolist(), "taken": taken.tolist(),
-            "score": (taken * K.UNIT_SCORE[number]).tolist()}  # fmt: skip
+    return {
+        "plays": plays,
+        "tricks": tricks.tolist(),
+        "taken": taken.tolist(),
+        "score": (taken * K.UNIT_SCORE[number]).tolist(),
+    }
 
 
 def play_sevens(hands, table=(), policy=RANDOM, stream=0, leader=0, play_out=False):
@@ -44,13 +50,25 @@ def play_sevens(hands, table=(), policy=RANDOM, stream=0, leader=0, play_out=Fal
     passes = np.zeros(n, np.int64)
     out = np.zeros(n, np.int64)
     ev = _events(n)
-    turns, first, ne = S.play_sevens(h, mask(table), leader, n, play_out, np.full((n, 1), policy, np.int64),
-                                     st, passes, out, ev, 0)  # fmt: skip
-    plays = [{"seat": int(a), "legal": sorted(codes(c)) if b >= 0 else [],
-              "card": code(int(b)) if b >= 0 else None} for _, a, b, c in ev[:ne]]  # fmt: skip
+    turns, first, ne = S.play_sevens(
+        h, mask(table), leader, n, play_out, np.full((n, 1), policy, np.int64), st, passes, out, ev, 0
+    )
+    plays = [
+        {
+            "seat": int(a),
+            "legal": sorted(codes(c)) if b >= 0 else [],
+            "card": code(int(b)) if b >= 0 else None,
+        }
+        for _, a, b, c in ev[:ne]
+    ]
     assert turns == len(plays)
-    return {"plays": plays, "passes": passes.tolist(), "first_out": int(first), "out_order": out.tolist(),
-            "hands_after": [sorted(codes(x)) for x in h]}  # fmt: skip
+    return {
+        "plays": plays,
+        "passes": passes.tolist(),
+        "first_out": int(first),
+        "out_order": out.tolist(),
+        "hands_after": [sorted(codes(x)) for x in h],
+    }
 
 
 def replay_tricks(hands, plays, leader=0):
@@ -75,10 +93,16 @@ def replay_tricks(hands, plays, leader=0):
 # ------------------------------------------------------------ the deck table
 
 
-@pytest.mark.parametrize("players, removed, each", [
-    (3, {"2D"}, 17), (4, set(), 13), (5, {"2D", "2H"}, 10), (6, {"2C", "2D", "2H", "2S"}, 8),
-    (7, {"2D", "2H", "2S"}, 7),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "players, removed, each",
+    [
+        (3, {"2D"}, 17),
+        (4, set(), 13),
+        (5, {"2D", "2H"}, 10),
+        (6, {"2C", "2D", "2H", "2S"}, 8),
+        (7, {"2D", "2H", "2S"}, 7),
+    ],
+)
 def test_removed_twos_table(players, removed, each):
     size = int(K.ADJUSTED_SIZE[players])
     kernel_deck = {code(int(c)) for c in K.ADJUSTED[players, :size]}
@@ -90,17 +114,20 @@ def test_removed_twos_table(players, removed, each):
 # ------------------------------------------------------- each deal's penalty
 
 
-@pytest.mark.parametrize("number, trick, last, units", [
-    (1, ["2S", "AS", "3H"], False, 1),
-    (2, ["2C", "AC", "KD", "5C"], False, 3),
-    (2, ["2D", "AD", "KD"], True, 0),
-    (3, ["QS", "KS", "QH", "2S"], False, 2),
-    (3, ["JS", "KS", "AH"], False, 0),
-    (4, ["3C", "KC", "AC"], False, 1),
-    (4, ["KD", "QC", "AC"], False, 0),
-    (5, ["2S", "AS", "3H"], True, 1),
-    (5, ["2S", "AS", "3H"], False, 0),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "number, trick, last, units",
+    [
+        (1, ["2S", "AS", "3H"], False, 1),
+        (2, ["2C", "AC", "KD", "5C"], False, 3),
+        (2, ["2D", "AD", "KD"], True, 0),
+        (3, ["QS", "KS", "QH", "2S"], False, 2),
+        (3, ["JS", "KS", "AH"], False, 0),
+        (4, ["3C", "KC", "AC"], False, 1),
+        (4, ["KD", "QC", "AC"], False, 0),
+        (5, ["2S", "AS", "3H"], True, 1),
+        (5, ["2S", "AS", "3H"], False, 0),
+    ],
+)
 def test_penalty_units_of_one_trick(number, trick, last, units):
     assert ref.penalty_units(number, trick, last) == units
     assert K.trick_units(number, mask(trick), last) == units
@@ -137,7 +164,7 @@ def test_a_full_deal_scores_by_the_reference():
         for number in (1, 2, 3, 4, 5):
             rnd.shuffle(deck)
             size = ref.HAND_SIZE[n]
-            hands = [deck[s * size:(s + 1) * size] for s in range(n)]
+            hands = [deck[s * size : (s + 1) * size] for s in range(n)]
             deal = play_tricks(hands, number, RANDOM, number + 10 * n, stop_early=False)
             done, _ = replay_tricks(hands, deal["plays"])
             assert len(done) == size
@@ -213,7 +240,7 @@ def test_sevens_legal_by_hand():
 
 def test_sevens_passes_and_first_out_by_hand():
     # clubs 7..Q down, hearts 3..A, spades and diamonds complete; left: KC AC 2H
-    table = (ref.FULL_DECK - {"KC", "AC", "2H", "3H"})
+    table = ref.FULL_DECK - {"KC", "AC", "2H", "3H"}
     hands = [["KC", "AC"], ["2H"], ["3H"]]
     # seat 0 plays KC; seat 1 passes (2H waits for 3H); seat 2 plays 3H and is out first
     d = play_sevens(hands, table, RANDOM)
@@ -233,7 +260,13 @@ def test_play_out_skips_players_who_are_out_and_counts_later_passes():
     hands = [["2H"], ["AS"], ["4H", "3H"]]
     d = play_sevens(hands, table, RANDOM, leader=0, play_out=True)
     assert [(p["seat"], p["card"]) for p in d["plays"]] == [
-        (0, None), (1, "AS"), (2, "4H"), (0, None), (2, "3H"), (0, "2H")]  # fmt: skip
+        (0, None),
+        (1, "AS"),
+        (2, "4H"),
+        (0, None),
+        (2, "3H"),
+        (0, "2H"),
+    ]
     assert d["passes"] == [2, 0, 0] and d["first_out"] == 1 and d["out_order"] == [3, 1, 2]
     d = play_sevens(hands, table, RANDOM, leader=0, play_out=False)
     assert d["passes"] == [1, 0, 0] and len(d["plays"]) == 2
@@ -326,8 +359,8 @@ def test_random_positions_against_the_reference(players):
         rnd.shuffle(deck)
         hand = deck[:size]
         k = rnd.randrange(players)  # cards already in the trick
-        trick = deck[size:size + k]
-        full = deck[size:size + players]
+        trick = deck[size : size + k]
+        full = deck[size : size + players]
         number, last = rnd.randint(1, 5), rnd.random() < 0.5
         table = _random_table(rnd)
         rest = sorted(ref.FULL_DECK - table)
@@ -341,8 +374,15 @@ def test_random_positions_against_the_reference(players):
         tables.append(fast_mask(table))
         holds.append(fast_mask(hold))
     legal, winner, units, sevens = _kernel_batch(
-        np.array(hands, np.uint64), np.array(leds, np.uint64), np.array(tricks, np.int64), players,
-        np.array(numbers, np.int64), np.array(lasts), np.array(tables, np.uint64), np.array(holds, np.uint64))
+        np.array(hands, np.uint64),
+        np.array(leds, np.uint64),
+        np.array(tricks, np.int64),
+        players,
+        np.array(numbers, np.int64),
+        np.array(lasts),
+        np.array(tables, np.uint64),
+        np.array(holds, np.uint64),
+    )
     for i, (hand, trick, full, number, last, table, hold) in enumerate(positions):
         assert fast_codes(int(legal[i])) == ref.trick_legal(hand, trick), (hand, trick)
         assert winner[i] == ref.trick_winner(full), full
@@ -357,7 +397,9 @@ def test_random_card_choice_selects_the_kth_card():
     for _ in range(3000):
         m = rnd.getrandbits(61) | 1
         k = rnd.randrange(bin(m).count("1"))
-        assert nth_portable(np.uint64(m), k) == nth(np.uint64(m), k) == [i for i in range(64) if m >> i & 1][k]
+        assert (
+            nth_portable(np.uint64(m), k) == nth(np.uint64(m), k) == [i for i in range(64) if m >> i & 1][k]
+        )
 
 
 def test_random_card_choice_as_a_bit_selects_the_kth_card():

@@ -1,6 +1,7 @@
 """English Jazz hand odds with part hands and other seats' known cards: the
 conditional deals against the reference, agreement with plain games filtered
 to the condition, the command line's refusals, thread-count invariance."""
+
 from __future__ import annotations
 
 import subprocess
@@ -10,9 +11,9 @@ import numba
 import numpy as np
 import pytest
 
-from cardmc.odds import english_jazz as X
 from cardmc.kernels import english_jazz as k
 from cardmc.kernels.cards import parse
+from cardmc.odds import english_jazz as X
 from cardmc.registry import UsageError
 from tests.reference import english_jazz as ref
 
@@ -41,15 +42,21 @@ def reference_deal(seed: int, i: int, cond: dict[int, str], dealer: int) -> list
             s = (dealer + 1 + q) % 3
             in_later = min(3 * (3 - r), len(fixed.get(s, [])))  # fixed cards in the packets after this one
             here = min(3, max(0, len(fixed.get(s, [])) - in_later))
-            hands[s] += order[pos:pos + 3 - here]
+            hands[s] += order[pos : pos + 3 - here]
             pos += 3 - here
     assert pos == len(order)
     return hands
 
 
-@pytest.mark.parametrize("cond, seat, dealer", [({1: HAND}, 1, 2), ({0: "JS 9S"}, 0, 0),
-                                                ({2: "AS QS TS 6C", 0: "JS", 1: HAND.replace("AS", "9S")}, 2, 1),
-                                                ({}, 1, 0)])  # fmt: skip
+@pytest.mark.parametrize(
+    "cond, seat, dealer",
+    [
+        ({1: HAND}, 1, 2),
+        ({0: "JS 9S"}, 0, 0),
+        ({2: "AS QS TS 6C", 0: "JS", 1: HAND.replace("AS", "9S")}, 2, 1),
+        ({}, 1, 0),
+    ],
+)
 def test_conditional_deals_replay_with_the_reference(cond, seat, dealer):
     """Random play: every conditional deal is the reference's completion of the condition, played by
     the reference rules; a whole hand alone is the former odds deal."""
@@ -58,9 +65,15 @@ def test_conditional_deals_replay_with_the_reference(cond, seat, dealer):
         hands = reference_deal(5, i, cond, dealer)
         assert sorted(len(h) for h in hands) == [12, 12, 12]
         st = ref.Stream(5, i, 0, ref.PLAY)
-        d = ref.play_deal(hands, dealer, lambda s, ok, h, t, tr: sorted(ok, key=ref.card_order)[st.below(len(ok))])
-        assert out[i].tolist() == [d["tricks"][seat], d["card_points"][seat], "ABCDE".index(d["rule"]),
-                                   d["score"][seat]]  # fmt: skip
+        d = ref.play_deal(
+            hands, dealer, lambda s, ok, h, t, tr: sorted(ok, key=ref.card_order)[st.below(len(ok))]
+        )
+        assert out[i].tolist() == [
+            d["tricks"][seat],
+            d["card_points"][seat],
+            "ABCDE".index(d["rule"]),
+            d["score"][seat],
+        ]
 
 
 def test_whole_hand_as_a_condition_is_the_hand():
@@ -69,8 +82,10 @@ def test_whole_hand_as_a_condition_is_the_hand():
     c = X.odds(hands=[f"0:{HAND}"], seat=0, dealer=2, games=3000, seed=3)
     for name in ("summary", "rules", "scores"):
         assert a[name].equals(b[name]) and a[name].equals(c[name])
-    assert np.array_equal(k.odds_deals(3, 0, 3000, np.uint64(fixed_of({0: HAND})[0]), 0, 2, k.HEURISTIC),
-                          k.odds_given(3, 0, 3000, fixed_of({0: HAND}), 0, 2, k.HEURISTIC))  # fmt: skip
+    assert np.array_equal(
+        k.odds_deals(3, 0, 3000, np.uint64(fixed_of({0: HAND})[0]), 0, 2, k.HEURISTIC),
+        k.odds_given(3, 0, 3000, fixed_of({0: HAND}), 0, 2, k.HEURISTIC),
+    )
 
 
 def test_part_hand_agrees_with_plain_games_filtered_to_it():
@@ -96,8 +111,11 @@ def test_part_hand_agrees_with_plain_games_filtered_to_it():
     assert 0.08 < len(chosen) / len(rows) < 0.13
     res = X.odds(hands={1: "AS AH"}, seat=1, dealer=0, games=100_000, seed=2)
     s = res["summary"]
-    for measure, column in (("mean_tricks", "tricks"), ("expected_score", "score"),
-                            ("mean_card_points", "card_points")):  # fmt: skip
+    for measure, column in (
+        ("mean_tricks", "tricks"),
+        ("expected_score", "score"),
+        ("mean_card_points", "card_points"),
+    ):
         x = chosen[column].to_numpy(float)
         se = np.hypot(s.loc[measure, "se"], x.std(ddof=1) / np.sqrt(len(x)))
         assert abs(s.loc[measure, "estimate"] - x.mean()) < 4 * se, measure
@@ -113,21 +131,27 @@ def test_thread_count_does_not_change_a_deal():
     finally:
         numba.set_num_threads(before)
     assert np.array_equal(one, k.odds_given(4, 7, 20_000, fixed, 1, 0, k.HEURISTIC))
-    parts = np.concatenate([k.odds_given(4, 7, 777, fixed, 1, 0, k.HEURISTIC),
-                            k.odds_given(4, 784, 20_000 - 777, fixed, 1, 0, k.HEURISTIC)])  # fmt: skip
+    parts = np.concatenate(
+        [
+            k.odds_given(4, 7, 777, fixed, 1, 0, k.HEURISTIC),
+            k.odds_given(4, 784, 20_000 - 777, fixed, 1, 0, k.HEURISTIC),
+        ]
+    )
     assert np.array_equal(one, parts)
 
 
 @pytest.mark.parametrize(
     "kw, match",
-    [({"hands": {1: "JS JS"}}, "'JS' is given twice"),
-     ({"hands": {1: "JS", 2: "JS"}}, "'JS' is given to seat 1 and to seat 2"),
-     ({"hands": {3: "JS"}}, "seat '3'"),
-     ({"hands": {0: HAND + " AD"}}, "seat 0 is given 13 cards"),
-     ({"hands": {0: "5S"}}, "'5S'"),
-     ({"hand": HAND, "hands": {2: "AS"}}, "'AS' is given to seat 1 and to seat 2"),
-     ({"hands": {1: "JS"}, "settings": {"trumps": 1}}, "trumps")],
-)  # fmt: skip
+    [
+        ({"hands": {1: "JS JS"}}, "'JS' is given twice"),
+        ({"hands": {1: "JS", 2: "JS"}}, "'JS' is given to seat 1 and to seat 2"),
+        ({"hands": {3: "JS"}}, "seat '3'"),
+        ({"hands": {0: HAND + " AD"}}, "seat 0 is given 13 cards"),
+        ({"hands": {0: "5S"}}, "'5S'"),
+        ({"hand": HAND, "hands": {2: "AS"}}, "'AS' is given to seat 1 and to seat 2"),
+        ({"hands": {1: "JS"}, "settings": {"trumps": 1}}, "trumps"),
+    ],
+)
 def test_impossible_conditions_are_named(kw, match):
     with pytest.raises(UsageError, match=match):
         X.odds(**{"seat": 1, "dealer": 0, "games": 10, "seed": 1, **kw})
@@ -139,9 +163,14 @@ def run(*args: str) -> subprocess.CompletedProcess:
 
 @pytest.mark.parametrize(
     "hands, named",
-    [(["1:JS 9S", "2:9S"], "'9S'"), (["1:JS 9S AS KS QS TS AH KH QH AD KD QD 6C"], "13 cards"),
-     (["0:2D"], "'2D'"), (["3:JS"], "'3'"), ([HAND, HAND], "once")],
-)  # fmt: skip
+    [
+        (["1:JS 9S", "2:9S"], "'9S'"),
+        (["1:JS 9S AS KS QS TS AH KH QH AD KD QD 6C"], "13 cards"),
+        (["0:2D"], "'2D'"),
+        (["3:JS"], "'3'"),
+        ([HAND, HAND], "once"),
+    ],
+)
 def test_command_line_refuses_impossible_hands_and_writes_nothing(tmp_path, hands, named):
     out = tmp_path / "odds.csv"
     args = [a for h in hands for a in ("--hand", h)]
@@ -153,8 +182,23 @@ def test_command_line_refuses_impossible_hands_and_writes_nothing(tmp_path, hand
 
 def test_command_line_part_hand(tmp_path):
     out = tmp_path / "odds.csv"
-    done = run("odds", "english_jazz", "--hand", "1:JS 9S", "--hand", "2:AS", "--seat", "1", "--games", "2000",
-               "--seed", "1", "--out", str(out), "--no-progress")  # fmt: skip
+    done = run(
+        "odds",
+        "english_jazz",
+        "--hand",
+        "1:JS 9S",
+        "--hand",
+        "2:AS",
+        "--seat",
+        "1",
+        "--games",
+        "2000",
+        "--seed",
+        "1",
+        "--out",
+        str(out),
+        "--no-progress",
+    )
     assert done.returncode == 0, done.stderr
     assert "2 of 12 cards known" in done.stdout and "seat 2 holds AS" in done.stdout
     import pandas as pd

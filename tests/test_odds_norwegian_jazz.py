@@ -1,17 +1,18 @@
 """Norwegian Jazz hand odds: the conditional deals, the rules they are played
 by, agreement with plain games filtered to the condition, bad input."""
+
 from __future__ import annotations
 
 import numba
 import numpy as np
 import pytest
 
-from cardmc.odds import norwegian_jazz as O
 from cardmc.kernels import norwegian_jazz as k
 from cardmc.kernels import norwegian_jazz_odds as ko
 from cardmc.kernels import rng
 from cardmc.kernels.cards import parse
 from cardmc.kernels.condition import deal_given_many
+from cardmc.odds import norwegian_jazz as O
 from cardmc.registry import UsageError
 from tests.reference import dealing as dref
 from tests.reference import norwegian_jazz as ref
@@ -36,7 +37,9 @@ def test_sample_deals_replay_the_game_kernel():
         cond = {seat: "AS KH", (seat + 1) % players: "QC"}
         fixed, sizes, deck = O.condition(None, seat, dealer, players, number, cond)
         pol = np.array([[0], [1], [0], [1], [1]][:players], np.int64)  # random and heuristic seats
-        out = ko.odds_deals(9, 10, 40, players, number, dealer, seat, deck, fixed, sizes, 10, False, True, pol)
+        out = ko.odds_deals(
+            9, 10, 40, players, number, dealer, seat, deck, fixed, sizes, 10, False, True, pol
+        )
         hands_all = deal_given_many(deck, fixed, sizes, players, 9, 10, 40, number - 1, rng.DEAL)
         leader = (dealer + 1) % players
         for i in range(40):
@@ -71,8 +74,10 @@ def _reference_hands(seed: int, game: int, number: int, players: int, dealer: in
     return hands
 
 
-@pytest.mark.parametrize("number, card, measure, column", [(6, "AS", "expected_score", "score"),
-                                                           (1, "AS", "expected_penalty", "score")])
+@pytest.mark.parametrize(
+    "number, card, measure, column",
+    [(6, "AS", "expected_score", "score"), (1, "AS", "expected_penalty", "score")],
+)
 def test_agrees_with_plain_games_filtered_to_the_condition(number, card, measure, column):
     """The leader (seat after the dealer) holding one given card: the odds estimate agrees, within
     its CI, with the mean over plain games in which the leader was dealt that card."""
@@ -81,8 +86,10 @@ def test_agrees_with_plain_games_filtered_to_the_condition(number, card, measure
     games, seed = 12_000, 4
     df = cardmc.simulate("norwegian_jazz", games=games, seed=seed, players=4)
     rows = df[(df["deal"] == number) & (df["rel_seat"] == 1)]
-    keep = [card in _reference_hands(seed, g, number, 4, d)[s]
-            for g, d, s in zip(rows["game"], rows["dealer"], rows["seat"])]  # fmt: skip
+    keep = [
+        card in _reference_hands(seed, g, number, 4, d)[s]
+        for g, d, s in zip(rows["game"], rows["dealer"], rows["seat"])
+    ]
     chosen = rows[keep][column].to_numpy(float)
     assert 0.2 < len(chosen) / games < 0.3
     res = O.odds(hands={1: card}, seat=1, dealer=0, deal=number, games=200_000, seed=2)
@@ -97,11 +104,16 @@ def test_sevens_odds_and_options_on_the_same_deals():
     base = O.odds(SEVENS_HAND, seat=1, dealer=0, deal=6, games=20_000, seed=3)
     s = base["summary"]
     assert set(base["hand"]) == set(SEVENS_HAND.split())
-    assert 0 < s.loc["first_out", "estimate"] < 1 and s.loc["first_out", "ci_low"] < s.loc["first_out", "ci_high"]
+    assert (
+        0 < s.loc["first_out", "estimate"] < 1
+        and s.loc["first_out", "ci_low"] < s.loc["first_out", "ci_high"]
+    )
     p, m = s.loc["first_out", "estimate"], s.loc["expected_passes", "estimate"]
     assert s.loc["expected_score", "estimate"] == pytest.approx(10 * p - m)
     # the bonus changes no one's play: the same deals score 70 more exactly when the seat went out first
-    b80 = O.odds(SEVENS_HAND, seat=1, dealer=0, deal=6, games=20_000, seed=3, settings={"first_out_bonus": 80})
+    b80 = O.odds(
+        SEVENS_HAND, seat=1, dealer=0, deal=6, games=20_000, seed=3, settings={"first_out_bonus": 80}
+    )
     assert b80["summary"].loc["first_out", "estimate"] == p
     assert b80["summary"].loc["expected_score", "estimate"] == pytest.approx(80 * p - m)
     out = O.odds(SEVENS_HAND, seat=1, dealer=0, deal=6, games=20_000, seed=3, settings={"play_out": True})
@@ -142,18 +154,27 @@ def test_reproducible_batched_and_thread_invariant():
 
 @pytest.mark.parametrize(
     "kw, match",
-    [({"hand": "AS KS"}, "holds 13 cards"),
-     ({"hand": SEVENS_HAND.replace("AS", "KH")}, "'KH'"),
-     ({"hand": SEVENS_HAND.replace("AS", "ZZ")}, "'ZZ'"),
-     ({"players": 3, "deal": 2, "hand": None, "hands": {0: "2D"}}, "'2D' is not in the deck of deal 2"),
-     ({"hands": {1: "QC"}}, "seat 1 is given 14 cards"),
-     ({"hands": {2: "AS"}}, "'AS' is given to seat 1 and to seat 2"),
-     ({"hand": None, "hands": {4: "AS"}}, "seat '4'"),
-     ({"seat": 4}, "seat"), ({"dealer": -1}, "dealer"), ({"deal": 7}, "deal"), ({"deal": 0}, "deal"),
-     ({"players": 8}, "8"), ({"games": 0}, "games"), ({"seed": -1}, "seed"), ({"policy": "smart"}, "smart"),
-     ({"settings": {"first_out_bonus": 5000}}, "5000"), ({"settings": {"trumps": 1}}, "trumps"),
-     ({"target_se": 0}, "target_se")],
-)  # fmt: skip
+    [
+        ({"hand": "AS KS"}, "holds 13 cards"),
+        ({"hand": SEVENS_HAND.replace("AS", "KH")}, "'KH'"),
+        ({"hand": SEVENS_HAND.replace("AS", "ZZ")}, "'ZZ'"),
+        ({"players": 3, "deal": 2, "hand": None, "hands": {0: "2D"}}, "'2D' is not in the deck of deal 2"),
+        ({"hands": {1: "QC"}}, "seat 1 is given 14 cards"),
+        ({"hands": {2: "AS"}}, "'AS' is given to seat 1 and to seat 2"),
+        ({"hand": None, "hands": {4: "AS"}}, "seat '4'"),
+        ({"seat": 4}, "seat"),
+        ({"dealer": -1}, "dealer"),
+        ({"deal": 7}, "deal"),
+        ({"deal": 0}, "deal"),
+        ({"players": 8}, "8"),
+        ({"games": 0}, "games"),
+        ({"seed": -1}, "seed"),
+        ({"policy": "smart"}, "smart"),
+        ({"settings": {"first_out_bonus": 5000}}, "5000"),
+        ({"settings": {"trumps": 1}}, "trumps"),
+        ({"target_se": 0}, "target_se"),
+    ],
+)
 def test_bad_input_is_named(kw, match):
     args = {"hand": SEVENS_HAND, "seat": 1, "dealer": 0, "games": 10, "seed": 1, **kw}
     with pytest.raises(UsageError, match=match):
@@ -169,10 +190,15 @@ def run(*args: str):
 
 @pytest.mark.parametrize(
     "args, named",
-    [(["--hand", "AS KS"], "13 cards"), (["--hand", SEVENS_HAND, "--hand", "2:AS"], "'AS'"),
-     (["--players", "3", "--deal", "1", "--hand", "0:2D"], "'2D'"), (["--deal", "7", "--hand", SEVENS_HAND], "7"),
-     (["--players", "9", "--hand", "0:AS"], "9"), (["--set", "first_out_bonus=-1", "--hand", "0:AS"], "-1")],
-)  # fmt: skip
+    [
+        (["--hand", "AS KS"], "13 cards"),
+        (["--hand", SEVENS_HAND, "--hand", "2:AS"], "'AS'"),
+        (["--players", "3", "--deal", "1", "--hand", "0:2D"], "'2D'"),
+        (["--deal", "7", "--hand", SEVENS_HAND], "7"),
+        (["--players", "9", "--hand", "0:AS"], "9"),
+        (["--set", "first_out_bonus=-1", "--hand", "0:AS"], "-1"),
+    ],
+)
 def test_command_line_refuses_and_writes_nothing(tmp_path, args, named):
     out = tmp_path / "odds.csv"
     done = run("odds", "norwegian_jazz", *args, "--games", "100", "--out", str(out))
@@ -183,10 +209,29 @@ def test_command_line_refuses_and_writes_nothing(tmp_path, args, named):
 
 def test_command_line_sevens(tmp_path):
     out = tmp_path / "odds"
-    done = run("odds", "norwegian_jazz", "--hand", SEVENS_HAND, "--seat", "1", "--dealer", "0", "--games", "3000",
-               "--set", "first_out_bonus=80", "--out", str(out), "--no-progress")  # fmt: skip
+    done = run(
+        "odds",
+        "norwegian_jazz",
+        "--hand",
+        SEVENS_HAND,
+        "--seat",
+        "1",
+        "--dealer",
+        "0",
+        "--games",
+        "3000",
+        "--set",
+        "first_out_bonus=80",
+        "--out",
+        str(out),
+        "--no-progress",
+    )
     assert done.returncode == 0, done.stderr
-    assert "deal 6 (sevens)" in done.stdout and "first_out_bonus 80" in done.stdout and "3,000 deals" in done.stdout
+    assert (
+        "deal 6 (sevens)" in done.stdout
+        and "first_out_bonus 80" in done.stdout
+        and "3,000 deals" in done.stdout
+    )
     import pandas as pd
 
     summary = pd.read_csv(out / "summary.csv", index_col=0)
@@ -199,6 +244,11 @@ def test_a_sure_outcome_does_not_stop_a_run_early():
     for stopping are Agresti-Coull, not the zero of the sample."""
     sure = "7C 8C 6C 7D 8D 6D 7H 8H 9H 7S 8S 6S 5S"
     r = O.odds(sure, seat=1, dealer=0, deal=6, games=40_000, seed=1, target_se=1e-5)
-    assert r["summary"].loc["first_out", "estimate"] == 1.0 and r["summary"].loc["first_out", "events"] == 40_000
+    assert (
+        r["summary"].loc["first_out", "estimate"] == 1.0 and r["summary"].loc["first_out", "events"] == 40_000
+    )
     assert r["deals"] == 40_000 and r["stopped_by"] == "games"
-    assert O.odds(sure, seat=1, dealer=0, deal=6, games=40_000, seed=1, target_se=1e-3)["stopped_by"] == "target_se"
+    assert (
+        O.odds(sure, seat=1, dealer=0, deal=6, games=40_000, seed=1, target_se=1e-3)["stopped_by"]
+        == "target_se"
+    )

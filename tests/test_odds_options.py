@@ -1,5 +1,6 @@
 """cardmc odds refuses an option its game's advice does not take (another game's, or a misspelt one):
 one line naming it and exit 2 on the command line, a UsageError naming it in Python."""
+
 from __future__ import annotations
 
 import subprocess
@@ -10,14 +11,19 @@ import pytest
 import cardmc
 from cardmc.registry import UsageError
 
-HANDS = {"schieber": "JS 9S AS KH QH TD 8D 7C 6C", "differenzler": "JS 9S AS KH QH TD 8D 7C 6C",
-         "english_jazz": "JS 9S AS KS QS TS AH KH QH AD KD QD",
-         "norwegian_jazz": "AS 9S 8S 7S 5S KH 7H 3H 8D 6D 4C 3C 2C"}
+HANDS = {
+    "schieber": "JS 9S AS KH QH TD 8D 7C 6C",
+    "differenzler": "JS 9S AS KH QH TD 8D 7C 6C",
+    "english_jazz": "JS 9S AS KS QS TS AH KH QH AD KD QD",
+    "norwegian_jazz": "AS 9S 8S 7S 5S KH 7H 3H 8D 6D 4C 3C 2C",
+}
 # an option of another game's advice, as the command line and Python write it
-FOREIGN = {"schieber": (["--candidates", "40"], "candidates", {"candidates": 40}),
-           "differenzler": (["--players", "3"], "players", {"players": 3}),
-           "english_jazz": (["--trump-card", "7H"], "trump_card", {"trump_card": "7H"}),
-           "norwegian_jazz": (["--pushed"], "pushed", {"pushed": True})}
+FOREIGN = {
+    "schieber": (["--candidates", "40"], "candidates", {"candidates": 40}),
+    "differenzler": (["--players", "3"], "players", {"players": 3}),
+    "english_jazz": (["--trump-card", "7H"], "trump_card", {"trump_card": "7H"}),
+    "norwegian_jazz": (["--pushed"], "pushed", {"pushed": True}),
+}
 
 
 def run(*args: str) -> subprocess.CompletedProcess:

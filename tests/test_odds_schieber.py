@@ -1,4 +1,5 @@
 """cardmc odds schieber: which contract a hand should choose, or push, on the same deals."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -6,8 +7,8 @@ import pandas as pd
 import pytest
 
 import cardmc
-from cardmc.odds.rounds import ROUND
 from cardmc.cli import main
+from cardmc.odds.rounds import ROUND
 
 JACKS_NINES = "JS 9S AS JH 9H JD 9D JC 9C"
 CONTRACTS = ["C", "D", "H", "S", "obenabe", "undenufe"]
@@ -66,7 +67,9 @@ def test_stoeck_per_contract_and_a_match_hand():
 def test_pushed_hand_chooses_among_six():
     r = cardmc.odds("schieber", JACKS_NINES, seat=2, pushed=True, games=3000, seed=1)
     assert list(r["tables"]["choices"].index) == CONTRACTS and "after_push" not in r["tables"]
-    assert r["best_choice"] == r["tables"]["choices"]["net"].idxmax() and "partner after a push" in r["question"]
+    assert (
+        r["best_choice"] == r["tables"]["choices"]["net"].idxmax() and "partner after a push" in r["question"]
+    )
 
 
 def test_push_is_played_by_the_partners_choice():
@@ -91,24 +94,31 @@ def test_target_se_stops_at_a_round():
 
 def test_command_line(tmp_path, capsys):
     out = tmp_path / "s.csv"
-    assert main(["odds", "schieber", "--hand", JACKS_NINES, "--games", "2000", "--no-progress", "--out",
-                 str(out)]) == 0  # fmt: skip
+    assert (
+        main(
+            ["odds", "schieber", "--hand", JACKS_NINES, "--games", "2000", "--no-progress", "--out", str(out)]
+        )
+        == 0
+    )
     text = capsys.readouterr().out
     assert "best: " in text and "2,000 deals (stopped by games)" in text
     table = pd.read_csv(out)
     assert {"choices", "hand", "after_push"} == set(table["table"])
 
 
-@pytest.mark.parametrize("args,named", [
-    (["--hand", JACKS_NINES + " 6C"], "10 cards"),
-    (["--hand", "JS JS"], "'JS'"),
-    (["--hand", "JS 2S"], "'2S'"),
-    (["--hand", JACKS_NINES, "--seat", "1", "--dealer", "1"], "dealer 1"),
-    (["--hand", JACKS_NINES, "--seat", "2", "--pushed", "--dealer", "0"], "dealer 0"),
-    (["--hand", JACKS_NINES, "--hand", "2:JS"], "'JS'"),
-    (["--hand", JACKS_NINES, "--policy", "clever"], "clever"),
-    (["--hand", JACKS_NINES, "--max-seconds", "0"], "max_seconds"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "args,named",
+    [
+        (["--hand", JACKS_NINES + " 6C"], "10 cards"),
+        (["--hand", "JS JS"], "'JS'"),
+        (["--hand", "JS 2S"], "'2S'"),
+        (["--hand", JACKS_NINES, "--seat", "1", "--dealer", "1"], "dealer 1"),
+        (["--hand", JACKS_NINES, "--seat", "2", "--pushed", "--dealer", "0"], "dealer 0"),
+        (["--hand", JACKS_NINES, "--hand", "2:JS"], "'JS'"),
+        (["--hand", JACKS_NINES, "--policy", "clever"], "clever"),
+        (["--hand", JACKS_NINES, "--max-seconds", "0"], "max_seconds"),
+    ],
+)
 def test_impossible_input_is_one_line_exit_2_and_no_file(tmp_path, capsys, args, named):
     out = tmp_path / "s.csv"
     code = main(["odds", "schieber", *args, "--games", "100", "--no-progress", "--out", str(out)])
@@ -133,4 +143,5 @@ def test_rule_options_reach_the_advice():
     for contract, multiplier in (("C", 1), ("S", 2), ("undenufe", 4)):
         for side in ("own", "other"):
             assert plain.tables["choices"].loc[contract, side] == pytest.approx(
-                multiplier * flat.tables["choices"].loc[contract, side], abs=1e-9)
+                multiplier * flat.tables["choices"].loc[contract, side], abs=1e-9
+            )

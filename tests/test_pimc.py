@@ -2,6 +2,7 @@
 its samples keep every earlier play legal under the plain-Python rules, it
 plays the solver's best card when it sees every hand, its games are
 reproducible and audit clean, and it is refused where it cannot play."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -53,7 +54,7 @@ def _decisions(games: int, rng: np.random.Generator, least_played: int = 0):
     for g in range(games):
         ev = _events(5, g)
         for i, _, hands, played in _cuts(ev, rng, 6, least_played):
-            yield ev[:i + 1], hands, played
+            yield ev[: i + 1], hands, played
 
 
 def _codes(mask: int) -> list[str]:
@@ -95,14 +96,20 @@ def test_with_every_hand_seen_pimc_plays_the_solver_s_best_card(monkeypatch):
         me, trick = view["me"], view["trick"]
         taken, points = [0] * 4, [0] * 4
         for t in range(len(played) // 4):
-            cards = [C.code(c) for _, c in played[4 * t:4 * t + 4]]
+            cards = [C.code(c) for _, c in played[4 * t : 4 * t + 4]]
             w = (played[4 * t][0] + ref.trick_winner(cards, ref.CONTRACTS[view["contract"]])) % 4
             taken[w] += 1
             points[w] += sum(ref.card_points(c, ref.CONTRACTS[view["contract"]]) for c in cards)
         left = {s: hands[s] for s in range(4)}
-        solution = cardmc.solve("schieber", hands=[" ".join(_codes(left[s])) for s in range(4)],
-                                trick=[C.code(c) for c in trick], to_play=me,
-                                contract=ref.CONTRACTS[view["contract"]], taken=taken, points=points)
+        solution = cardmc.solve(
+            "schieber",
+            hands=[" ".join(_codes(left[s])) for s in range(4)],
+            trick=[C.code(c) for c in trick],
+            to_play=me,
+            contract=ref.CONTRACTS[view["contract"]],
+            taken=taken,
+            points=points,
+        )
         column = solution.cards[f"team{me % 2}"]
         best = column[column == column.max()].index
         assert C.code(card) == min(best, key=C.parse), (C.code(card), column.to_dict())
@@ -129,17 +136,52 @@ def test_pimc_plays_as_heuristic_before_its_tricks_and_its_traces_audit_clean():
         assert ref.audit(line) == []
         first, base_first = line["deals"][0], base["deals"][0]
         assert first["contract"] == base_first["contract"]
-        assert first["plays"][:4 * 6] == base_first["plays"][:4 * 6]  # 9 - 3 tricks as the heuristic plays them
+        assert (
+            first["plays"][: 4 * 6] == base_first["plays"][: 4 * 6]
+        )  # 9 - 3 tricks as the heuristic plays them
 
 
 def test_the_command_line_runs_pimc_and_refuses_what_does_not_fit(tmp_path, capsys):
     out = tmp_path / "p.parquet"
-    assert cli.main(["simulate", "schieber", "--games", "1", "--policy", PIMC_TEAM, "--set", "pimc_samples=2",
-                     "--set", "target=500", "--out", str(out), "--no-progress"]) == 0
+    assert (
+        cli.main(
+            [
+                "simulate",
+                "schieber",
+                "--games",
+                "1",
+                "--policy",
+                PIMC_TEAM,
+                "--set",
+                "pimc_samples=2",
+                "--set",
+                "target=500",
+                "--out",
+                str(out),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     assert len(pd.read_parquet(out)) > 0
     capsys.readouterr()
-    assert cli.main(["simulate", "schieber", "--games", "1", "--policy", "pimc", "--set", "pimc_tricks=10",
-                     "--out", str(tmp_path / "q.parquet")]) == 2
+    assert (
+        cli.main(
+            [
+                "simulate",
+                "schieber",
+                "--games",
+                "1",
+                "--policy",
+                "pimc",
+                "--set",
+                "pimc_tricks=10",
+                "--out",
+                str(tmp_path / "q.parquet"),
+            ]
+        )
+        == 2
+    )
     assert "pimc_tricks" in capsys.readouterr().err.strip().splitlines()[-1]
     assert not (tmp_path / "q.parquet").exists()
     with pytest.raises(UsageError, match="unknown policy 'mcts'"):
@@ -160,11 +202,25 @@ def _differenzler_decisions(games: int, rng: np.random.Generator, least_played: 
     for g in range(games):
         rows = np.zeros((dk.max_rows(4, params), len(dk.COLUMNS)), np.int32)
         events = np.zeros((dk.max_events(params), 4), np.int64)
-        _, nev = dk.play_game(8, g, 4, params, D.parse_policy("calibrated"), D.calibration_table(), rows, events,
-                              dk.new_scratch())  # fmt: skip
+        _, nev = dk.play_game(
+            8,
+            g,
+            4,
+            params,
+            D.parse_policy("calibrated"),
+            D.calibration_table(),
+            rows,
+            events,
+            dk.new_scratch(),
+        )
         ev = events[:nev]
         for i, start, hands, played in _cuts(ev, rng, 6, least_played):
-            yield pimc.seen("differenzler", ev[:i + 1], rows), hands, played, rows[4 * int(ev[start, 1]):][:4]
+            yield (
+                pimc.seen("differenzler", ev[: i + 1], rows),
+                hands,
+                played,
+                rows[4 * int(ev[start, 1]) :][:4],
+            )
 
 
 def test_differenzler_samples_keep_the_plays_legal_and_the_trump_card_with_the_dealer():
@@ -197,14 +253,21 @@ def test_differenzler_pimc_with_every_hand_seen_plays_for_the_least_sure_penalty
         trump = C.SUITS[view["contract"]]
         points, taken = [0] * 4, [0] * 4
         for t in range(len(played) // 4):
-            cards = [C.code(c) for _, c in played[4 * t:4 * t + 4]]
+            cards = [C.code(c) for _, c in played[4 * t : 4 * t + 4]]
             w = (played[4 * t][0] + dref.trick_winner(cards, trump)) % 4
             taken[w] += 1
             points[w] += sum(dref.points(c, trump) for c in cards)
-        solution = cardmc.solve("differenzler", hands=[" ".join(_codes(hands[s])) for s in range(4)],
-                                trick=[C.code(c) for _, c in played[len(played) // 4 * 4:]], to_play=view["me"],
-                                contract=trump, seat=view["me"], declared=view["declared"], taken=taken,
-                                points=points)  # fmt: skip
+        solution = cardmc.solve(
+            "differenzler",
+            hands=[" ".join(_codes(hands[s])) for s in range(4)],
+            trick=[C.code(c) for _, c in played[len(played) // 4 * 4 :]],
+            to_play=view["me"],
+            contract=trump,
+            seat=view["me"],
+            declared=view["declared"],
+            taken=taken,
+            points=points,
+        )
         column = solution.cards["least_penalty"]
         best = column[column == column.min()].index
         assert C.code(card) == min(best, key=C.parse), (C.code(card), column.to_dict())
@@ -221,10 +284,14 @@ def test_differenzler_pimc_games_are_reproducible_and_audit_clean(tmp_path):
     plain = cardmc.trace("differenzler", games=2, seed=9, policy="calibrated")
     for line, base in zip(lines, plain):
         assert dref.audit(line) == []
-        assert line["deals"][0]["plays"][:16] == base["deals"][0]["plays"][:16]  # 9 - 5 tricks as the heuristic
+        assert (
+            line["deals"][0]["plays"][:16] == base["deals"][0]["plays"][:16]
+        )  # 9 - 5 tricks as the heuristic
     aggs = cardmc.simulate("differenzler", **run, aggregate=True)
-    pd.testing.assert_frame_equal(cardmc.analyze("differenzler", aggs)["penalty_by_policy"],
-                                  cardmc.analyze("differenzler", one)["penalty_by_policy"])
+    pd.testing.assert_frame_equal(
+        cardmc.analyze("differenzler", aggs)["penalty_by_policy"],
+        cardmc.analyze("differenzler", one)["penalty_by_policy"],
+    )
 
 
 # ---------------------------------------------------------------- Norwegian Jazz
@@ -240,7 +307,7 @@ def _nj_decisions(players: int, games: int, rng: np.random.Generator, least_play
         _, events = nk.trace_game(3, g, players, params, N.parse_policy("heuristic", players))
         sevens = int(np.flatnonzero(events[:, 0] == EV_DEAL)[5])  # deals 1-5 only
         for i, _, hands, played in _cuts(events, rng, 8, least_played, end=sevens):
-            yield pimc.seen("norwegian_jazz", events[:i + 1], None, players), hands, played
+            yield pimc.seen("norwegian_jazz", events[: i + 1], None, players), hands, played
 
 
 @pytest.mark.parametrize("players", [3, 5, 7])
@@ -274,11 +341,18 @@ def test_norwegian_jazz_pimc_with_every_hand_seen_plays_for_the_least_it_can_be_
             continue
         taken = [0] * 4
         for t in range(len(played) // 4):
-            trick = played[4 * t:4 * t + 4]
+            trick = played[4 * t : 4 * t + 4]
             taken[trick[nref.trick_winner([C.code(c) for _, c in trick])][0]] += 1
-        solution = cardmc.solve("norwegian_jazz", hands=[" ".join(_codes(hands[s])) for s in range(4)],
-                                trick=[C.code(c) for _, c in played[len(played) // 4 * 4:]], to_play=view["me"],
-                                contract=view["contract"], seat=view["me"], taken=taken, points=[0] * 4)
+        solution = cardmc.solve(
+            "norwegian_jazz",
+            hands=[" ".join(_codes(hands[s])) for s in range(4)],
+            trick=[C.code(c) for _, c in played[len(played) // 4 * 4 :]],
+            to_play=view["me"],
+            contract=view["contract"],
+            seat=view["me"],
+            taken=taken,
+            points=[0] * 4,
+        )
         column = solution.cards["held_to"]
         best = column[column == column.max()].index  # scores: the penalty held to is the least negative
         assert C.code(card) == min(best, key=C.parse), (C.code(card), column.to_dict())
@@ -289,8 +363,13 @@ def test_norwegian_jazz_pimc_with_every_hand_seen_plays_for_the_least_it_can_be_
 def test_norwegian_jazz_pimc_games_are_reproducible_and_audit_clean():
     from tests.reference import norwegian_jazz as nref
 
-    run = {"games": 2, "seed": 5, "players": 5, "policy": "pimc,heuristic,pimc,heuristic,heuristic",
-           "pimc_samples": 2}
+    run = {
+        "games": 2,
+        "seed": 5,
+        "players": 5,
+        "policy": "pimc,heuristic,pimc,heuristic,heuristic",
+        "pimc_samples": 2,
+    }
     one = cardmc.simulate("norwegian_jazz", **run, threads=1)
     pd.testing.assert_frame_equal(cardmc.simulate("norwegian_jazz", **run, threads=2), one)
     assert set(one["policy"].astype(str)) == {"pimc", "heuristic"}
@@ -305,7 +384,11 @@ def test_the_speed_benchmark_prints_one_line_and_refuses_bad_values(capsys):
     line = capsys.readouterr().out.strip()
     assert line.startswith("differenzler: every seat pimc, 1 samples, from 2 tricks left, seed 1: 1 games, ")
     assert line.endswith("s a deal (1 thread)")
-    for bad in (["schieber", "--tricks", "10"], ["schieber", "--games", "0"], ["english_jazz", "--tricks", "8"]):
+    for bad in (
+        ["schieber", "--tricks", "10"],
+        ["schieber", "--games", "0"],
+        ["english_jazz", "--tricks", "8"],
+    ):
         with pytest.raises(SystemExit) as stop:
             pimc_bench_main(bad)
         assert stop.value.code == 2

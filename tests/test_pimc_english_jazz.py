@@ -3,6 +3,7 @@ play legal (the trump setter and every discard held none of the suit led),
 it plays the search's best card when it sees every hand, its games are
 reproducible and audit clean, it plays as ``heuristic`` before its tricks,
 and it is refused where it cannot play."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -45,7 +46,7 @@ def _decisions(games: int, rng: np.random.Generator, least_played: int, policy: 
                 continue
             for s, c in played:
                 hands[s] &= ~(1 << c)
-            yield ev[:i + 1], hands, played
+            yield ev[: i + 1], hands, played
 
 
 def test_samples_keep_every_play_legal_and_never_rule_out_the_true_hands():
@@ -92,8 +93,12 @@ def test_with_every_hand_seen_pimc_plays_the_search_s_best_card(monkeypatch):
         card = decide_seeing_all(monkeypatch, view, hands, rng)
         if card is None:
             continue
-        value, each = english_jazz_score([set(C.codes_of(hands[s])) for s in range(3)],
-                                         [C.code(c) for _, c in played], played[0][0], view["me"])
+        value, each = english_jazz_score(
+            [set(C.codes_of(hands[s])) for s in range(3)],
+            [C.code(c) for _, c in played],
+            played[0][0],
+            view["me"],
+        )
         best = [c for c, v in each.items() if v == value]
         assert C.code(card) == min(best, key=C.parse), (C.code(card), each)
         checked += 1
@@ -138,13 +143,21 @@ def test_an_odds_deal_with_the_search_player_is_the_odds_deal():
         assert ne == 40 and events[2, 2] == fixed[1] and events[0, 2] == 0
     params = SPEC.params(SPEC.settings({"pimc_samples": 2, "pimc_tricks": 4}))
     for i in range(6):
-        res, rule, _ = pimc.scripted("english_jazz", 3, 9, i, params,
-                                     lambda s, i=i: k.odds_deal_pimc(9, i, fixed, 0, parse_policy("pimc"), s, events),
-                                     events, None, 52)  # fmt: skip
+        res, rule, _ = pimc.scripted(
+            "english_jazz",
+            3,
+            9,
+            i,
+            params,
+            lambda s, i=i: k.odds_deal_pimc(9, i, fixed, 0, parse_policy("pimc"), s, events),
+            events,
+            None,
+            52,
+        )
         hands = {int(a): C.codes_of(int(b)) for kind, a, b, _ in events[1:4].tolist()}
         plays = [(int(a), int(b)) for kind, a, b, _ in events[4:40].tolist()]
         for t in range(12):
-            trick = plays[3 * t:3 * t + 3]
+            trick = plays[3 * t : 3 * t + 3]
             for j, (s, c) in enumerate(trick):
                 assert C.code(c) in ref.legal(hands[s], [C.code(x) for _, x in trick[:j]])
                 hands[s].remove(C.code(c))

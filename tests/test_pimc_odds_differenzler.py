@@ -3,6 +3,7 @@
 ``cardmc.pimc``; with no search it plays as ``points_made``; the search
 player plays legal cards, knows its declaration and the face-up trump card,
 and the tables do not depend on the threads."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -31,11 +32,14 @@ def _fixed(seat: int, trump: int, dealer: int) -> np.ndarray:
     return fixed
 
 
-@pytest.mark.parametrize("seat, dealer, trump_card, policy", [
-    (0, 3, "6S", "calibrated"),
-    (2, 0, None, "random,heuristic,calibrated,heuristic:random"),
-    (1, 1, "AH", "heuristic:calibrated,random:heuristic,calibrated,calibrated"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "seat, dealer, trump_card, policy",
+    [
+        (0, 3, "6S", "calibrated"),
+        (2, 0, None, "random,heuristic,calibrated,heuristic:random"),
+        (1, 1, "AH", "heuristic:calibrated,random:heuristic,calibrated,calibrated"),
+    ],
+)
 def test_an_odds_deal_with_the_search_player_is_the_odds_deal(seat, dealer, trump_card, policy):
     """``odds_deal_pimc`` deals deal i of ``points_made`` (hands, trump card,
     the others' declarations) and, with no pimc seat, plays it as
@@ -51,8 +55,9 @@ def test_an_odds_deal_with_the_search_player_is_the_odds_deal(seat, dealer, trum
     shown = set()
     for i in range(40):
         for j in range(len(CANDIDATES)):
-            res, ne = k.odds_deal_pimc(4, i, seat, dealer, fixed, trump, int(declared[i, j]), policies, table, script,
-                                       events, rows)  # fmt: skip
+            res, ne = k.odds_deal_pimc(
+                4, i, seat, dealer, fixed, trump, int(declared[i, j]), policies, table, script, events, rows
+            )
             assert res[seat] == made[i, j], (i, CANDIDATES[j])
             assert res.sum() == 157 and ne == dk.MAX_EVENTS_PER_DEAL
         assert events[0].tolist()[:3] == [EV_DEAL, 0, dealer]
@@ -88,7 +93,9 @@ def test_the_search_player_plays_legal_cards_for_its_declaration_and_the_face_up
         views.clear()
 
         def play(script, i=i, d=d):
-            return k.odds_deal_pimc(8, i, seat, dealer, fixed, trump, d, searching, table, script, events, rows)
+            return k.odds_deal_pimc(
+                8, i, seat, dealer, fixed, trump, d, searching, table, script, events, rows
+            )
 
         res, ne = pimc.scripted("differenzler", 4, 8, i, params, play, events, rows, 52)
         assert views and res.sum() == 157 and ne == dk.MAX_EVENTS_PER_DEAL
@@ -100,16 +107,28 @@ def test_the_search_player_plays_legal_cards_for_its_declaration_and_the_face_up
         hands = {int(a): C.codes_of(int(b)) for _, a, b, _ in events[1:5].tolist()}
         plays = [(int(a), int(b)) for _, a, b, _ in events[9:45].tolist()]
         for t in range(9):
-            trick = plays[4 * t:4 * t + 4]
+            trick = plays[4 * t : 4 * t + 4]
             for j, (s, c) in enumerate(trick):
                 held = set(hands[s])
                 assert C.code(c) in dref.legal(held, [C.code(x) for _, x in trick[:j]], C.SUITS[trump >> 4])
                 hands[s].remove(C.code(c))
         saved = events.copy()
         base = np.zeros((dk.MAX_EVENTS_PER_DEAL, 4), np.int64)
-        want, _ = k.odds_deal_pimc(8, i, seat, dealer, fixed, trump, d, plain, table,
-                                   np.zeros(sc.SC_CARDS + 52, np.int64), base, rows)  # fmt: skip
-        assert (saved[:9 + 4 * 5] == base[:9 + 4 * 5]).all()  # 9 - 4 tricks as the heuristic plays them
+        want, _ = k.odds_deal_pimc(
+            8,
+            i,
+            seat,
+            dealer,
+            fixed,
+            trump,
+            d,
+            plain,
+            table,
+            np.zeros(sc.SC_CARDS + 52, np.int64),
+            base,
+            rows,
+        )
+        assert (saved[: 9 + 4 * 5] == base[: 9 + 4 * 5]).all()  # 9 - 4 tricks as the heuristic plays them
         differs += (saved[9:] != base[9:]).any()
     assert differs  # the search played otherwise somewhere
 
@@ -118,15 +137,24 @@ def test_searching_only_the_last_trick_gives_the_calibrated_odds():
     """From one trick left every card is forced: the search player's odds
     are the calibrated policy's, table for table (its declarations too)."""
     run = {"hand": HAND, "trump_card": "6S", "games": 6, "seed": 2, "candidates": "30,55,80"}
-    searched = cardmc.odds("differenzler", **run, policy="pimc", settings={"pimc_tricks": 1, "pimc_samples": 1})
+    searched = cardmc.odds(
+        "differenzler", **run, policy="pimc", settings={"pimc_tricks": 1, "pimc_samples": 1}
+    )
     plain = cardmc.odds("differenzler", **run, policy="calibrated")
     for name, table in plain["tables"].items():
         pd.testing.assert_frame_equal(searched["tables"][name], table)
 
 
 def test_hand_odds_with_the_search_player_are_reproducible_on_any_threads():
-    run = {"hand": HAND, "seat": 1, "dealer": 2, "policy": "pimc", "games": 10, "seed": 3,
-           "settings": {"pimc_samples": 2, "pimc_tricks": 2}}  # fmt: skip
+    run = {
+        "hand": HAND,
+        "seat": 1,
+        "dealer": 2,
+        "policy": "pimc",
+        "games": 10,
+        "seed": 3,
+        "settings": {"pimc_samples": 2, "pimc_tricks": 2},
+    }
     one = cardmc.odds("differenzler", **run, threads=1)
     two = cardmc.odds("differenzler", **run, threads=2)
     for name, table in one["tables"].items():

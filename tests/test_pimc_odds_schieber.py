@@ -1,6 +1,7 @@
 """Schieber hand odds with the search player (``cardmc odds schieber --policy
 pimc``): each odds deal and choice is the one ``deal_scores`` plays, its
 search player plays legal cards, and the tables do not depend on the threads."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -47,6 +48,7 @@ def test_the_search_player_plays_legal_cards_in_odds_deals():
     checked = 0
     for i in range(3):
         for choice in (2, 4, k.PUSH_CHOICE):
+
             def play(script, i=i, choice=choice):
                 return k.odds_deal_pimc(5, i, 0, 0, _fixed(), choice, policies, params, script, events)
 
@@ -55,10 +57,11 @@ def test_the_search_player_plays_legal_cards_in_odds_deals():
             plays = [(int(a), int(b)) for kind, a, b, _ in events[:nev].tolist() if kind == EV_PLAY]
             assert len(plays) == 36
             for t in range(9):
-                trick = plays[4 * t:4 * t + 4]
+                trick = plays[4 * t : 4 * t + 4]
                 for pos, (s, c) in enumerate(trick):
-                    legal = ref.legal(sorted(hands[s]), [C.code(x) for _, x in trick[:pos]],
-                                      ref.CONTRACTS[contract])  # fmt: skip
+                    legal = ref.legal(
+                        sorted(hands[s]), [C.code(x) for _, x in trick[:pos]], ref.CONTRACTS[contract]
+                    )
                     assert C.code(c) in legal
                     hands[s].remove(C.code(c))
                     checked += 1

@@ -3,6 +3,7 @@ the kernel asks for a card only at a real choice, late enough; the samples keep
 every pass and never rule out the true hands; with every hand known it plays
 the exact solver's best card; its games are legal under the plain-Python rules,
 reproducible and the same on 1 and 2 threads."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -41,7 +42,7 @@ def _sevens_cuts(players: int, games: int, policy: str, rng: np.random.Generator
             if kind != EV_PLAY:
                 continue
             if bin(legal).count("1") >= 2 and sum(bin(h).count("1") for h in hands.values()) <= most_left:
-                cuts.append((ev[:i + 1], dict(hands), list(turns)))
+                cuts.append((ev[: i + 1], dict(hands), list(turns)))
             turns.append((s, c))
             if c >= 0:
                 hands[s] &= ~(1 << c)
@@ -94,8 +95,12 @@ def test_samples_fit_every_pass_and_never_rule_out_the_true_hands(players):
 
 
 def test_a_seat_that_passed_is_never_dealt_what_was_playable_then():
-    hands = {0: "7S 6S 5S 8S 9S 2C 3C 4C 5C 6C 2D 3D 4D", 1: "AC KC QC JC TC 9C 8C AD KD QD JD TD 9D",
-             2: "7C 7D 7H 8D 6D 5D AH KH QH JH TH 9H 8H", 3: "6H 5H 4H 3H 2H TS JS QS KS AS 4S 3S 2S"}
+    hands = {
+        0: "7S 6S 5S 8S 9S 2C 3C 4C 5C 6C 2D 3D 4D",
+        1: "AC KC QC JC TC 9C 8C AD KD QD JD TD 9D",
+        2: "7C 7D 7H 8D 6D 5D AH KH QH JH TH 9H 8H",
+        3: "6H 5H 4H 3H 2H TS JS QS KS AS 4S 3S 2S",
+    }
     dealt = {s: sum(1 << C.parse(c, 52) for c in h.split()) for s, h in hands.items()}
     assert sum(dealt.values()) == int(C.FULL52)
     card = {c: C.parse(c, 52) for c in ("7S", "7C", "7D", "7H", "8C", "6S", "8S", "6C")}
@@ -106,8 +111,11 @@ def test_a_seat_that_passed_is_never_dealt_what_was_playable_then():
     view = ps.seen(ev, 4)
     assert view["legal"] == legal and view["sizes"] == [12, 13, 12, 13]
     # seat 1 passed with 7C 7D 7H 6S 8S playable, seat 3 with 7D 7H 6S 8S 6C 8C; seat 0 holds 6S 8S 6C
-    assert view["banned"] == {1: (1 << card["7D"]) | (1 << card["7H"]), 2: 0,
-                              3: (1 << card["7D"]) | (1 << card["7H"]) | (1 << card["8C"])}
+    assert view["banned"] == {
+        1: (1 << card["7D"]) | (1 << card["7H"]),
+        2: 0,
+        3: (1 << card["7D"]) | (1 << card["7H"]) | (1 << card["8C"]),
+    }
     rng = np.random.default_rng(1)
     for _ in range(50):
         sample = ps.sample(view, rng)
@@ -143,8 +151,9 @@ def test_the_kernel_asks_only_at_a_choice_once_few_cards_are_left_and_plays_the_
                 _, _, _, ne = sevens_from(hands, np.uint64(0), 1, n, False, bits, z0, passes, out, events, 0)
             else:
                 sc.start(script, policies, n, nk.POLICY_SCRIPTED)
-                _, _, _, ne = sevens_from(hands, np.uint64(0), 1, n, False, bits, z0, passes, out, events, 0,
-                                          script, cards)  # fmt: skip
+                _, _, _, ne = sevens_from(
+                    hands, np.uint64(0), 1, n, False, bits, z0, passes, out, events, 0, script, cards
+                )
             return events[:ne]
 
         plain = run(None)
@@ -181,13 +190,16 @@ def _solver_best(hands: dict, me: int, turns: list, bonus: int) -> str:
     n = len(hands)
     passes = [sum(1 for s, c in turns if s == p and c < 0) for p in range(n)]
     held = [" ".join(_codes(hands[s])) for s in range(n)]
-    solution = cardmc.solve("norwegian_jazz", contract=6, hands=held,
-                            to_play=me, seat=me, points=passes, first_out_bonus=bonus)
+    solution = cardmc.solve(
+        "norwegian_jazz", contract=6, hands=held, to_play=me, seat=me, points=passes, first_out_bonus=bonus
+    )
     column = solution.cards["score"]
     best = list(column[column == column.max()].index)
     table = int(FULL52) & ~sum(hands.values())
     legal = hands[me] & int(playable_of(np.uint64(table)))
-    usual = C.code(int(heuristic_sevens_card(np.uint64(hands[me]), np.uint64(legal), np.uint64(sum(hands.values())))))
+    usual = C.code(
+        int(heuristic_sevens_card(np.uint64(hands[me]), np.uint64(legal), np.uint64(sum(hands.values()))))
+    )
     return usual if usual in best else min(best, key=lambda c: C.parse(c, 52))  # ties: the heuristic's card
 
 
@@ -209,8 +221,14 @@ def test_with_every_hand_known_pimc_plays_the_solver_s_best_card(monkeypatch, bo
 
 
 def test_pimc_sevens_games_are_legal_and_search_in_sevens():
-    run = {"games": 3, "seed": 7, "players": 4, "policy": "pimc,heuristic,pimc,heuristic", "pimc_samples": 2,
-           "pimc_sevens_cards": 36}
+    run = {
+        "games": 3,
+        "seed": 7,
+        "players": 4,
+        "policy": "pimc,heuristic,pimc,heuristic",
+        "pimc_samples": 2,
+        "pimc_sevens_cards": 36,
+    }
     lines = cardmc.trace("norwegian_jazz", **run)
     plain = cardmc.trace("norwegian_jazz", **{**run, "policy": "heuristic"})
     differ = 0
@@ -227,8 +245,14 @@ def test_pimc_sevens_games_are_legal_and_search_in_sevens():
 
 
 def test_pimc_sevens_games_are_reproducible_and_the_same_on_one_and_two_threads():
-    run = {"games": 3, "seed": 12, "players": 3, "policy": "pimc,heuristic,pimc", "pimc_samples": 2,
-           "pimc_sevens_cards": 36}
+    run = {
+        "games": 3,
+        "seed": 12,
+        "players": 3,
+        "policy": "pimc,heuristic,pimc",
+        "pimc_samples": 2,
+        "pimc_sevens_cards": 36,
+    }
     one = cardmc.simulate("norwegian_jazz", **run, threads=1)
     pd.testing.assert_frame_equal(cardmc.simulate("norwegian_jazz", **run, threads=2), one)
     pd.testing.assert_frame_equal(cardmc.simulate("norwegian_jazz", **run, threads=1), one)
@@ -252,11 +276,14 @@ def test_a_mixed_simulate_has_sane_sevens_rows_and_plays_out_as_the_heuristic():
     # played out, the solver's game ends too early: pimc plays sevens as the heuristic
     out = cardmc.simulate("norwegian_jazz", **run, play_out=True)
     out_base = cardmc.simulate("norwegian_jazz", **{**run, "policy": "heuristic"}, play_out=True)
-    pd.testing.assert_frame_equal(out.loc[out["deal"] == 6, cols].reset_index(drop=True),
-                                  out_base.loc[out_base["deal"] == 6, cols].reset_index(drop=True))
+    pd.testing.assert_frame_equal(
+        out.loc[out["deal"] == 6, cols].reset_index(drop=True),
+        out_base.loc[out_base["deal"] == 6, cols].reset_index(drop=True),
+    )
     # by default (pimc_sevens_cards=0) pimc plays sevens as the heuristic
     plain = cardmc.simulate("norwegian_jazz", **{k: v for k, v in run.items() if k != "pimc_sevens_cards"})
-    pd.testing.assert_frame_equal(plain.loc[plain["deal"] == 6, cols].reset_index(drop=True),
-                                  base6[cols].reset_index(drop=True))
+    pd.testing.assert_frame_equal(
+        plain.loc[plain["deal"] == 6, cols].reset_index(drop=True), base6[cols].reset_index(drop=True)
+    )
     with pytest.raises(UsageError, match="pimc_sevens_cards"):
         cardmc.simulate("norwegian_jazz", games=1, policy=ONE_PIMC, pimc_sevens_cards=53)

@@ -1,4 +1,5 @@
 """``cardmc report``: a whole quick report, its links, its CIs and its safety."""
+
 from __future__ import annotations
 
 import re
@@ -157,7 +158,10 @@ def test_report_cli_refuses_and_explains(tmp_path):
     import sys
 
     (tmp_path / "x").write_text("a file")
-    done = subprocess.run([sys.executable, "-m", "cardmc.cli", "report", "--out", str(tmp_path / "x"), "--quick"],
-                          capture_output=True, text=True)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "cardmc.cli", "report", "--out", str(tmp_path / "x"), "--quick"],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 2 and "not a cardmc report" in done.stderr and "Traceback" not in done.stderr
     assert (tmp_path / "x").read_text() == "a file"

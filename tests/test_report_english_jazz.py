@@ -1,4 +1,5 @@
 """The English Jazz report section: runs small, charts draw, every estimate has a CI, reproducible."""
+
 from __future__ import annotations
 
 import matplotlib
@@ -26,8 +27,6 @@ def runs(tmp_path_factory):
     return study_twice(rj.study, "english_jazz", GAMES, SEED, tmp_path_factory)
 
 
-
-
 def test_section_shape(runs):
     folder, s = runs[0]
     assert s.game == "english_jazz" and s.title == "English Jazz"
@@ -35,8 +34,18 @@ def test_section_shape(runs):
     assert s.answer.count("[") >= 5 and s.answer.endswith(".")
     assert f"{GAMES * 12:,} deals" in s.answer and "Wilson" in s.answer
     assert f"seed {SEED}" in s.sample and f"{GAMES}" in s.sample
-    names = {"all_tricks", "by_position", "solved", "by_feature", "hand_odds", "rules", "trump_setter",
-             "trump_never_set", "seat_advantage", "pimc"}  # fmt: skip
+    names = {
+        "all_tricks",
+        "by_position",
+        "solved",
+        "by_feature",
+        "hand_odds",
+        "rules",
+        "trump_setter",
+        "trump_never_set",
+        "seat_advantage",
+        "pimc",
+    }
     assert {n for n, _, _ in s.tables} == names
     assert len(s.charts) >= 2
     for _, caption, files in s.charts:
@@ -63,9 +72,14 @@ def test_the_search_player_table_pairs_pimc_with_the_heuristic_on_the_same_deals
     assert (first["diff"] == 0).all()
     searched = t.xs(rj.PIMC_ARMS[1], level="arm")
     assert searched["diff"].to_numpy() == pytest.approx((searched["estimate"] - first["estimate"]).to_numpy())
-    assert (searched["diff_ci_low"] <= searched["diff"]).all() and (searched["diff"] <= searched["diff_ci_high"]).all()
+    assert (searched["diff_ci_low"] <= searched["diff"]).all() and (
+        searched["diff"] <= searched["diff_ci_high"]
+    ).all()
     text = "\n".join(s.commands)
-    assert f"cardmc compare english_jazz --arm heuristic --arm {rj.PIMC_ARMS[1]} --games {games} --seed {SEED}" in text
+    assert (
+        f"cardmc compare english_jazz --arm heuristic --arm {rj.PIMC_ARMS[1]} --games {games} --seed {SEED}"
+        in text
+    )
 
 
 def test_the_solved_table_pairs_the_solver_with_play_on_the_same_deals(runs):
@@ -196,8 +210,11 @@ def test_charts_reject_wrong_tables():
     with pytest.raises(UsageError, match="DataFrame"):
         ec.plot_seat_advantage([1, 2, 3])
     with pytest.raises(UsageError, match="empty"):
-        ec.plot_trump_setter(pd.DataFrame(columns=[f"{p}_pct{e}" for p in ("random", "heuristic")
-                                                   for e in ("", "_ci_low", "_ci_high")]))  # fmt: skip
+        ec.plot_trump_setter(
+            pd.DataFrame(
+                columns=[f"{p}_pct{e}" for p in ("random", "heuristic") for e in ("", "_ci_low", "_ci_high")]
+            )
+        )
 
 
 def test_bad_input_is_a_usage_error(tmp_path):

@@ -1,4 +1,5 @@
 """The Norwegian Jazz report section: runs small, charts draw, every estimate has a CI, reproducible."""
+
 from __future__ import annotations
 
 import matplotlib
@@ -26,13 +27,12 @@ def runs(tmp_path_factory):
     return study_twice(rn.study, "norwegian_jazz", GAMES, SEED, tmp_path_factory)
 
 
-
-
 def test_section_shape(runs):
     folder, s = runs[0]
     assert s.game == "norwegian_jazz"
-    assert s.question == ("What does the sixth deal do to a game of Norwegian Jazz — and what if it paid "
-                          "80 instead of 10?")
+    assert s.question == (
+        "What does the sixth deal do to a game of Norwegian Jazz — and what if it paid 80 instead of 10?"
+    )
     assert s.answer.count("[") >= 5 and s.answer.endswith(".")
     assert f"seed {SEED}" in s.sample and f"{GAMES}" in s.sample
     names = {"sixth_deal", "bonus_80_vs_10", "deal_cost_by_seat", "heuristic_edge", "pimc"}
@@ -118,8 +118,16 @@ def test_charts_reject_wrong_tables():
 
 
 def _rows(players, game, deal, rel_seat, score, passes=0, first_out=0, cards_dealt=17):
-    return {"players": players, "game": game, "deal": deal, "rel_seat": rel_seat, "score": score,
-            "passes": passes, "first_out": first_out, "cards_dealt": cards_dealt}  # fmt: skip
+    return {
+        "players": players,
+        "game": game,
+        "deal": deal,
+        "rel_seat": rel_seat,
+        "score": score,
+        "passes": passes,
+        "first_out": first_out,
+        "cards_dealt": cards_dealt,
+    }
 
 
 def test_seat_study_by_hand():

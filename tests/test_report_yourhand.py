@@ -1,5 +1,6 @@
 """The "Your hand" report section: one decision table per game with hand odds, each with its
 seed, deals and command; every estimate with its CI; reproducible; the commands give the same figures."""
+
 from __future__ import annotations
 
 import subprocess
@@ -36,7 +37,8 @@ def test_section_shape(runs):
     p = nj.loc[("bonus 10", "first_out"), "estimate"]
     assert nj.loc[("bonus 80", "first_out"), "estimate"] == p  # the same deals under each rule
     assert nj.loc[("bonus 80", "expected_score"), "estimate"] == pytest.approx(
-        nj.loc[("bonus 10", "expected_score"), "estimate"] + 70 * p)
+        nj.loc[("bonus 10", "expected_score"), "estimate"] + 70 * p
+    )
 
 
 def test_every_estimate_has_its_ci(runs):
@@ -58,8 +60,11 @@ def test_a_command_gives_the_figures_of_its_table(runs, tmp_path):
     import shlex
 
     args = shlex.split(cmd)[1:]
-    done = subprocess.run([sys.executable, "-m", "cardmc.cli", *args, "--out", str(out), "--no-progress"],
-                          capture_output=True, text=True)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "cardmc.cli", *args, "--out", str(out), "--no-progress"],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     got = pd.read_csv(out)
     got = got[got["table"] == "summary"].set_index("figure")

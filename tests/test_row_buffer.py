@@ -1,6 +1,7 @@
 """A run's blocks share one row array (``RowBuffer``): every game's rows are
 the same with it as with a new array per block, block after block, and the
 buffer grows only when a block needs more than it holds."""
+
 from __future__ import annotations
 
 import numpy as np

@@ -1,6 +1,7 @@
 """docs/RULES.md, the rulebook shipped with the code, stays in step with it:
 every option of every game's spec is in its section's option tables with its
 default, every policy is named, and every function it cites exists."""
+
 from __future__ import annotations
 
 import importlib

@@ -1,6 +1,7 @@
 """Run folders: killed at any moment and resumed with the same command, a run
 ends with exactly the rows of an uninterrupted one; damaged chunks are redone;
 a folder holding another run is refused."""
+
 from __future__ import annotations
 
 import fcntl
@@ -22,7 +23,9 @@ KEY = ["game", "deal", "seat"]
 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "cardmc.cli", *args], cwd=cwd, capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, "-m", "cardmc.cli", *args], cwd=cwd, capture_output=True, text=True
+    )
 
 
 def manifest(folder: Path) -> dict:
@@ -36,8 +39,21 @@ def same_rows(a: pd.DataFrame, b: pd.DataFrame) -> None:
 
 
 GAMES = 120_000  # 30 chunks of tens of milliseconds each: the run cannot end between two polls (10 ms)
-RUN = ["simulate", "differenzler", "--games", str(GAMES), "--seed", "3", "--policy", "heuristic",
-       "--chunk-games", str(GAMES // 30), "--out", "run/", "--no-progress"]  # fmt: skip
+RUN = [
+    "simulate",
+    "differenzler",
+    "--games",
+    str(GAMES),
+    "--seed",
+    "3",
+    "--policy",
+    "heuristic",
+    "--chunk-games",
+    str(GAMES // 30),
+    "--out",
+    "run/",
+    "--no-progress",
+]
 
 
 def test_sigkill_then_resume_gives_the_uninterrupted_result(tmp_path):
@@ -56,7 +72,9 @@ def test_sigkill_then_resume_gives_the_uninterrupted_result(tmp_path):
         now = (folder / name).stat()
         assert (now.st_ino, now.st_mtime_ns) == (st.st_ino, st.st_mtime_ns)
     parts = [e["file"] for e in after["chunks"].values()]
-    assert sorted(p.name for p in folder.iterdir()) == sorted([run_folder.MANIFEST, *parts])  # no temporary files
+    assert sorted(p.name for p in folder.iterdir()) == sorted(
+        [run_folder.MANIFEST, *parts]
+    )  # no temporary files
     whole = api.simulate("differenzler", games=GAMES, seed=3, policy="heuristic")
     same_rows(api.read(folder), whole)
     again = cli(*RUN, cwd=tmp_path)  # nothing left to do
@@ -103,14 +121,17 @@ def test_damaged_chunks_are_detected_and_redone(finished):
     same_rows(api.read(folder), whole)
 
 
-@pytest.mark.parametrize("change,named", [
-    ({"seed": 9}, "seed 8 there, 9 here"),
-    ({"policy": "heuristic"}, "policy_codes"),
-    ({"max_extra_deals": 3}, "settings"),
-    ({"games": 1500}, "games 1200 there, 1500 here"),
-    ({"chunk_games": 400}, "chunk_games 300 there, 400 here"),
-    ({"aggregate": True}, "kind 'rows' there, 'aggregates' here"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "change,named",
+    [
+        ({"seed": 9}, "seed 8 there, 9 here"),
+        ({"policy": "heuristic"}, "policy_codes"),
+        ({"max_extra_deals": 3}, "settings"),
+        ({"games": 1500}, "games 1200 there, 1500 here"),
+        ({"chunk_games": 400}, "chunk_games 300 there, 400 here"),
+        ({"aggregate": True}, "kind 'rows' there, 'aggregates' here"),
+    ],
+)
 def test_a_folder_of_another_run_is_refused(finished, change, named):
     folder, kw = finished
     before = manifest(folder)
@@ -121,7 +142,9 @@ def test_a_folder_of_another_run_is_refused(finished, change, named):
 
 def test_refusals_on_the_command_line(finished, tmp_path):
     folder, _ = finished
-    done = cli("simulate", "differenzler", "--games", "1200", "--out", str(folder), "--no-progress", cwd=tmp_path)
+    done = cli(
+        "simulate", "differenzler", "--games", "1200", "--out", str(folder), "--no-progress", cwd=tmp_path
+    )
     assert done.returncode == 2 and len(done.stderr.strip().splitlines()) == 1
     assert "holds another run" in done.stderr and "Traceback" not in done.stderr
     done = cli("simulate", "schieber", "--games", "1200", "--out", str(folder), "--no-progress", cwd=tmp_path)
@@ -129,10 +152,14 @@ def test_refusals_on_the_command_line(finished, tmp_path):
     other = tmp_path / "notes"
     other.mkdir()
     (other / "mine.txt").write_text("keep")
-    done = cli("simulate", "differenzler", "--games", "10", "--out", f"{other}/", "--no-progress", cwd=tmp_path)
+    done = cli(
+        "simulate", "differenzler", "--games", "10", "--out", f"{other}/", "--no-progress", cwd=tmp_path
+    )
     assert done.returncode == 2 and "holds no cardmc run" in done.stderr
     assert sorted(p.name for p in other.iterdir()) == ["mine.txt"]
-    done = cli("simulate", "differenzler", "--games", "10", "--out", "new/", "--policy", "bogus", cwd=tmp_path)
+    done = cli(
+        "simulate", "differenzler", "--games", "10", "--out", "new/", "--policy", "bogus", cwd=tmp_path
+    )
     assert done.returncode == 2 and not (tmp_path / "new").exists()
 
 
@@ -156,7 +183,11 @@ def test_default_chunk_size_is_recorded_and_kept_on_resume(tmp_path):
     games = 2 * chunks.block_size(spec) + 100  # small runs: chunks of one block
     kw = dict(games=games, seed=2, policy="random", out=tmp_path / "run", aggregate=True)
     folder = api.simulate("differenzler", **kw)
-    assert manifest(folder)["identity"]["chunk_games"] == chunks.default_chunk(spec, games) == chunks.block_size(spec)
+    assert (
+        manifest(folder)["identity"]["chunk_games"]
+        == chunks.default_chunk(spec, games)
+        == chunks.block_size(spec)
+    )
     assert manifest(folder)["chunks_total"] == 3
     assert chunks.default_chunk(spec, 10**9) == registry.DEFAULT_CHUNK
     notes = []

@@ -3,6 +3,7 @@
 huge counts, JSON that is no object) are refused with one line, and no file
 outside the folder is read, written or removed, by resuming, by --force or by
 analyze, from Python or the command line."""
+
 from __future__ import annotations
 
 import json
@@ -20,8 +21,18 @@ from cardmc import api, run_folder
 from cardmc.registry import UsageError
 
 KW = dict(games=1200, seed=8, policy="random", chunk_games=300)
-ARGS = ["differenzler", "--games", "1200", "--seed", "8", "--policy", "random", "--chunk-games", "300",
-        "--no-progress"]  # fmt: skip
+ARGS = [
+    "differenzler",
+    "--games",
+    "1200",
+    "--seed",
+    "8",
+    "--policy",
+    "random",
+    "--chunk-games",
+    "300",
+    "--no-progress",
+]
 
 
 class Tripwire:
@@ -70,10 +81,15 @@ def world(tmp_path, template):
     shutil.copyfile(folder / "part-00000000.parquet", part)
     (outside / "keep.txt").write_text("keep me")
     wire = Tripwire(outside / "pipe")
-    before = {p.name: (p.lstat().st_mtime_ns, p.read_bytes() if p.is_file() else None) for p in outside.iterdir()}
+    before = {
+        p.name: (p.lstat().st_mtime_ns, p.read_bytes() if p.is_file() else None) for p in outside.iterdir()
+    }
 
     def untouched() -> None:
-        now = {p.name: (p.lstat().st_mtime_ns, p.read_bytes() if p.is_file() else None) for p in outside.iterdir()}
+        now = {
+            p.name: (p.lstat().st_mtime_ns, p.read_bytes() if p.is_file() else None)
+            for p in outside.iterdir()
+        }
         assert now == before, "a file outside the run folder was written, removed or added"
         assert not wire.tripped, "a file outside the run folder was opened"
 
@@ -101,6 +117,7 @@ def edit(change):
 
 def _set(path: str, value):
     """A change setting ``m[a][b]...`` (dots) to ``value`` (a callable gets the outside folder)."""
+
     def change(m, outside):
         *head, last = path.split(".")
         for key in head:
@@ -124,7 +141,7 @@ HOSTILE = {
     "list": lambda folder, outside: put(folder, [1, 2, 3]),
     "string": lambda folder, outside: put(folder, '"manifest"'),
     "null": lambda folder, outside: put(folder, "null"),
-    "not json": lambda folder, outside: put(folder, "{\"format\": "),
+    "not json": lambda folder, outside: put(folder, '{"format": '),
     "deep": lambda folder, outside: put(folder, "[" * 100000 + "]" * 100000),
     "no file key": edit(_del("chunks.0.file")),
     "no chunks": edit(_del("chunks")),
@@ -242,8 +259,9 @@ def test_a_linked_lock_file_is_refused(world):
 
 
 def cli(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "cardmc.cli", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=300)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "cardmc.cli", *args], cwd=cwd, capture_output=True, text=True, timeout=300
+    )
 
 
 def one_line_exit_2(done: subprocess.CompletedProcess) -> None:

@@ -1,4 +1,5 @@
 """``simulate(..., solve=True)``: each deal's solver values beside the run's rows."""
+
 from __future__ import annotations
 
 import pandas as pd
@@ -27,8 +28,9 @@ def test_the_columns_are_the_solver_s_values_of_the_deal_as_dealt(english_jazz):
     line = cardmc.trace("english_jazz", **RUN)[1]
     deal = line["deals"][5]
     for seat in range(3):
-        v = cardmc.solve("english_jazz", hands=[" ".join(h) for h in deal["hands"]], to_play=deal["leader"],
-                         seat=seat).value
+        v = cardmc.solve(
+            "english_jazz", hands=[" ".join(h) for h in deal["hands"]], to_play=deal["leader"], seat=seat
+        ).value
         row = english_jazz.query(f"game == 1 and deal == 5 and seat == {seat}").iloc[0]
         assert (row["solved_tricks"], row["solved_sweep"]) == (v["most_tricks"], v["all_tricks"])
 
@@ -49,7 +51,11 @@ def test_norwegian_jazz_solves_the_penalty_deals_and_sevens(monkeypatch):
 
     monkeypatch.setattr(solve_deals, "solve", fake_solve)
     hands = [["2C"], ["3C"], ["4C"]]
-    line = {"index": 0, "players": 3, "deals": [{"number": k, "hands": hands, "leader": 1} for k in (1, 5, 6)]}
+    line = {
+        "index": 0,
+        "players": 3,
+        "deals": [{"number": k, "hands": hands, "leader": 1} for k in (1, 5, 6)],
+    }
     df = pd.DataFrame(solve_deals.deal_values("norwegian_jazz", line))
     assert df["deal"].tolist() == [1, 1, 1, 5, 5, 5, 6, 6, 6]
     assert df["solved_held_to"].tolist()[:6] == [-1, -2, -3, -5, -6, -7]
@@ -90,19 +96,38 @@ def test_aggregate_runs_carry_the_solved_table_of_the_rows(english_jazz, tmp_pat
     assert list(plain) == [name for name in tables if name != "solved_sweeps"]
     folder = tmp_path / "run"
     cardmc.simulate("english_jazz", **RUN, out=folder, chunk_games=1, threads=2, aggregate=True, solve=True)
-    pd.testing.assert_frame_equal(cardmc.analyze("english_jazz", folder)["solved_sweeps"], tables["solved_sweeps"])
+    pd.testing.assert_frame_equal(
+        cardmc.analyze("english_jazz", folder)["solved_sweeps"], tables["solved_sweeps"]
+    )
     rows_file, rows_folder = tmp_path / "rows.parquet", tmp_path / "rows"  # solved rows, read piece by piece
     cardmc.simulate("english_jazz", **RUN, out=rows_file, solve=True)
     cardmc.simulate("english_jazz", **RUN, out=rows_folder, chunk_games=1, solve=True)
     for source in (rows_file, rows_folder):
-        pd.testing.assert_frame_equal(cardmc.analyze("english_jazz", source)["solved_sweeps"],
-                                      tables["solved_sweeps"])
+        pd.testing.assert_frame_equal(
+            cardmc.analyze("english_jazz", source)["solved_sweeps"], tables["solved_sweeps"]
+        )
 
 
 def test_the_command_line_aggregates_solved_runs(tmp_path, capsys):
     out = tmp_path / "a.parquet"
-    assert cli.main(["simulate", "english_jazz", "--games", "1", "--seed", "2", "--solve", "--aggregate",
-                     "--out", str(out), "--no-progress"]) == 0
+    assert (
+        cli.main(
+            [
+                "simulate",
+                "english_jazz",
+                "--games",
+                "1",
+                "--seed",
+                "2",
+                "--solve",
+                "--aggregate",
+                "--out",
+                str(out),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     assert cli.main(["analyze", "english_jazz", str(out)]) == 0
     assert "== solved_sweeps" in capsys.readouterr().out
     assert (tmp_path / "a-analysis" / "solved_sweeps.csv").is_file()
@@ -122,8 +147,23 @@ def test_files_and_run_folders_in_any_chunks_carry_the_same_solved_rows(english_
 
 def test_the_command_line_writes_the_solved_rows(tmp_path):
     out = tmp_path / "ej.parquet"
-    assert cli.main(["simulate", "english_jazz", "--games", "1", "--seed", "2", "--solve", "--out", str(out),
-                     "--no-progress"]) == 0
+    assert (
+        cli.main(
+            [
+                "simulate",
+                "english_jazz",
+                "--games",
+                "1",
+                "--seed",
+                "2",
+                "--solve",
+                "--out",
+                str(out),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     df = pd.read_parquet(out)
     assert {"solved_tricks", "solved_sweep"} <= set(df.columns) and len(df) == 36
 
@@ -140,7 +180,8 @@ def test_differenzler_gives_each_seat_its_two_values_under_the_deal_s_trump(monk
     rows = solve_deals.deal_values("differenzler", line)
     assert calls == [("D", 3, s, False) for s in range(4)] * 2
     assert [(r["deal"], r["seat"], r["solved_at_least"], r["solved_at_most"]) for r in rows] == [
-        (d, s, s, 100 + s) for d in range(2) for s in range(4)]
+        (d, s, s, 100 + s) for d in range(2) for s in range(4)
+    ]
 
 
 def test_analyze_filters_rows_on_the_solved_columns(english_jazz, tmp_path):
@@ -162,13 +203,21 @@ def test_analyze_filters_rows_on_the_solved_columns(english_jazz, tmp_path):
 def test_the_schieber_contract_study_reads_the_chooser_s_rows():
     from cardmc.experiments.solved import contracts_solved
 
-    base = {"solved_C": 50, "solved_D": 60, "solved_H": 70, "solved_S": 40, "solved_obenabe": 30,
-            "solved_undenufe": 20}
-    rows = pd.DataFrame([
-        {"deal": 0, "seat": 1, "chooser": 1, "pushed": 0, "solved_points": 70, **base},   # the best: H
-        {"deal": 0, "seat": 2, "chooser": 1, "pushed": 0, "solved_points": 0, **base},    # not the chooser
-        {"deal": 1, "seat": 3, "chooser": 3, "pushed": 1, "solved_points": 40, **base},   # S: 30 left
-    ])
+    base = {
+        "solved_C": 50,
+        "solved_D": 60,
+        "solved_H": 70,
+        "solved_S": 40,
+        "solved_obenabe": 30,
+        "solved_undenufe": 20,
+    }
+    rows = pd.DataFrame(
+        [
+            {"deal": 0, "seat": 1, "chooser": 1, "pushed": 0, "solved_points": 70, **base},  # the best: H
+            {"deal": 0, "seat": 2, "chooser": 1, "pushed": 0, "solved_points": 0, **base},  # not the chooser
+            {"deal": 1, "seat": 3, "chooser": 3, "pushed": 1, "solved_points": 40, **base},  # S: 30 left
+        ]
+    )
     t = contracts_solved(rows)
     assert t.loc[("all deals", "best contract chosen"), "estimate"] == 0.5
     assert t.loc[("all deals", "points left (best minus chosen)"), "estimate"] == 15
@@ -181,8 +230,14 @@ def test_the_schieber_contract_study_reads_the_chooser_s_rows():
 def test_the_differenzler_declaration_study_places_each_declaration():
     from cardmc.experiments.solved import declarations_solved
 
-    rows = pd.DataFrame({"declare_policy": ["calibrated"] * 4, "declared": [10, 50, 80, 30],
-                         "solved_at_least": [20, 20, 20, 30], "solved_at_most": [60, 60, 60, 40]})
+    rows = pd.DataFrame(
+        {
+            "declare_policy": ["calibrated"] * 4,
+            "declared": [10, 50, 80, 30],
+            "solved_at_least": [20, 20, 20, 30],
+            "solved_at_most": [60, 60, 60, 40],
+        }
+    )
     t = declarations_solved(rows).loc["calibrated"]
     assert t.loc["below sure at least", "estimate"] == 0.25
     assert t.loc["above sure at most", "estimate"] == 0.25

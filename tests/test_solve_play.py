@@ -1,5 +1,6 @@
 """The solver on larger positions: the best card's value is the position's
 value, and playing solver moves for every seat reaches the solved value."""
+
 from __future__ import annotations
 
 import random
@@ -21,8 +22,12 @@ SIDES = {
     "held_to": lambda p, seat: p == seat,
     "escape": lambda p, seat: True,
 }
-MAIN = {"schieber": "team0", "differenzler": "sure_at_least", "english_jazz": "most_tricks",
-        "norwegian_jazz": "held_to"}
+MAIN = {
+    "schieber": "team0",
+    "differenzler": "sure_at_least",
+    "english_jazz": "most_tricks",
+    "norwegian_jazz": "held_to",
+}
 GAMES = list(MAIN)
 
 
@@ -30,7 +35,9 @@ GAMES = list(MAIN)
 def test_best_card_value_is_the_position_value(game):
     rng = random.Random(f"solve-best-{game}")
     for i in range(40):
-        pos = random_position(game, rng, rng.randint(4, 6), n=rng.randint(3, 5) if game == "norwegian_jazz" else None)
+        pos = random_position(
+            game, rng, rng.randint(4, 6), n=rng.randint(3, 5) if game == "norwegian_jazz" else None
+        )
         declared = rng.randint(0, 80) if game == "differenzler" else None
         got = solve(game, **api_args(pos), declared=declared)
         for name, col in got.cards.items():
@@ -53,8 +60,16 @@ def _play_out(game: str, pos: dict, objective: str) -> tuple[int, int]:
     while any(hands):
         p = (leader + len(trick)) % n
         contract = trump if game == "english_jazz" else pos["param"]
-        got = solve(game, hands=[" ".join(sorted(h)) for h in hands], trick=trick, to_play=p, contract=contract,
-                    seat=None if game == "schieber" else pos["seat"], taken=taken, points=points)
+        got = solve(
+            game,
+            hands=[" ".join(sorted(h)) for h in hands],
+            trick=trick,
+            to_play=p,
+            contract=contract,
+            seat=None if game == "schieber" else pos["seat"],
+            taken=taken,
+            points=points,
+        )
         col = got.cards[objective]
         want = col.max() if SIDES[objective](p, pos["seat"]) else col.min()
         assert want == got.value[objective]

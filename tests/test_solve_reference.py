@@ -1,6 +1,7 @@
 """The solver against the plain-Python exhaustive minimax on small endgames
 (up to 4 cards a hand, every contract and trump state, tricks in progress):
 the position's values and the value after each legal card."""
+
 from __future__ import annotations
 
 import os
@@ -40,12 +41,15 @@ def expected(pos: dict, declared: int | None = None) -> dict[str, tuple]:
 
         def shift(x):
             return so_far + x
+
         for name, side in (("sure_at_least", me), ("sure_at_most", others)):
             v, each = reference(pos, side, me)
             out[name] = (shift(v), {c: shift(x) for c, x in each.items()})
         if declared is not None:
+
             def utility(x):
                 return -abs(declared - so_far - x)
+
             v, each = reference(pos, me, me, utility)
             out["least_penalty"] = (-v, {c: -x for c, x in each.items()})
         return out
@@ -122,7 +126,9 @@ def checksum(game: str, values) -> str:
     rng = random.Random(f"solve-checksum-{game}")
     h = hashlib.sha256()
     for _ in range(CHECKSUM_POSITIONS):
-        pos = random_position(game, rng, rng.choice(SIZES), n=rng.randint(3, 5) if game == "norwegian_jazz" else None)
+        pos = random_position(
+            game, rng, rng.choice(SIZES), n=rng.randint(3, 5) if game == "norwegian_jazz" else None
+        )
         declared = rng.randint(0, 60) if game == "differenzler" else None
         got = values(pos, declared)
         h.update(json.dumps({k: [v, sorted(each.items())] for k, (v, each) in sorted(got.items())}).encode())

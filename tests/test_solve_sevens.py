@@ -1,4 +1,5 @@
 """The sevens solver (Norwegian Jazz deal 6) against the reference minimax on small endgames."""
+
 from __future__ import annotations
 
 import random
@@ -40,8 +41,15 @@ def test_sevens_solver_matches_exhaustive_minimax(n):
         hands, table, p, passes = endgame(rng, n, rng.randint(n, 9))
         seat = rng.randrange(n)
         bonus = rng.choice([10, 80])
-        got = solve("norwegian_jazz", hands=[" ".join(sorted(h)) for h in hands], to_play=p, seat=seat,
-                    contract=6, points=passes, first_out_bonus=bonus)
+        got = solve(
+            "norwegian_jazz",
+            hands=[" ".join(sorted(h)) for h in hands],
+            to_play=p,
+            seat=seat,
+            contract=6,
+            points=passes,
+            first_out_bonus=bonus,
+        )
         for name, b, cost, shift in (("out_first", 1, 0, 0), ("score", bonus, 1, -passes[seat])):
             v, each = M.sevens_minimax(hands, table, p, seat, b, cost)
             where = f"{n} players, endgame {i}, {name}: {hands} to play {p} seat {seat}"

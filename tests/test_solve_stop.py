@@ -1,5 +1,6 @@
 """Stopping a search: ``halt(stop)`` and Ctrl-C end a solve at once, leave the
 table sound, and a ``--solve`` run stops within moments with its one line."""
+
 from __future__ import annotations
 
 import signal
@@ -17,8 +18,12 @@ from cardmc.kernels import solve_search as S
 from tests.helpers import start_then_stop
 
 # a whole Differenzler deal: seconds to minutes to solve, with every card's value
-HANDS = ["6C 9C KC 7D TD AD 8H QS AS", "7C TC AC 6D JD 6H KH 7S TS", "8C JC QC 8D QD KD 7H 9H JS",
-         "9D TH JH QH AH 6S 8S 9S KS"]
+HANDS = [
+    "6C 9C KC 7D TD AD 8H QS AS",
+    "7C TC AC 6D JD 6H KH 7S TS",
+    "8C JC QC 8D QD KD 7H 9H JS",
+    "9D TH JH QH AH 6S 8S 9S KS",
+]
 
 
 def _deal_rules():
@@ -41,16 +46,22 @@ def test_a_search_told_to_stop_returns_at_once_and_stores_nothing():
 
 
 def test_halt_stops_a_solve_in_another_thread_and_later_solves_are_exact():
-    end = {"hands": ["6S 7H QC", "7S 8H KC", "8S 9H AC", "9S TH 6C"], "to_play": 0, "contract": "H",
-           "taken": [2, 2, 1, 1], "points": [30, 40, 20, 25]}
+    end = {
+        "hands": ["6S 7H QC", "7S 8H KC", "8S 9H AC", "9S TH 6C"],
+        "to_play": 0,
+        "contract": "H",
+        "taken": [2, 2, 1, 1],
+        "points": [30, 40, 20, 25],
+    }
     before = cardmc.solve("schieber", **end)
     stop = threading.Event()
     out = {}
 
     def work():
         try:
-            out["value"] = cardmc.solve("differenzler", hands=HANDS, to_play=0, contract="D", seat=0, declared=60,
-                                        stop=stop).value
+            out["value"] = cardmc.solve(
+                "differenzler", hands=HANDS, to_play=0, contract="D", seat=0, declared=60, stop=stop
+            ).value
         except KeyboardInterrupt:
             out["stopped"] = True
 
@@ -67,8 +78,20 @@ def test_halt_stops_a_solve_in_another_thread_and_later_solves_are_exact():
 
 
 def test_ctrl_c_stops_a_solve_run_at_once_with_its_one_line(tmp_path):
-    args = ["simulate", "differenzler", "--games", "1", "--seed", "1", "--policy", "calibrated", "--solve",
-            "--out", "run/", "--no-progress"]
+    args = [
+        "simulate",
+        "differenzler",
+        "--games",
+        "1",
+        "--seed",
+        "1",
+        "--policy",
+        "calibrated",
+        "--solve",
+        "--out",
+        "run/",
+        "--no-progress",
+    ]
     # 3 s after the run folder is made, the game is played and its first deal is being solved (the whole
     # game takes a quarter of an hour or more): before, Ctrl-C waited for the block's solving to end
     status, err = start_then_stop(tmp_path, args, signal.SIGINT, chunks=0, after=3)

@@ -1,5 +1,6 @@
 """The stored Schieber run behind the report's solved table: it says how it was
 made, its deals are the kernels' deals, and its values are the solver's."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -7,8 +8,13 @@ import pandas as pd
 import pytest
 
 import cardmc
-from cardmc.experiments.solved import (STORED_COLUMNS, contracts_solved, read_stored, stored_contracts,
-                                       write_stored)
+from cardmc.experiments.solved import (
+    STORED_COLUMNS,
+    contracts_solved,
+    read_stored,
+    stored_contracts,
+    write_stored,
+)
 from cardmc.schieber import CONTRACTS as SCHIEBER_CONTRACTS
 
 EACH = [f"solved_{c}" for c in SCHIEBER_CONTRACTS]
@@ -57,16 +63,24 @@ def test_a_stored_value_is_the_solvers(stored):
     d = line["deals"][int(first["deal"])]
     assert d["contract"] == first["contract"]
     hands = [" ".join(h) for h in d["hands"]]
-    value = cardmc.solve("schieber", hands=hands, to_play=d["leader"], contract=d["contract"], cards=False).value
+    value = cardmc.solve(
+        "schieber", hands=hands, to_play=d["leader"], contract=d["contract"], cards=False
+    ).value
     assert value[f"team{int(first['chooser']) % 2}"] == first["solved_points"]
 
 
 def test_a_stored_run_reads_back_as_written(tmp_path):
     rng = np.random.default_rng(3)
     n = 40
-    rows = pd.DataFrame({"game": np.repeat(np.arange(10), 4), "deal": np.tile(np.arange(4), 10),
-                         "seat": rng.integers(0, 4, n), "pushed": rng.integers(0, 2, n),
-                         "contract": rng.choice(list(SCHIEBER_CONTRACTS), n)})  # fmt: skip
+    rows = pd.DataFrame(
+        {
+            "game": np.repeat(np.arange(10), 4),
+            "deal": np.tile(np.arange(4), 10),
+            "seat": rng.integers(0, 4, n),
+            "pushed": rng.integers(0, 2, n),
+            "contract": rng.choice(list(SCHIEBER_CONTRACTS), n),
+        }
+    )
     rows["chooser"] = np.where(np.arange(n) % 3 == 0, (rows["seat"] + 1) % 4, rows["seat"])
     for column in EACH:
         rows[column] = rng.integers(0, 258, n)

@@ -1,6 +1,7 @@
 """The stored Differenzler run behind the report's solved table: it says how it
 was made, its deals and declarations are the kernels', and its values hold
 together as the solver's must."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -8,8 +9,13 @@ import pandas as pd
 import pytest
 
 import cardmc
-from cardmc.experiments.solved import (STORED_DIFFERENZLER_COLUMNS, declarations_solved, read_stored,
-                                       stored_declarations, write_stored)
+from cardmc.experiments.solved import (
+    STORED_DIFFERENZLER_COLUMNS,
+    declarations_solved,
+    read_stored,
+    stored_declarations,
+    write_stored,
+)
 
 TOTAL = 157  # the card points of a deal, last trick included
 KEYS = ["game", "deal", "seat"]
@@ -39,7 +45,9 @@ def test_the_stored_deals_are_the_kernels_deals(stored):
     assert len(df) == len(rows)
     for column in (*KEYS, "declared", "made"):
         assert (df[column].to_numpy(np.int64) == rows[column].to_numpy(np.int64)).all(), column
-    assert (df["declare_policy"].astype(str).to_numpy() == rows["declare_policy"].astype(str).to_numpy()).all()
+    assert (
+        df["declare_policy"].astype(str).to_numpy() == rows["declare_policy"].astype(str).to_numpy()
+    ).all()
 
 
 def test_the_stored_values_hold_together(stored):
@@ -69,24 +77,49 @@ def test_a_stored_value_is_the_solvers(stored):
     """The first seat of the first deal solved again (2-3 s; other seats take up to a minute)."""
     rows, facts = stored
     first = rows.iloc[0]
-    line = cardmc.trace("differenzler", 1, seed=facts["seed"], policy="calibrated", start=int(first["game"]))[0]
+    line = cardmc.trace("differenzler", 1, seed=facts["seed"], policy="calibrated", start=int(first["game"]))[
+        0
+    ]
     d = line["deals"][int(first["deal"])]
     hands = [" ".join(h) for h in d["hands"]]
-    value = cardmc.solve("differenzler", hands=hands, to_play=d["leader"], contract=d["trump"],
-                         seat=int(first["seat"]), cards=False).value  # fmt: skip
-    assert (value["sure_at_least"], value["sure_at_most"]) == (first["solved_at_least"], first["solved_at_most"])
+    value = cardmc.solve(
+        "differenzler",
+        hands=hands,
+        to_play=d["leader"],
+        contract=d["trump"],
+        seat=int(first["seat"]),
+        cards=False,
+    ).value
+    assert (value["sure_at_least"], value["sure_at_most"]) == (
+        first["solved_at_least"],
+        first["solved_at_most"],
+    )
 
 
 def test_a_stored_run_reads_back_as_written(tmp_path):
     rng = np.random.default_rng(4)
     n = 48
-    rows = pd.DataFrame({"game": np.repeat(np.arange(3), 16), "deal": np.tile(np.repeat(np.arange(4), 4), 3),
-                         "seat": np.tile(np.arange(4), 12), "declare_policy": "calibrated",
-                         "declared": rng.integers(0, 158, n), "made": rng.integers(0, 158, n),
-                         "solved_at_least": rng.integers(0, 80, n), "solved_at_most": rng.integers(40, 158, n)})
+    rows = pd.DataFrame(
+        {
+            "game": np.repeat(np.arange(3), 16),
+            "deal": np.tile(np.repeat(np.arange(4), 4), 3),
+            "seat": np.tile(np.arange(4), 12),
+            "declare_policy": "calibrated",
+            "declared": rng.integers(0, 158, n),
+            "made": rng.integers(0, 158, n),
+            "solved_at_least": rng.integers(0, 80, n),
+            "solved_at_most": rng.integers(40, 158, n),
+        }
+    )
     path = tmp_path / "solved.csv"
-    write_stored(rows.iloc[::-1], path, seed=5, games=3, command="cardmc simulate differenzler --games 3 --seed 5",
-                 game="differenzler")  # fmt: skip
+    write_stored(
+        rows.iloc[::-1],
+        path,
+        seed=5,
+        games=3,
+        command="cardmc simulate differenzler --games 3 --seed 5",
+        game="differenzler",
+    )
     back, facts = read_stored(path, "differenzler")
     assert facts["game"] == "differenzler" and facts["seed"] == 5 and facts["deals"] == 12
     pd.testing.assert_frame_equal(back[list(STORED_DIFFERENZLER_COLUMNS)], rows, check_dtype=False)
@@ -100,7 +133,11 @@ def test_the_report_sentence_gives_the_table_s_estimates():
 
     table = stored_declarations()
     text = solved_sentence(table)
-    for rule, measure in (("calibrated", "between"), ("heuristic", "between"), ("calibrated", "below sure at least")):
+    for rule, measure in (
+        ("calibrated", "between"),
+        ("heuristic", "between"),
+        ("calibrated", "below sure at least"),
+    ):
         assert cell(table.loc[(rule, measure)], scale=100, unit="%") in text
     assert cell(table.loc[("calibrated", "declared minus sure at least")]) in text
     assert f"{table.attrs['deals']:,} deals" in text

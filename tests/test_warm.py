@@ -1,4 +1,5 @@
 """``cardmc compile``: the kernels compiled in fresh processes side by side."""
+
 from __future__ import annotations
 
 import pytest
@@ -12,7 +13,9 @@ def test_plan_deals_the_largest_groups_first_to_the_least_loaded_process():
     loads = [sum(warm.group_weights()[p] for p in g) for g in groups]
     assert max(loads) - min(loads) <= min(warm.group_weights().values())
     assert warm.plan(["schieber"], 4) == [["schieber"]]  # no empty processes
-    assert warm.plan(list(warm.group_weights()), 1) == [sorted(warm.group_weights(), key=lambda p: -warm.group_weights()[p])]
+    assert warm.plan(list(warm.group_weights()), 1) == [
+        sorted(warm.group_weights(), key=lambda p: -warm.group_weights()[p])
+    ]
 
 
 def test_unknown_groups_are_refused_before_anything_runs(capsys):

@@ -1,4 +1,5 @@
 """Filters on row columns (--where): what passes, what is refused, and analyze on filtered rows."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -10,43 +11,55 @@ from cardmc import where
 from cardmc.cli import main
 from cardmc.registry import UsageError
 
-ROWS = pd.DataFrame({"trumps": [1, 4, 5, 6, 4], "aces": [2, 2, 1, 3, 0], "flag": [True, False, True, True, False],
-                     "trump": pd.Categorical(list("CDHSC"))})  # fmt: skip
+ROWS = pd.DataFrame(
+    {
+        "trumps": [1, 4, 5, 6, 4],
+        "aces": [2, 2, 1, 3, 0],
+        "flag": [True, False, True, True, False],
+        "trump": pd.Categorical(list("CDHSC")),
+    }
+)
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("trumps >= 4 and aces >= 2", [0, 1, 0, 1, 0]),
-    ("trumps >= 4 and (aces >= 2 or aces == 0)", [0, 1, 0, 1, 1]),
-    ("not trumps < 4", [0, 1, 1, 1, 1]),
-    ("1 <= aces <= 2", [1, 1, 1, 0, 0]),
-    ("aces != 2 and flag", [0, 0, 1, 1, 0]),
-    ("trumps > -1.5", [1, 1, 1, 1, 1]),
-    ("4 == trumps", [0, 1, 0, 0, 1]),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("trumps >= 4 and aces >= 2", [0, 1, 0, 1, 0]),
+        ("trumps >= 4 and (aces >= 2 or aces == 0)", [0, 1, 0, 1, 1]),
+        ("not trumps < 4", [0, 1, 1, 1, 1]),
+        ("1 <= aces <= 2", [1, 1, 1, 0, 0]),
+        ("aces != 2 and flag", [0, 0, 1, 1, 0]),
+        ("trumps > -1.5", [1, 1, 1, 1, 1]),
+        ("4 == trumps", [0, 1, 0, 0, 1]),
+    ],
+)
 def test_filters_select_the_rows_pandas_would(text, expected):
     assert where.mask(ROWS, text).tolist() == [bool(x) for x in expected]
     assert where.mask(ROWS, text).tolist() == ROWS.eval(text).tolist()
 
 
-@pytest.mark.parametrize("text, named", [
-    ("aces.real > 1", "attribute access"),
-    ("len(aces) > 1", "call"),
-    ("__import__('os').system('true')", "call"),
-    ("kings > 1", "unknown column 'kings'"),
-    ("aces + 1 > 2", "'aces + 1'"),
-    ("aces > 'a'", "'a'"),
-    ("aces in (1, 2)", "In"),
-    ("trumps >= 4 & aces >= 2", "&"),
-    ("~flag", "~"),
-    ("aces", "not a condition"),
-    ("trump == 1", "not numeric"),
-    ("aces >= True", "True"),
-    ("aces >=", "not an expression"),
-    ("", "expression"),
-    ("@aces > 1", "not an expression"),
-    ("[aces][0] > 1", "not allowed"),
-    ("(lambda: 1)() > 0", "call"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "text, named",
+    [
+        ("aces.real > 1", "attribute access"),
+        ("len(aces) > 1", "call"),
+        ("__import__('os').system('true')", "call"),
+        ("kings > 1", "unknown column 'kings'"),
+        ("aces + 1 > 2", "'aces + 1'"),
+        ("aces > 'a'", "'a'"),
+        ("aces in (1, 2)", "In"),
+        ("trumps >= 4 & aces >= 2", "&"),
+        ("~flag", "~"),
+        ("aces", "not a condition"),
+        ("trump == 1", "not numeric"),
+        ("aces >= True", "True"),
+        ("aces >=", "not an expression"),
+        ("", "expression"),
+        ("@aces > 1", "not an expression"),
+        ("[aces][0] > 1", "not allowed"),
+        ("(lambda: 1)() > 0", "call"),
+    ],
+)
 def test_anything_else_is_refused_with_one_line_naming_it(text, named):
     with pytest.raises(UsageError, match=None) as err:
         where.mask(ROWS, text)
@@ -74,7 +87,10 @@ def test_analyze_on_filtered_rows_equals_analyze_of_the_filtered_frame(tmp_path)
 def test_analyze_where_on_the_command_line(tmp_path, capsys):
     path = tmp_path / "d.parquet"
     cardmc.simulate("english_jazz", games=300, seed=1, out=path)
-    assert main(["analyze", "english_jazz", str(path), "--where", "aces >= 2", "--out", str(tmp_path / "t")]) == 0
+    assert (
+        main(["analyze", "english_jazz", str(path), "--where", "aces >= 2", "--out", str(tmp_path / "t")])
+        == 0
+    )
     assert "rows where aces >= 2" in capsys.readouterr().out
     for bad in ("aces.x >= 2", "nope > 1", "aces >= 9"):
         out = tmp_path / f"bad{len(bad)}"
@@ -90,5 +106,7 @@ def test_aggregates_cannot_be_filtered(tmp_path):
     with pytest.raises(UsageError, match="aggregates"):
         cardmc.analyze("differenzler", path, where="aces >= 1")
     with pytest.raises(UsageError, match="aggregates"):
-        cardmc.analyze("differenzler", cardmc.simulate("differenzler", games=100, aggregate=True), where="aces >= 1")
+        cardmc.analyze(
+            "differenzler", cardmc.simulate("differenzler", games=100, aggregate=True), where="aces >= 1"
+        )
     assert np.isfinite(cardmc.analyze("differenzler", path)["penalty_by_policy"]["estimate"]).all()

@@ -1,4 +1,5 @@
 """What every experiment shares: blocks of games and the record of a result's seed and size."""
+
 from __future__ import annotations
 
 import numpy as np

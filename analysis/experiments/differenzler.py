@@ -6,6 +6,7 @@ four seats use it, heuristic play), block by block through
 ``_Tally``), so memory stays flat at any size and the tables do not depend
 on the block size.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -24,7 +25,11 @@ MIN_CALIBRATION, MIN_GUIDE = 30, 50  # hands a cell of the calibration / guide n
 
 
 def compare_declarations(
-    games: int, seed: int = 0, rules=("random", "heuristic", "calibrated"), play: str = "heuristic", **settings
+    games: int,
+    seed: int = 0,
+    rules=("random", "heuristic", "calibrated"),
+    play: str = "heuristic",
+    **settings,
 ) -> pd.DataFrame:
     """Mean penalty of each declaration rule on the same deals (all four seats
     use it), and paired differences against the first, with 95% CIs: per hand
@@ -34,11 +39,18 @@ def compare_declarations(
     arms = [{"name": rule, "policy": f"{play}:{rule}"} for rule in rules]
     table = compare("differenzler", arms, games=games, seed=seed, measure=regular_penalty, **settings)
     base = rules[0]
-    out = pd.DataFrame({
-        "mean_penalty": table["estimate"], "ci_low": table["ci_low"], "ci_high": table["ci_high"],
-        "se": table["se"], "n": table["n"], f"diff_vs_{base}": table["diff"],
-        "diff_ci_low": table["diff_ci_low"], "diff_ci_high": table["diff_ci_high"],
-    }).droplevel("measure")  # fmt: skip
+    out = pd.DataFrame(
+        {
+            "mean_penalty": table["estimate"],
+            "ci_low": table["ci_low"],
+            "ci_high": table["ci_high"],
+            "se": table["se"],
+            "n": table["n"],
+            f"diff_vs_{base}": table["diff"],
+            "diff_ci_low": table["diff_ci_low"],
+            "diff_ci_high": table["diff_ci_high"],
+        }
+    ).droplevel("measure")
     out.index.name = "declaration"
     return record(out, seed=seed, games=games)
 
@@ -46,8 +58,9 @@ def compare_declarations(
 def regular_penalty(rows: pd.DataFrame) -> pd.Series:
     """The penalty of each hand of the four regular deals (tie-breaks left out), by (game, deal, seat)."""
     r = rows[rows["extra"] == 0]
-    return pd.Series(r["penalty"].to_numpy(), index=pd.MultiIndex.from_frame(r[["game", "deal", "seat"]]),
-                     name="penalty")  # fmt: skip
+    return pd.Series(
+        r["penalty"].to_numpy(), index=pd.MultiIndex.from_frame(r[["game", "deal", "seat"]]), name="penalty"
+    )
 
 
 class _Tally:
@@ -78,9 +91,10 @@ class _Tally:
         self.penalty += np.bincount(np.minimum(p // 5, PENALTY_BINS - 1), minlength=PENALTY_BINS)
         declared = np.minimum(regular["declared"].to_numpy(np.int64) // 10, 16)
         self.made += np.bincount(declared * MADE + made, minlength=self.made.size).reshape(self.made.shape)
-        cell = ((np.minimum(regular["trumps"].to_numpy(np.int64), GUIDE_TRUMPS - 1) * 2
-                 + regular["trump_jack"].to_numpy(np.int64)) * GUIDE_ACES
-                + np.minimum(regular["aces"].to_numpy(np.int64), GUIDE_ACES - 1))  # fmt: skip
+        cell = (
+            np.minimum(regular["trumps"].to_numpy(np.int64), GUIDE_TRUMPS - 1) * 2
+            + regular["trump_jack"].to_numpy(np.int64)
+        ) * GUIDE_ACES + np.minimum(regular["aces"].to_numpy(np.int64), GUIDE_ACES - 1)
         self.guide += np.bincount(cell * MADE + made, minlength=self.guide.size).reshape(self.guide.shape)
 
 
@@ -93,8 +107,9 @@ def _regular(df: pd.DataFrame, first: int, count: int) -> pd.DataFrame:
     return r if (np.diff(key) > 0).all() else r.sort_values(["game", "deal", "seat"], kind="stable")
 
 
-def declaration_study(seed: int, games: int, rules=RULES, base: str = "heuristic", block: int = BLOCK,
-                      progress: bool = False) -> dict[str, pd.DataFrame]:  # fmt: skip
+def declaration_study(
+    seed: int, games: int, rules=RULES, base: str = "heuristic", block: int = BLOCK, progress: bool = False
+) -> dict[str, pd.DataFrame]:
     """Every declaration rule of ``rules`` on the same ``games`` games of ``seed`` (heuristic play, all
     four seats declare by the rule), with 95% CIs:
 
@@ -111,15 +126,23 @@ def declaration_study(seed: int, games: int, rules=RULES, base: str = "heuristic
         raise UsageError(f"base rule {base!r} is not among the rules {rules!r}")
     tallies = {rule: _Tally() for rule in rules}
     for first, count in blocks(games, block, progress, "differenzler"):
-        regular = {rule: _regular(simulate("differenzler", games=count, seed=seed, policy=f"heuristic:{rule}",
-                                           start=first), first, count)
-                   for rule in rules}  # fmt: skip
+        regular = {
+            rule: _regular(
+                simulate("differenzler", games=count, seed=seed, policy=f"heuristic:{rule}", start=first),
+                first,
+                count,
+            )
+            for rule in rules
+        }
         base_penalty = regular[base]["penalty"].to_numpy(np.int64)
         for rule in rules:
             tallies[rule].add(regular[rule], base_penalty)
-    out = {"accuracy": _accuracy(tallies, base), "distribution": _distribution(tallies),
-           "calibration": _calibration({r: tallies[r] for r in ("heuristic", "calibrated") if r in tallies}),
-           "guide": _guide(tallies["calibrated"]) if "calibrated" in tallies else pd.DataFrame()}  # fmt: skip
+    out = {
+        "accuracy": _accuracy(tallies, base),
+        "distribution": _distribution(tallies),
+        "calibration": _calibration({r: tallies[r] for r in ("heuristic", "calibrated") if r in tallies}),
+        "guide": _guide(tallies["calibrated"]) if "calibrated" in tallies else pd.DataFrame(),
+    }
     return {name: record(t, seed=seed, games=games) for name, t in out.items()}
 
 
@@ -129,8 +152,16 @@ def _accuracy(tallies: dict, base: str) -> pd.DataFrame:
     for rule, t in tallies.items():
         m = stats.mean_from_sums(t.sum, t.sumsq, t.n)
         d = stats.mean_from_sums(t.diff_sum, t.diff_sumsq, t.n)
-        rows.append({"declaration": rule, **m, col: d["estimate"], f"{col}_se": d["se"],
-                     f"{col}_ci_low": d["ci_low"], f"{col}_ci_high": d["ci_high"]})  # fmt: skip
+        rows.append(
+            {
+                "declaration": rule,
+                **m,
+                col: d["estimate"],
+                f"{col}_se": d["se"],
+                f"{col}_ci_low": d["ci_low"],
+                f"{col}_ci_high": d["ci_high"],
+            }
+        )
     return pd.DataFrame(rows).set_index("declaration")
 
 
@@ -138,8 +169,18 @@ def _distribution(tallies: dict) -> pd.DataFrame:
     parts = []
     for rule, t in tallies.items():
         lo, hi = stats.wilson(t.penalty, t.penalty.sum())
-        parts.append(pd.DataFrame({"declaration": rule, "penalty": np.arange(PENALTY_BINS) * 5, "n": t.penalty,
-                                   "share": t.penalty / t.penalty.sum(), "ci_low": lo, "ci_high": hi}))
+        parts.append(
+            pd.DataFrame(
+                {
+                    "declaration": rule,
+                    "penalty": np.arange(PENALTY_BINS) * 5,
+                    "n": t.penalty,
+                    "share": t.penalty / t.penalty.sum(),
+                    "ci_low": lo,
+                    "ci_high": hi,
+                }
+            )
+        )
     return pd.concat(parts, ignore_index=True)
 
 
@@ -149,11 +190,16 @@ def _calibration(tallies: dict) -> pd.DataFrame:
     for rule, t in tallies.items():
         n = t.made.sum(axis=1)
         keep = np.flatnonzero(n >= MIN_CALIBRATION)
-        rows = [stats.mean_from_sums(int(t.made[i] @ points), int(t.made[i] @ (points * points)), int(n[i]))
-                for i in keep]  # fmt: skip
+        rows = [
+            stats.mean_from_sums(int(t.made[i] @ points), int(t.made[i] @ (points * points)), int(n[i]))
+            for i in keep
+        ]
         table = pd.DataFrame(rows, columns=["estimate", "se", "ci_low", "ci_high", "n"])
-        parts.append(table.assign(declared=keep * 10 + 5, declaration=rule)[
-            ["declared", "estimate", "se", "ci_low", "ci_high", "n", "declaration"]])
+        parts.append(
+            table.assign(declared=keep * 10 + 5, declaration=rule)[
+                ["declared", "estimate", "se", "ci_low", "ci_high", "n", "declaration"]
+            ]
+        )
     return pd.concat(parts, ignore_index=True)
 
 
@@ -167,6 +213,15 @@ def _guide(t: _Tally) -> pd.DataFrame:
         aces = cell % GUIDE_ACES
         jack = (cell // GUIDE_ACES) % 2
         trumps = cell // (GUIDE_ACES * 2)
-        rows.append({"trumps": trumps, "trump_jack": jack, "aces": aces, "median_made": m["estimate"],
-                     "median_made_ci_low": m["ci_low"], "median_made_ci_high": m["ci_high"], "n": m["n"]})
+        rows.append(
+            {
+                "trumps": trumps,
+                "trump_jack": jack,
+                "aces": aces,
+                "median_made": m["estimate"],
+                "median_made_ci_low": m["ci_low"],
+                "median_made_ci_high": m["ci_high"],
+                "n": m["n"],
+            }
+        )
     return pd.DataFrame(rows)

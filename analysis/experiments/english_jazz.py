@@ -12,6 +12,7 @@ with Wilson 95% CIs and the event counts they rest on. ``hand_odds_table``
 runs one hand's advice (``cardmc.odds.english_jazz``) for a strong hand in
 each seat.
 """
+
 from __future__ import annotations
 
 from math import factorial
@@ -30,9 +31,13 @@ POLICIES = ("random", "heuristic")
 POSITIONS = ("leader", "second", "dealer")  # seat after the dealer, the next, the dealer
 POSITION_OF = np.array([2, 0, 1])  # the kernel's position code (seat - dealer) % 3 -> index in POSITIONS
 SETTERS = (*POSITIONS, "never set")
-RULES = {"A": "A: one hand takes all 12 tricks", "B": "B: a hand takes no trick",
-         "C": "C: a hand has over 100 points", "D": "D: two hands tie on points",
-         "E": "E: all different (middle loses)"}  # fmt: skip
+RULES = {
+    "A": "A: one hand takes all 12 tricks",
+    "B": "B: a hand takes no trick",
+    "C": "C: a hand has over 100 points",
+    "D": "D: two hands tie on points",
+    "E": "E: all different (middle loses)",
+}
 MILLION = 1_000_000
 DEALS, PLAYERS = 12, 3
 # hand features as dealt: (column, bin edges, labels); value v is in bin searchsorted(edges, v, "right") - 1
@@ -41,8 +46,11 @@ FEATURES = {
     "jacks": ("jacks", (0, 1, 2, 3, 4), ("0", "1", "2", "3", "4")),
     "longest suit": ("longest", (3, 4, 5, 6, 7, 8), ("3", "4", "5", "6", "7", "8-9")),
     "voids": ("voids", (0, 1, 2), ("0", "1", "2")),
-    "points held": ("points_held", (0, 20, 30, 40, 50, 60, 70),
-                    ("<20", "20s", "30s", "40s", "50s", "60s", "70+")),
+    "points held": (
+        "points_held",
+        (0, 20, 30, 40, 50, 60, 70),
+        ("<20", "20s", "30s", "40s", "50s", "60s", "70+"),
+    ),
 }
 # the worked example: the six best trumps-to-be in spades, the top hearts and diamonds, no club;
 # and, for contrast, as strong a hand with no void
@@ -73,9 +81,11 @@ def deal_sweeps(df: pd.DataFrame, start: int) -> np.ndarray:
     def col(name):
         return df[name].to_numpy().reshape(g, DEALS, PLAYERS)
 
-    if not ((col("game") == (start + np.arange(g))[:, None, None]).all()
-            and (col("deal") == np.arange(DEALS)[None, :, None]).all()
-            and (col("seat") == np.arange(PLAYERS)[None, None, :]).all()):  # fmt: skip
+    if not (
+        (col("game") == (start + np.arange(g))[:, None, None]).all()
+        and (col("deal") == np.arange(DEALS)[None, :, None]).all()
+        and (col("seat") == np.arange(PLAYERS)[None, None, :]).all()
+    ):
         raise UsageError("english_jazz rows are not in game, deal, seat order")
     return col("all_tricks").astype(bool).any(axis=2)
 
@@ -91,8 +101,12 @@ class Counts:
         self.deals = int(n.sum()) // PLAYERS
         self.deal_sweeps = int(n[swept].sum())
         self.position_sweeps = np.bincount(pos[swept], weights=n[swept], minlength=3).astype(np.int64)
-        self.score = np.array([[int(hands.loc[pos == p, "score_sum"].sum()), int(hands.loc[pos == p, "score_sumsq"]
-                                                                                 .sum())] for p in range(3)])
+        self.score = np.array(
+            [
+                [int(hands.loc[pos == p, "score_sum"].sum()), int(hands.loc[pos == p, "score_sumsq"].sum())]
+                for p in range(3)
+            ]
+        )
         games = aggs["games"].reset_index()
         self.games = int(games["n"].sum())
         self.game_sweeps = int(games.loc[games["swept"] == 1, "n"].sum())
@@ -108,14 +122,20 @@ class Counts:
             b = np.searchsorted(np.array(edges), t[name].to_numpy(np.int64), side="right") - 1
             w, hit = t["n"].to_numpy(np.int64), t["all_tricks"].to_numpy() == 1
             self.feature_n[f] = np.bincount(b, weights=w, minlength=len(edges)).astype(np.int64)
-            self.feature_sweeps[f] = np.bincount(b[hit], weights=w[hit], minlength=len(edges)).astype(np.int64)
+            self.feature_sweeps[f] = np.bincount(b[hit], weights=w[hit], minlength=len(edges)).astype(
+                np.int64
+            )
         first = aggs["first_deals"].reset_index()
         fpos = POSITION_OF[first["position"].to_numpy(np.int64)]
         fn, total = first["n"].to_numpy(np.int64), first["total"].to_numpy(np.int64)
         win = first["winner"].to_numpy() == 1
         sole = win & (first["shared_win"].to_numpy() == 0)
-        self.total = np.array([[int((fn * total)[fpos == p].sum()), int((fn * total * total)[fpos == p].sum())]
-                               for p in range(3)])  # fmt: skip
+        self.total = np.array(
+            [
+                [int((fn * total)[fpos == p].sum()), int((fn * total * total)[fpos == p].sum())]
+                for p in range(3)
+            ]
+        )
         self.wins = np.array([int(fn[(fpos == p) & win].sum()) for p in range(3)], np.int64)
         self.sole_wins = np.array([int(fn[(fpos == p) & sole].sum()) for p in range(3)], np.int64)
 
@@ -166,23 +186,29 @@ def play(seed: int, games: int, block: int = BLOCK, progress: bool = False):
 
 def _share(name: str, d, scale: float = 100) -> dict:
     """A proportion (dict or row of estimate, ci_low, ci_high), scaled, with its Wilson CI only."""
-    return {name: d["estimate"] * scale, f"{name}_ci_low": d["ci_low"] * scale,
-            f"{name}_ci_high": d["ci_high"] * scale}  # fmt: skip
+    return {
+        name: d["estimate"] * scale,
+        f"{name}_ci_low": d["ci_low"] * scale,
+        f"{name}_ci_high": d["ci_high"] * scale,
+    }
 
 
 def all_tricks_table(counts: dict, pairs: Pairs) -> pd.DataFrame:
     """P(some hand takes all 12 tricks) per deal and per 12-deal game, per million,
     each policy and random minus heuristic on the same deals."""
     rows = []
-    for unit, n_of, ev_of, acc in (("per deal", "deals", "deal_sweeps", pairs.deal),
-                                   ("per 12-deal game", "games", "game_sweeps", pairs.game)):  # fmt: skip
+    for unit, n_of, ev_of, acc in (
+        ("per deal", "deals", "deal_sweeps", pairs.deal),
+        ("per 12-deal game", "games", "game_sweeps", pairs.game),
+    ):
         n = getattr(counts["random"], n_of)
         row = {"unit": unit}
         for p in POLICIES:
             row.update(stats.rate(p, getattr(counts[p], ev_of), n, MILLION))
         row.update(named("random_minus_heuristic", stats.paired_outcomes(*acc.tolist()[:2], n, MILLION)))
-        row.update({"only_random": int(acc[0]), "only_heuristic": int(acc[1]), "both": int(acc[2]),
-                    "n": int(n)})
+        row.update(
+            {"only_random": int(acc[0]), "only_heuristic": int(acc[1]), "both": int(acc[2]), "n": int(n)}
+        )
         rows.append(row)
     return pd.DataFrame(rows).set_index("unit")
 
@@ -240,8 +266,15 @@ def trump_setter_table(counts: dict) -> pd.DataFrame:
 
 def never_set_table(counts: dict) -> pd.DataFrame:
     """Deals (%) in which trump is never set, simulated beside the exact value."""
-    rows = [{"policy": p, **stats.rate("never_set_pct", counts[p].setter[3], counts[p].deals, 100, "events"),
-             "exact": 100 * NEVER_SET_EXACT, "n": int(counts[p].deals)} for p in POLICIES]  # fmt: skip
+    rows = [
+        {
+            "policy": p,
+            **stats.rate("never_set_pct", counts[p].setter[3], counts[p].deals, 100, "events"),
+            "exact": 100 * NEVER_SET_EXACT,
+            "n": int(counts[p].deals),
+        }
+        for p in POLICIES
+    ]
     return pd.DataFrame(rows).set_index("policy")
 
 
@@ -252,16 +285,24 @@ def seat_table(counts: dict) -> pd.DataFrame:
     for p in POLICIES:
         t = counts[p]
         for i, name in enumerate(POSITIONS):
-            rows.append({"policy": p, "position": name, **named("deal_score", stats.mean_from_sums(*t.score[i], t.deals)),
-                         **named("game_total", stats.mean_from_sums(*t.total[i], t.games)),
-                         **_share("win_pct", stats.proportion(int(t.wins[i]), t.games)),
-                         **_share("sole_win_pct", stats.proportion(int(t.sole_wins[i]), t.games)),
-                         "deals": int(t.deals), "games": int(t.games)})  # fmt: skip
+            rows.append(
+                {
+                    "policy": p,
+                    "position": name,
+                    **named("deal_score", stats.mean_from_sums(*t.score[i], t.deals)),
+                    **named("game_total", stats.mean_from_sums(*t.total[i], t.games)),
+                    **_share("win_pct", stats.proportion(int(t.wins[i]), t.games)),
+                    **_share("sole_win_pct", stats.proportion(int(t.sole_wins[i]), t.games)),
+                    "deals": int(t.deals),
+                    "games": int(t.games),
+                }
+            )
     return pd.DataFrame(rows).set_index(["policy", "position"])
 
 
-def hand_odds_table(games: int, seed: int, hands=(STRONG_HAND, NO_VOID_HAND), policy: str = "heuristic"
-                    ) -> pd.DataFrame:  # fmt: skip
+def hand_odds_table(
+    games: int, seed: int, hands=(STRONG_HAND, NO_VOID_HAND), policy: str = "heuristic"
+) -> pd.DataFrame:
     """``odds`` of each hand in each seat (dealer 0): P(all 12 tricks), P(each rule)
     and the expected deal score, 95% CIs; ``games`` deals each."""
     from cardmc.odds.english_jazz import odds
@@ -271,8 +312,11 @@ def hand_odds_table(games: int, seed: int, hands=(STRONG_HAND, NO_VOID_HAND), po
         for seat in EXAMPLE_SEATS:
             r = odds(hand, seat, 0, games, seed=seed, policy=policy)
             s, rules = r["summary"], r["rules"]
-            row = {"hand": hand, "position": f"{r['position']} (seat {seat})",
-                   **_share("all_12_pct", s.loc["all_tricks"])}  # fmt: skip
+            row = {
+                "hand": hand,
+                "position": f"{r['position']} (seat {seat})",
+                **_share("all_12_pct", s.loc["all_tricks"]),
+            }
             for letter in RULES:
                 row.update(_share(f"rule_{letter}_pct", rules.loc[letter]))
             row.update(named("expected_score", s.loc["expected_score"]))
@@ -282,15 +326,19 @@ def hand_odds_table(games: int, seed: int, hands=(STRONG_HAND, NO_VOID_HAND), po
     return pd.DataFrame(rows).set_index(["hand", "position"])
 
 
-
-
 def sweep_study(seed: int, games: int, block: int = BLOCK, progress: bool = False) -> dict[str, pd.DataFrame]:
     """Every table of the sweep study by name (all_tricks, by_position, by_feature, rules,
     trump_setter, trump_never_set, seat_advantage) and ``sweep_deals``, the rows of every deal
     with a sweep; each table records its seed and game count."""
     counts, pairs, sweeps = play(seed, games, block, progress)
-    tables = {"all_tricks": all_tricks_table(counts, pairs), "by_position": by_position_table(counts),
-              "by_feature": by_feature_table(counts), "rules": rules_table(counts),
-              "trump_setter": trump_setter_table(counts), "trump_never_set": never_set_table(counts),
-              "seat_advantage": seat_table(counts), "sweep_deals": sweeps}  # fmt: skip
+    tables = {
+        "all_tricks": all_tricks_table(counts, pairs),
+        "by_position": by_position_table(counts),
+        "by_feature": by_feature_table(counts),
+        "rules": rules_table(counts),
+        "trump_setter": trump_setter_table(counts),
+        "trump_never_set": never_set_table(counts),
+        "seat_advantage": seat_table(counts),
+        "sweep_deals": sweeps,
+    }
     return {name: record(t, seed=seed, games=games) for name, t in tables.items()}

@@ -12,6 +12,7 @@ same cards under every rule and policy, so the comparisons are paired:
 * ``heuristic_edge``: a heuristic player against random ones, seat by seat,
   on the same deals as an all-random table (``edge_tables`` for 3 to 7 players).
 """
+
 from __future__ import annotations
 
 from typing import Iterable
@@ -38,8 +39,12 @@ RESCORED = {"bonus80": 80}
 PLAYERS = (3, 4, 5, 6, 7)
 RULES = {"default": "bonus 10", "bonus80": "bonus 80", "play_out": "bonus 10, played out"}
 COMPARISONS = {"bonus80": "bonus 80 - bonus 10", "play_out": "played out - bonus 10"}
-MEASURES = {"changed": "winner_changed", "overtaken": "leader_overtaken", "shared": "shared_win",
-            "tau": "tau"}
+MEASURES = {
+    "changed": "winner_changed",
+    "overtaken": "leader_overtaken",
+    "shared": "shared_win",
+    "tau": "tau",
+}
 DEALS = ("1 tricks", "2 clubs", "3 queens", "4 king of clubs", "5 last trick", "6 sevens")
 SJUEREN = 80
 SEVENS_80 = f"6 sevens (bonus {SJUEREN})"
@@ -68,8 +73,12 @@ def rescored(scores: np.ndarray, first_out: np.ndarray, bonus: int) -> np.ndarra
 
 
 def sixth_deal_study(
-    seed: int, games: int, players_list: Iterable[int] = PLAYERS, policy: str = "heuristic",
-    seats: bool = False, keep_rows: Iterable[int] = (),
+    seed: int,
+    games: int,
+    players_list: Iterable[int] = PLAYERS,
+    policy: str = "heuristic",
+    seats: bool = False,
+    keep_rows: Iterable[int] = (),
 ) -> dict[str, pd.DataFrame]:
     """Replay the same games with default sevens, the 80-point bonus and sevens
     played out; per player count: how often the sixth deal changes the winner,
@@ -92,7 +101,9 @@ def sixth_deal_study(
             if name in RESCORED:  # the default games (played first) with another bonus
                 scores, df = rescored(*played["default"], RESCORED[name]), None
             else:
-                scores, rel, first_out, df = _run(seed, games, n, policy, settings, rows=seats and name == "default")
+                scores, rel, first_out, df = _run(
+                    seed, games, n, policy, settings, rows=seats and name == "default"
+                )
                 played[name] = (scores, first_out)
             if df is not None:
                 s = seat_study(df)
@@ -108,11 +119,20 @@ def sixth_deal_study(
             row = {"players": n, "variant": name}
             for flag in ("changed", "overtaken", "shared"):
                 p = stats.proportion(g[flag].sum(), len(g))
-                row.update({flag: p["estimate"], f"{flag}_ci_low": p["ci_low"],
-                            f"{flag}_ci_high": p["ci_high"]})  # fmt: skip
+                row.update(
+                    {flag: p["estimate"], f"{flag}_ci_low": p["ci_low"], f"{flag}_ci_high": p["ci_high"]}
+                )
             t = stats.mean(g["tau"].dropna())
-            row.update({"tau": t["estimate"], "tau_se": t["se"], "tau_ci_low": t["ci_low"],
-                        "tau_ci_high": t["ci_high"], "tau_n": t["n"], "games": len(g)})  # fmt: skip
+            row.update(
+                {
+                    "tau": t["estimate"],
+                    "tau_se": t["se"],
+                    "tau_ci_low": t["ci_low"],
+                    "tau_ci_high": t["ci_high"],
+                    "tau_n": t["n"],
+                    "games": len(g),
+                }
+            )
             by_variant.append(row)
             if name == "default":
                 continue
@@ -176,8 +196,6 @@ def _wins(scores: np.ndarray) -> np.ndarray:
     return (totals == totals.max(axis=1, keepdims=True)).astype(float)
 
 
-
-
 def _wide(t: pd.DataFrame, name: str) -> pd.DataFrame:
     """A grouped estimate table with its columns renamed ``name``, ``name_se``, ... (n dropped)."""
     names = {"estimate": name, "se": f"{name}_se", "ci_low": f"{name}_ci_low", "ci_high": f"{name}_ci_high"}
@@ -233,8 +251,9 @@ def _deal_rows(df: pd.DataFrame, bonus: int = SJUEREN) -> pd.DataFrame:
     out_rows = six[six["first_out"] == 1]
     paid = (out_rows["score"] + out_rows["passes"]).unique()
     if len(paid) != 1:
-        raise UsageError(f"these rows mix first-out bonuses {sorted(paid.tolist())}; "
-                         "study one rule at a time")
+        raise UsageError(
+            f"these rows mix first-out bonuses {sorted(paid.tolist())}; study one rule at a time"
+        )
     rescored = six.assign(score=six["score"] + (bonus - int(paid[0])) * six["first_out"], deal=7)
     d = pd.concat([d, rescored], ignore_index=True)
     d["table"] = _table_key(d)
@@ -270,14 +289,20 @@ def seat_study(df: pd.DataFrame, bonus: int = SJUEREN) -> dict[str, pd.DataFrame
     d = _deal_rows(df, int(bonus))
     by = ["players", "deal"]
     tables = d.groupby("table", sort=True)
-    table = pd.DataFrame({"players": tables["players"].first(), "deal": tables["deal"].first(),
-                          "cost": tables["score"].mean()}).reset_index(drop=True)  # fmt: skip
+    table = pd.DataFrame(
+        {"players": tables["players"].first(), "deal": tables["deal"].first(), "cost": tables["score"].mean()}
+    ).reset_index(drop=True)
     parts = [_wide(stats.grouped_mean(table, by, "cost"), "table_mean")]
     for name, r in (("dealer", 0), ("leader", 1)):
         parts.append(_wide(stats.grouped_mean(d[d["rel_seat"] == r], by, "effect"), name))
     extra_rows = d[d["extra"]].groupby("table", sort=True)
-    extra = pd.DataFrame({"players": extra_rows["players"].first(), "deal": extra_rows["deal"].first(),
-                          "effect": extra_rows["effect"].mean()}).reset_index(drop=True)  # fmt: skip
+    extra = pd.DataFrame(
+        {
+            "players": extra_rows["players"].first(),
+            "deal": extra_rows["deal"].first(),
+            "effect": extra_rows["effect"].mean(),
+        }
+    ).reset_index(drop=True)
     parts.append(_wide(stats.grouped_mean(extra, by, "effect"), "extra_card"))
     n = table.groupby(by, observed=True).size().rename("n")
     cost = pd.concat(parts + [n], axis=1).sort_index()
@@ -310,7 +335,7 @@ def edge_tables(seed: int, games: int, players=PLAYERS) -> tuple[pd.DataFrame, p
         wide.append(row)
         per = e.loc[[f"deal {d}" for d in range(1, 7)]].reset_index(drop=True)
         long.append(per.assign(players=n, deal=np.arange(1, 7)))
-    return (record(pd.DataFrame(wide).set_index("players"), seed=seed, games=games),
-            record(pd.concat(long, ignore_index=True).set_index(["players", "deal"]), seed=seed, games=games))
-
-
+    return (
+        record(pd.DataFrame(wide).set_index("players"), seed=seed, games=games),
+        record(pd.concat(long, ignore_index=True).set_index(["players", "deal"]), seed=seed, games=games),
+    )

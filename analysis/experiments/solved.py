@@ -31,6 +31,7 @@ The solved tables of every game's runs (``solved_contracts``,
 read by ``cardmc.solved_tables``); ``contracts_solved`` and
 ``declarations_solved`` are two of them.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -47,15 +48,15 @@ from cardmc.experiments.english_jazz import MILLION, POLICIES, POSITION_OF, POSI
 from cardmc.kernels.english_jazz import DEALS, PLAYERS
 from cardmc.kernels.schieber import CONTRACT_NAMES
 from cardmc.solved_tables import need
-from cardmc.stats import paired_outcomes, rate
-from cardmc.stats import named
+from cardmc.stats import named, paired_outcomes, rate
 
 ARMS = ("solved", *POLICIES)
 UNITS = ("some hand", *POSITIONS)  # per deal: any seat; then the hand in each position
 
 
-def sweeps_solved(seed: int, games: int, block: int = BLOCK, progress: bool = False,
-                  threads: int | None = None) -> pd.DataFrame:  # fmt: skip
+def sweeps_solved(
+    seed: int, games: int, block: int = BLOCK, progress: bool = False, threads: int | None = None
+) -> pd.DataFrame:
     """Per deal (some hand) and per hand by position: sweeps per million with
     every hand seen (``solved``: it could, whatever the other two do) and in
     play (``random``, ``heuristic``: it did), Wilson 95% CIs, and
@@ -108,11 +109,27 @@ def declarations_solved(rows: pd.DataFrame) -> pd.DataFrame:
 
 
 STORED_SCHIEBER = Path(__file__).parent / "data" / "schieber_solved.csv"
-STORED_COLUMNS = ("game", "deal", "seat", "chooser", "pushed", "contract", "solved_points",
-                  *(f"solved_{c}" for c in CONTRACT_NAMES))  # fmt: skip
+STORED_COLUMNS = (
+    "game",
+    "deal",
+    "seat",
+    "chooser",
+    "pushed",
+    "contract",
+    "solved_points",
+    *(f"solved_{c}" for c in CONTRACT_NAMES),
+)
 STORED_DIFFERENZLER = Path(__file__).parent / "data" / "differenzler_solved.csv"
-STORED_DIFFERENZLER_COLUMNS = ("game", "deal", "seat", "declare_policy", "declared", "made", "solved_at_least",
-                               "solved_at_most")  # fmt: skip
+STORED_DIFFERENZLER_COLUMNS = (
+    "game",
+    "deal",
+    "seat",
+    "declare_policy",
+    "declared",
+    "made",
+    "solved_at_least",
+    "solved_at_most",
+)
 
 
 def _chooser_rows(rows: pd.DataFrame) -> pd.DataFrame:
@@ -120,8 +137,10 @@ def _chooser_rows(rows: pd.DataFrame) -> pd.DataFrame:
 
 
 # per game: the file shipped, its columns and the rows it keeps of a run
-STORED = {"schieber": (STORED_SCHIEBER, STORED_COLUMNS, _chooser_rows),  # the chooser's row of each deal
-          "differenzler": (STORED_DIFFERENZLER, STORED_DIFFERENZLER_COLUMNS, lambda rows: rows)}  # every row
+STORED = {
+    "schieber": (STORED_SCHIEBER, STORED_COLUMNS, _chooser_rows),  # the chooser's row of each deal
+    "differenzler": (STORED_DIFFERENZLER, STORED_DIFFERENZLER_COLUMNS, lambda rows: rows),
+}  # every row
 
 
 def read_stored(path=None, game: str = "schieber") -> tuple[pd.DataFrame, dict]:
@@ -173,7 +192,9 @@ def stored_declarations(path=None, rules=("random", "heuristic")) -> pd.DataFram
     return record(declarations_solved(every), **facts)
 
 
-def write_stored(rows: pd.DataFrame, path, seed: int, games: int, command: str, game: str = "schieber") -> None:
+def write_stored(
+    rows: pd.DataFrame, path, seed: int, games: int, command: str, game: str = "schieber"
+) -> None:
     """Stores a run of ``game`` simulated with ``solve=True`` as ``read_stored``
     reads it: Schieber, the chooser's row of each deal; Differenzler, every
     row."""
@@ -185,7 +206,13 @@ def write_stored(rows: pd.DataFrame, path, seed: int, games: int, command: str, 
     mine = kept(rows).loc[:, list(columns)].sort_values(["game", "deal", "seat"])
     mine = mine.astype({c: str for c in ("contract", "declare_policy") if c in mine})
     deals = len(mine.drop_duplicates(["game", "deal"]))
-    facts = (("game", game), ("seed", seed), ("games", games), ("deals", deals), ("command", command),
-             ("cardmc", __version__))
+    facts = (
+        ("game", game),
+        ("seed", seed),
+        ("games", games),
+        ("deals", deals),
+        ("command", command),
+        ("cardmc", __version__),
+    )
     head = "".join(f"# {k}: {v}\n" for k, v in facts)
     write_text(path, head + mine.to_csv(index=False, lineterminator="\n"))

@@ -23,6 +23,7 @@ Each game answers the decision its hand's owner faces in its own module
   (``FILE.csv``: every table's rows with a ``table`` column) or, for a name
   without ``.csv``, a folder of one CSV per table.
 """
+
 from __future__ import annotations
 
 import inspect
@@ -82,8 +83,10 @@ def show(result: Odds) -> str:
     """The result as text: the question, each table with its 95% CIs, the notes."""
     from cardmc.display import show as show_table
 
-    lines = [f"{result['game']}: {result['question']}",
-             f"{result['deals']:,} deals (stopped by {result['stopped_by']}), seed {result['seed']}"]
+    lines = [
+        f"{result['game']}: {result['question']}",
+        f"{result['deals']:,} deals (stopped by {result['stopped_by']}), seed {result['seed']}",
+    ]
     for name, t in result["tables"].items():
         lines.append(show_table(name, t))
     if result.get("best") is not None:

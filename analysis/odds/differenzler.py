@@ -20,6 +20,7 @@ per distinct declaration of the asking seat with the ``pimc`` seats searching
 (``cardmc.pimc``), the plays side by side on the run's threads, in rounds of
 ``PIMC_ROUND`` deals: seconds a deal with the default candidates.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -41,10 +42,23 @@ DEFAULT_GAMES = 100_000
 PIMC_ROUND = 2  # deals a round with the search player: a deal is played once a declaration (seconds a deal)
 
 
-def odds(hand=None, *, seat: int = 0, dealer: int | None = None, trump_card: str | None = None, hands=None,
-         games: int = DEFAULT_GAMES, seed: int = 0, policy: str | None = None, settings=None, candidates=None,
-         calibration=None, target_se: float | None = None, max_seconds: float | None = None,
-         progress: bool = False) -> Odds:
+def odds(
+    hand=None,
+    *,
+    seat: int = 0,
+    dealer: int | None = None,
+    trump_card: str | None = None,
+    hands=None,
+    games: int = DEFAULT_GAMES,
+    seed: int = 0,
+    policy: str | None = None,
+    settings=None,
+    candidates=None,
+    calibration=None,
+    target_se: float | None = None,
+    max_seconds: float | None = None,
+    progress: bool = False,
+) -> Odds:
     """What ``hand`` (card codes; part of a hand is allowed) held by ``seat``
     should declare when ``dealer`` deals (default: the seat before, so the hand
     leads) and ``trump_card`` is face up (default: a random card of the
@@ -55,27 +69,46 @@ def odds(hand=None, *, seat: int = 0, dealer: int | None = None, trump_card: str
     calibrated declarations (default: the shipped one). Returns an ``Odds``."""
     from cardmc.differenzler import SPEC
 
-    q = ask(SPEC, hand, seat=seat, dealer=dealer, hands=hands, games=games, seed=seed, policy=policy,
-            settings=settings, target_se=target_se, max_seconds=max_seconds, progress=progress,
-            calibration=calibration)
+    q = ask(
+        SPEC,
+        hand,
+        seat=seat,
+        dealer=dealer,
+        hands=hands,
+        games=games,
+        seed=seed,
+        policy=policy,
+        settings=settings,
+        target_se=target_se,
+        max_seconds=max_seconds,
+        progress=progress,
+        calibration=calibration,
+    )
     seat = q.seat
     dealer = (seat - 1) % PLAYERS if q.dealer is None else q.dealer
     grid = check_candidates(candidates)
     trump = -1 if trump_card is None else condition.make(SPEC, PLAYERS, trump_card=trump_card).trump_card
     masks = with_trump_card(list(q.hands), trump, dealer)
-    fixed, policies, table, params, seed = np.array(masks, np.uint64), q.policies, q.calibration, q.params, \
-        q.seed
+    fixed, policies, table, params, seed = (
+        np.array(masks, np.uint64),
+        q.policies,
+        q.calibration,
+        q.params,
+        q.seed,
+    )
     rules = list(RULES.values())
     played: dict = {}  # with pimc seats: (deal, declaration) -> points made, shared by the two passes
 
     def run(decl, start, count):
         cand = np.array(decl, np.int64)
-        made, declared = k.points_made(seed, start, count, seat, dealer, fixed, trump, cand, policies, table,
-                                       params)
+        made, declared = k.points_made(
+            seed, start, count, seat, dealer, fixed, trump, cand, policies, table, params
+        )
         if q.searching:  # the declarations are points_made's (they do not depend on the play); the play
             # searches
-            made = pimc_made(seed, start, seat, dealer, fixed, trump, declared, policies, table, params,
-                             played)
+            made = pimc_made(
+                seed, start, seat, dealer, fixed, trump, declared, policies, table, params, played
+            )
         return made, declared
 
     first = Tally(list(grid) + rules)
@@ -91,21 +124,32 @@ def odds(hand=None, *, seat: int = 0, dealer: int | None = None, trump_card: str
     each = PIMC_ROUND if q.searching else ROUND
     n, stopped = q.rounds(sample, worst_se, "differenzler", each)
     b = first.candidates[first.best(len(grid))]
-    near = [] if candidates is not None else \
-        [d for d in range(max(b - 4, 0), min(b + 4, TOP) + 1) if d not in grid]
+    near = (
+        []
+        if candidates is not None
+        else [d for d in range(max(b - 4, 0), min(b + 4, TOP) + 1) if d not in grid]
+    )
     second = Tally([b, *near] + rules)
     if near:
-        rounds(lambda s, c: second.add(*run(second.candidates, s, c)), n, progress=q.progress,
-               desc="differenzler, near the best", round_deals=each)
+        rounds(
+            lambda s, c: second.add(*run(second.candidates, s, c)),
+            n,
+            progress=q.progress,
+            desc="differenzler, near the best",
+            round_deals=each,
+        )
     else:
         second = first.subset([first.candidates.index(b)] + list(range(len(grid), len(first.candidates))))
     best_j = second.best(1 + len(near))
     best = second.candidates[best_j]
 
     rows = {}
-    for d in sorted(set(first.candidates[:len(grid)]) | set(second.candidates[:1 + len(near)])):
-        t, j = (second, second.candidates.index(d)) if d in second.candidates[:1 + len(near)] else \
-            (first, first.candidates.index(d))
+    for d in sorted(set(first.candidates[: len(grid)]) | set(second.candidates[: 1 + len(near)])):
+        t, j = (
+            (second, second.candidates.index(d))
+            if d in second.candidates[: 1 + len(near)]
+            else (first, first.candidates.index(d))
+        )
         row = t.mean(j)
         if t is second:
             row.update(named("minus_best", second.paired(j, best_j)))
@@ -113,25 +157,43 @@ def odds(hand=None, *, seat: int = 0, dealer: int | None = None, trump_card: str
     rule_rows = {}
     for name, code in RULES.items():
         j = second.candidates.index(code, 1 + len(near))
-        rule_rows[name] = {**second.mean(j), "declared_mean": second.declared[j] / n,
-                           **named("minus_best", second.paired(j, best_j))}
+        rule_rows[name] = {
+            **second.mean(j),
+            "declared_mean": second.declared[j] / n,
+            **named("minus_best", second.paired(j, best_j)),
+        }
     hist = second.hist[best_j]
     made = {"mean": stats.mean_from_counts(range(TOP + 1), hist)}
     for level in QUANTILES:
         made[f"q{round(level * 100):02d}"] = stats.quantile_from_counts(hist, level)
     made["p_exact"] = stats.proportion(second.exact[best_j], n)
-    tables = {"declarations": stats.table(rows, "declared"),
-              "best": stats.table({best: second.mean(best_j)}, "declared"),
-              "rules": stats.table(rule_rows, "rule"), "points_made": stats.table(made)}
+    tables = {
+        "declarations": stats.table(rows, "declared"),
+        "best": stats.table({best: second.mean(best_j)}, "declared"),
+        "rules": stats.table(rule_rows, "rule"),
+        "points_made": stats.table(made),
+    }
     shown = " ".join(cards.codes_of(masks[seat])) or "any"
-    question = (f"hand {shown}, seat {seat}, dealer {dealer}, trump card "
-                f"{cards.code(trump) if trump >= 0 else 'random'}, policy {q.policy}")
-    notes = [f"heuristic declares {rule_rows['heuristic']['declared_mean']:.1f}, calibrated "
-             f"{rule_rows['calibrated']['declared_mean']:.1f} (means over the deals when the hand is "
-             "partial)"]
-    return Odds(game="differenzler", question=question, deals=n, seed=seed, stopped_by=stopped,
-                best=f"declare {best} (expected penalty {second.mean(best_j)['estimate']:.2f})",
-                best_declaration=best, tables=tables, notes=notes)
+    question = (
+        f"hand {shown}, seat {seat}, dealer {dealer}, trump card "
+        f"{cards.code(trump) if trump >= 0 else 'random'}, policy {q.policy}"
+    )
+    notes = [
+        f"heuristic declares {rule_rows['heuristic']['declared_mean']:.1f}, calibrated "
+        f"{rule_rows['calibrated']['declared_mean']:.1f} (means over the deals when the hand is "
+        "partial)"
+    ]
+    return Odds(
+        game="differenzler",
+        question=question,
+        deals=n,
+        seed=seed,
+        stopped_by=stopped,
+        best=f"declare {best} (expected penalty {second.mean(best_j)['estimate']:.2f})",
+        best_declaration=best,
+        tables=tables,
+        notes=notes,
+    )
 
 
 def with_trump_card(masks: list[int], trump: int, dealer: int) -> list[int]:
@@ -142,15 +204,27 @@ def with_trump_card(masks: list[int], trump: int, dealer: int) -> list[int]:
         return masks
     holder = next((s for s in range(PLAYERS) if masks[s] >> trump & 1), None)
     if holder not in (None, dealer) or (holder is None and bin(masks[dealer]).count("1") >= HAND):
-        raise UsageError(f"trump card {cards.code(trump)!r} is the dealer's (seat {dealer}): no other seat "
-                         "may be given it, and the dealer's given cards must leave room for it")
+        raise UsageError(
+            f"trump card {cards.code(trump)!r} is the dealer's (seat {dealer}): no other seat "
+            "may be given it, and the dealer's given cards must leave room for it"
+        )
     masks[dealer] |= 1 << trump
     return masks
 
 
-def pimc_made(seed: int, start: int, seat: int, dealer: int, fixed: np.ndarray, trump: int,
-              declared: np.ndarray, policies: np.ndarray, table: np.ndarray, params: np.ndarray,
-              played: dict) -> np.ndarray:
+def pimc_made(
+    seed: int,
+    start: int,
+    seat: int,
+    dealer: int,
+    fixed: np.ndarray,
+    trump: int,
+    declared: np.ndarray,
+    policies: np.ndarray,
+    table: np.ndarray,
+    params: np.ndarray,
+    played: dict,
+) -> np.ndarray:
     """``points_made``'s ``made`` for deals start..start+count-1 with the
     ``pimc`` seats of ``policies`` searching (``cardmc.pimc``): deal ``i`` is
     ``points_made``'s deal ``i``, played once a distinct declaration of the
@@ -175,8 +249,9 @@ def pimc_made(seed: int, start: int, seat: int, dealer: int, fixed: np.ndarray, 
             i, d = todo[t]
 
             def play(script, i=i, d=d):
-                return k.odds_deal_pimc(seed, i, seat, dealer, fixed, trump, d, policies, table, script,
-                                        events, rows)
+                return k.odds_deal_pimc(
+                    seed, i, seat, dealer, fixed, trump, d, policies, table, script, events, rows
+                )
 
             made, _ = pimc.scripted("differenzler", PLAYERS, seed, i, params, play, events, rows, 52)
             got[t] = made[seat]
@@ -210,8 +285,9 @@ class Tally:
         self.sums += pen.sum(axis=0)
         self.products += pen.T @ pen
         m = len(self.candidates)
-        self.hist += np.bincount((np.arange(m) * (TOP + 1) + made.astype(np.int64)).ravel(),
-                                 minlength=m * (TOP + 1)).reshape(m, TOP + 1)
+        self.hist += np.bincount(
+            (np.arange(m) * (TOP + 1) + made.astype(np.int64)).ravel(), minlength=m * (TOP + 1)
+        ).reshape(m, TOP + 1)
         self.exact += (pen == 0).sum(axis=0)
         self.declared += declared.astype(np.int64).sum(axis=0)
 
@@ -253,8 +329,9 @@ def check_candidates(candidates) -> tuple[int, ...]:
             else:
                 values = [int(x) for x in text.split(",") if x]
         except ValueError:
-            raise UsageError(f"candidates must be LOW:HIGH:STEP or declarations separated by commas, not "
-                             f"{candidates!r}") from None
+            raise UsageError(
+                f"candidates must be LOW:HIGH:STEP or declarations separated by commas, not {candidates!r}"
+            ) from None
     try:
         out = tuple(sorted({int(v) for v in values}))
     except (TypeError, ValueError):

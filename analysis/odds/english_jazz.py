@@ -9,6 +9,7 @@ tricks), each rule's chance and how it scores the hand, and the expected deal
 score. With the search player (``--policy pimc``) every seat searches, on the
 same deals, in rounds of ``PIMC_ROUND`` deals.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -25,9 +26,19 @@ BATCH = 4_000_000  # sample deals per kernel call at most, when no stopping rule
 PIMC_ROUND = 64  # deals a round with the search player (a tenth of a second or so a deal)
 
 
-def odds(hand=None, seat: int = 1, dealer: int = 0, games: int = 1_000_000, seed: int = 0,
-         policy: str | None = None, target_se: float | None = None, hands=None, settings: dict | None = None,
-         max_seconds: float | None = None, progress: bool = False) -> Odds:
+def odds(
+    hand=None,
+    seat: int = 1,
+    dealer: int = 0,
+    games: int = 1_000_000,
+    seed: int = 0,
+    policy: str | None = None,
+    target_se: float | None = None,
+    hands=None,
+    settings: dict | None = None,
+    max_seconds: float | None = None,
+    progress: bool = False,
+) -> Odds:
     """Odds of ``seat``'s hand when ``dealer`` deals: the whole 12-card ``hand``,
     and/or part hands of any seat in ``hands`` (``{seat: "JS 9S"}`` or
     ``["SEAT:CARDS", ...]``). ``policy``: every seat's (one name; default
@@ -37,9 +48,21 @@ def odds(hand=None, seat: int = 1, dealer: int = 0, games: int = 1_000_000, seed
     most ``target_se``. Returns an ``Odds``."""
     from cardmc.english_jazz import POSITIONS, SCORES, SPEC
 
-    q = ask(SPEC, hand, seat=seat, dealer=dealer, hands=hands, games=games, seed=seed, policy=policy,
-            settings=settings, target_se=target_se, max_seconds=max_seconds, progress=progress,
-            whole_hand=True)
+    q = ask(
+        SPEC,
+        hand,
+        seat=seat,
+        dealer=dealer,
+        hands=hands,
+        games=games,
+        seed=seed,
+        policy=policy,
+        settings=settings,
+        target_se=target_se,
+        max_seconds=max_seconds,
+        progress=progress,
+        whole_hand=True,
+    )
     if (q.policies != q.policies[0]).any():
         raise UsageError(f"english_jazz odds play every seat by one policy, not {q.policy!r}")
     seat, dealer, fixed, code = q.seat, q.dealer, q.fixed, int(q.policies[0, 0])
@@ -58,22 +81,26 @@ def odds(hand=None, seat: int = 1, dealer: int = 0, games: int = 1_000_000, seed
 
     def worst_se() -> float:
         n = int(tricks.sum())
-        return max(stats.mean_from_counts(SCORES, acc.sum(axis=0))["se"],
-                   stats.agresti_coull_se(int(tricks[k.TRICKS]), n))
+        return max(
+            stats.mean_from_counts(SCORES, acc.sum(axis=0))["se"],
+            stats.agresti_coull_se(int(tricks[k.TRICKS]), n),
+        )
 
     each = PIMC_ROUND if q.searching else q.round_deals(BATCH)
     n, stopped = q.rounds(sample, worst_se, "english_jazz odds", each)
-    summary = pd.concat([
-        stats.row("all_tricks", stats.proportion(int(tricks[k.TRICKS]), n)),
-        stats.row("expected_score", stats.mean_from_counts(SCORES, acc.sum(axis=0))),
-        # how the hand scores: the cells of the rules that cost it
-        stats.row("no_trick (B, -2)", stats.proportion(int(acc[k.RULE_B, 0]), n)),
-        stats.row("over_100 (C, -2)", stats.proportion(int(acc[k.RULE_C, 0]), n)),
-        stats.row("tied (D, -1)", stats.proportion(int(acc[k.RULE_D, 1]), n)),
-        stats.row("middle (E, -2)", stats.proportion(int(acc[k.RULE_E, 0]), n)),
-        stats.row("mean_tricks", stats.mean_from_counts(range(k.TRICKS + 1), tricks)),
-        stats.row("mean_card_points", stats.mean_from_counts(range(153), points)),
-    ])
+    summary = pd.concat(
+        [
+            stats.row("all_tricks", stats.proportion(int(tricks[k.TRICKS]), n)),
+            stats.row("expected_score", stats.mean_from_counts(SCORES, acc.sum(axis=0))),
+            # how the hand scores: the cells of the rules that cost it
+            stats.row("no_trick (B, -2)", stats.proportion(int(acc[k.RULE_B, 0]), n)),
+            stats.row("over_100 (C, -2)", stats.proportion(int(acc[k.RULE_C, 0]), n)),
+            stats.row("tied (D, -1)", stats.proportion(int(acc[k.RULE_D, 1]), n)),
+            stats.row("middle (E, -2)", stats.proportion(int(acc[k.RULE_E, 0]), n)),
+            stats.row("mean_tricks", stats.mean_from_counts(range(k.TRICKS + 1), tricks)),
+            stats.row("mean_card_points", stats.mean_from_counts(range(153), points)),
+        ]
+    )
     rule_rows = []
     for r, letter in enumerate(k.RULE_LETTERS):
         row = stats.proportion(int(acc[r].sum()), n)
@@ -88,19 +115,35 @@ def odds(hand=None, seat: int = 1, dealer: int = 0, games: int = 1_000_000, seed
     summary["events"] = summary["events"].astype("Int64")  # counts, and none for the means
     position = POSITIONS[(seat - dealer) % 3]
     size = len(q.cards())
-    question = (f"hand {' '.join(q.cards())}{'' if size == 12 else f' ({size} of 12 cards known)'}: "
-                f"seat {seat} ({position}), dealer {dealer}{q.others()}, policy {q.policy}")
+    question = (
+        f"hand {' '.join(q.cards())}{'' if size == 12 else f' ({size} of 12 cards known)'}: "
+        f"seat {seat} ({position}), dealer {dealer}{q.others()}, policy {q.policy}"
+    )
     return Odds(
-        game="english_jazz", question=question, best=None,
-        tables={"summary": summary, "rules": rules, "scores": scores}, notes=[],
-        hand=q.cards(), hands={s: q.cards(s) for s, m in enumerate(q.hands) if m},
-        seat=seat, dealer=dealer, position=position, policy=q.policy, seed=q.seed, deals=n,
-        target_se=q.target_se, stopped_by=stopped, summary=summary, rules=rules, scores=scores,
+        game="english_jazz",
+        question=question,
+        best=None,
+        tables={"summary": summary, "rules": rules, "scores": scores},
+        notes=[],
+        hand=q.cards(),
+        hands={s: q.cards(s) for s, m in enumerate(q.hands) if m},
+        seat=seat,
+        dealer=dealer,
+        position=position,
+        policy=q.policy,
+        seed=q.seed,
+        deals=n,
+        target_se=q.target_se,
+        stopped_by=stopped,
+        summary=summary,
+        rules=rules,
+        scores=scores,
     )
 
 
-def pimc_deals(seed: int, start: int, count: int, fixed: np.ndarray, seat: int, dealer: int,
-               params: np.ndarray) -> np.ndarray:
+def pimc_deals(
+    seed: int, start: int, count: int, fixed: np.ndarray, seat: int, dealer: int, params: np.ndarray
+) -> np.ndarray:
     """``odds_given``'s answer for deals start..start+count-1 with every seat
     the search player (``cardmc.pimc``): the same hands, played on the run's
     threads."""
@@ -116,11 +159,13 @@ def pimc_deals(seed: int, start: int, count: int, fixed: np.ndarray, seat: int, 
     def work(share: int) -> None:
         events = np.zeros((1 + PLAYERS + 36, 4), np.int64)
         for j in range(count * share // shares, count * (share + 1) // shares):
+
             def play(script, i=start + j):
                 return k.odds_deal_pimc(seed, i, fixed, dealer, policies, script, events)
 
-            res, rule, _ = pimc.scripted("english_jazz", PLAYERS, seed, start + j, params, play, events, None,
-                                         52)
+            res, rule, _ = pimc.scripted(
+                "english_jazz", PLAYERS, seed, start + j, params, play, events, None, 52
+            )
             out[j] = res[0, seat], res[1, seat], rule, res[2, seat]
 
     in_threads(work, shares)

@@ -9,6 +9,7 @@ of going out first, the expected passes and the expected deal score. Sample
 deal i of seed s is the same cards under every rule option and policy
 (``cardmc.kernels.norwegian_jazz_odds``).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -74,9 +75,21 @@ def condition(hand, seat: int, dealer: int, players: int, deal: int, hands=None)
     return np.array(masks, np.uint64), np.array(sizes, np.int64), deck
 
 
-def odds(hand=None, seat: int = 1, dealer: int = 0, games: int = 1_000_000, seed: int = 0, players: int = 4,
-         deal: int = 6, policy: str | None = None, settings: dict | None = None, hands=None,
-         target_se: float | None = None, max_seconds: float | None = None, progress: bool = False) -> Odds:
+def odds(
+    hand=None,
+    seat: int = 1,
+    dealer: int = 0,
+    games: int = 1_000_000,
+    seed: int = 0,
+    players: int = 4,
+    deal: int = 6,
+    policy: str | None = None,
+    settings: dict | None = None,
+    hands=None,
+    target_se: float | None = None,
+    max_seconds: float | None = None,
+    progress: bool = False,
+) -> Odds:
     """Odds of ``seat``'s hand in deal ``deal`` (1..6) when ``dealer`` deals, at most
     ``games`` sample deals (see the module); a ``cardmc.odds.Odds``. ``hand``
     is the seat's whole hand; ``hands`` (``{seat: cards}`` or
@@ -91,9 +104,23 @@ def odds(hand=None, seat: int = 1, dealer: int = 0, games: int = 1_000_000, seed
     from cardmc.norwegian_jazz import SPEC
 
     deal = check_deal(deal)
-    q = ask(SPEC, hand, seat=seat, dealer=dealer, hands=hands, games=games, seed=seed, policy=policy,
-            settings=settings, target_se=target_se, max_seconds=max_seconds, progress=progress,
-            players=players, whole_hand=True, sizes=lambda n, at: hand_sizes(n, deal, at))
+    q = ask(
+        SPEC,
+        hand,
+        seat=seat,
+        dealer=dealer,
+        hands=hands,
+        games=games,
+        seed=seed,
+        policy=policy,
+        settings=settings,
+        target_se=target_se,
+        max_seconds=max_seconds,
+        progress=progress,
+        players=players,
+        whole_hand=True,
+        sizes=lambda n, at: hand_sizes(n, deal, at),
+    )
     players, seat, dealer, full = q.players, q.seat, q.dealer, q.settings
     fixed, sizes = q.fixed, np.array(q.sizes, np.int64)
     deck = check_deck(q.hands, players, deal)
@@ -102,8 +129,22 @@ def odds(hand=None, seat: int = 1, dealer: int = 0, games: int = 1_000_000, seed
     parts: list[dict] = []
 
     def sample(start: int, count: int) -> None:
-        args = (q.seed, start, count, players, deal, dealer, seat, deck, fixed, sizes, bonus, play_out,
-                stop_early, q.policies)
+        args = (
+            q.seed,
+            start,
+            count,
+            players,
+            deal,
+            dealer,
+            seat,
+            deck,
+            fixed,
+            sizes,
+            bonus,
+            play_out,
+            stop_early,
+            q.policies,
+        )
         out = pimc_deals(*args, q.params) if q.searching else ko.odds_deals(*args)
         parts[:] = [merge([*parts, counts_of(out)])]
 
@@ -112,37 +153,76 @@ def odds(hand=None, seat: int = 1, dealer: int = 0, games: int = 1_000_000, seed
         done = int(parts[0]["score"].sum())
         t = summary_table(parts[0], done, deal)
         shares = t["events"].notna() if "events" in t.columns else pd.Series(False, index=t.index)
-        se = [stats.agresti_coull_se(int(t.at[i, "events"]), done) if shares[i] else t.at[i, "se"]
-              for i in t.index]
+        se = [
+            stats.agresti_coull_se(int(t.at[i, "events"]), done) if shares[i] else t.at[i, "se"]
+            for i in t.index
+        ]
         return float(max(se))
 
     each = PIMC_ROUND if q.searching else q.round_deals(BATCH)
     n, stopped = q.rounds(sample, worst_se, "norwegian_jazz odds", each)
     counts = parts[0]
-    summary, scores, quantiles = summary_table(counts, n, deal), score_table(counts["score"], n), \
-        quantile_table(counts["score"])
+    summary, scores, quantiles = (
+        summary_table(counts, n, deal),
+        score_table(counts["score"], n),
+        quantile_table(counts["score"]),
+    )
     size = len(q.cards())
     known = "" if size == sizes[seat] else f" ({size} of {sizes[seat]} cards known)"
     options = "" if deal <= 5 else f", first_out_bonus {bonus}, play_out {str(play_out).lower()}"
     if q.searching:
-        search = f"pimc_tricks {int(full['pimc_tricks'])}" if deal <= 5 else \
-            f"pimc_sevens_cards {int(full['pimc_sevens_cards'])}"
+        search = (
+            f"pimc_tricks {int(full['pimc_tricks'])}"
+            if deal <= 5
+            else f"pimc_sevens_cards {int(full['pimc_sevens_cards'])}"
+        )
         options += f", pimc_samples {int(full['pimc_samples'])}, {search}"
-    question = (f"deal {deal} ({DEAL_NAMES[deal]}), {players} players, hand {' '.join(q.cards())}"
-                f"{known}: seat {seat}, dealer {dealer}{q.others()}, policy {q.policy}{options}")
+    question = (
+        f"deal {deal} ({DEAL_NAMES[deal]}), {players} players, hand {' '.join(q.cards())}"
+        f"{known}: seat {seat}, dealer {dealer}{q.others()}, policy {q.policy}{options}"
+    )
     return Odds(
-        game="norwegian_jazz", question=question, best=None,
-        tables={"summary": summary, "scores": scores, "quantiles": quantiles}, notes=[],
-        players=players, deal=deal, deal_name=DEAL_NAMES[deal], hand=q.cards(),
-        hands={s: q.cards(s) for s, m in enumerate(q.hands) if m}, seat=seat, dealer=dealer, policy=q.policy,
-        settings=SPEC.rule_settings(full), seed=q.seed, deals=n, target_se=q.target_se, stopped_by=stopped,
-        summary=summary, scores=scores, quantiles=quantiles,
+        game="norwegian_jazz",
+        question=question,
+        best=None,
+        tables={"summary": summary, "scores": scores, "quantiles": quantiles},
+        notes=[],
+        players=players,
+        deal=deal,
+        deal_name=DEAL_NAMES[deal],
+        hand=q.cards(),
+        hands={s: q.cards(s) for s, m in enumerate(q.hands) if m},
+        seat=seat,
+        dealer=dealer,
+        policy=q.policy,
+        settings=SPEC.rule_settings(full),
+        seed=q.seed,
+        deals=n,
+        target_se=q.target_se,
+        stopped_by=stopped,
+        summary=summary,
+        scores=scores,
+        quantiles=quantiles,
     )
 
 
-def pimc_deals(seed: int, start: int, count: int, players: int, deal: int, dealer: int, seat: int, deck,
-               fixed: np.ndarray, sizes: np.ndarray, bonus: int, play_out: bool, stop_early: bool,
-               policies: np.ndarray, params: np.ndarray) -> np.ndarray:
+def pimc_deals(
+    seed: int,
+    start: int,
+    count: int,
+    players: int,
+    deal: int,
+    dealer: int,
+    seat: int,
+    deck,
+    fixed: np.ndarray,
+    sizes: np.ndarray,
+    bonus: int,
+    play_out: bool,
+    stop_early: bool,
+    policies: np.ndarray,
+    params: np.ndarray,
+) -> np.ndarray:
     """``odds_deals``' answer for sample deals start..start+count-1 with the
     ``pimc`` seats of ``policies`` searching (``cardmc.pimc``; in sevens from
     ``pimc_sevens_cards`` cards left, as in games): the same hands, played on
@@ -159,12 +239,30 @@ def pimc_deals(seed: int, start: int, count: int, players: int, deal: int, deale
     def work(share: int) -> None:
         events = np.zeros((k.max_events(players), 4), np.int64)
         for j in range(count * share // shares, count * (share + 1) // shares):
-            def play(script, i=start + j):
-                return ko.odds_deal_pimc(seed, i, players, deal, dealer, seat, deck, fixed, sizes, bonus,
-                                         play_out, stop_early, policies, sevens_cards, script, events)
 
-            out[j] = pimc.scripted("norwegian_jazz", players, seed, start + j, params, play, events, None,
-                                   52)[0]
+            def play(script, i=start + j):
+                return ko.odds_deal_pimc(
+                    seed,
+                    i,
+                    players,
+                    deal,
+                    dealer,
+                    seat,
+                    deck,
+                    fixed,
+                    sizes,
+                    bonus,
+                    play_out,
+                    stop_early,
+                    policies,
+                    sevens_cards,
+                    script,
+                    events,
+                )
+
+            out[j] = pimc.scripted(
+                "norwegian_jazz", players, seed, start + j, params, play, events, None, 52
+            )[0]
 
     in_threads(work, shares)
     return out
@@ -172,8 +270,13 @@ def pimc_deals(seed: int, start: int, count: int, players: int, deal: int, deale
 
 def counts_of(out: np.ndarray) -> dict[str, pd.Series]:
     """Deals by value of each output column."""
-    names = {"score": ko.O_SCORE, "tricks": ko.O_TRICKS, "taken": ko.O_TAKEN, "passes": ko.O_PASSES,
-             "first_out": ko.O_FIRST_OUT}
+    names = {
+        "score": ko.O_SCORE,
+        "tricks": ko.O_TRICKS,
+        "taken": ko.O_TAKEN,
+        "passes": ko.O_PASSES,
+        "first_out": ko.O_FIRST_OUT,
+    }
     res = {}
     for name, col in names.items():
         v, c = np.unique(out[:, col].astype(np.int64), return_counts=True)
@@ -194,14 +297,18 @@ def summary_table(counts: dict, n: int, deal: int) -> pd.DataFrame:
     """The deal's figures for the seat: deals 1-5 its penalty, sevens going out first and its score."""
     score = counts["score"]
     if deal <= 5:
-        rows = [stats.row("expected_penalty", mean_of(score), "measure"),
-                stats.row("no_penalty", stats.proportion(int(score.get(0, 0)), n), "measure"),
-                stats.row("mean_tricks", mean_of(counts["tricks"]), "measure"),
-                stats.row("mean_penalty_units", mean_of(counts["taken"]), "measure")]
+        rows = [
+            stats.row("expected_penalty", mean_of(score), "measure"),
+            stats.row("no_penalty", stats.proportion(int(score.get(0, 0)), n), "measure"),
+            stats.row("mean_tricks", mean_of(counts["tricks"]), "measure"),
+            stats.row("mean_penalty_units", mean_of(counts["taken"]), "measure"),
+        ]
     else:
-        rows = [stats.row("first_out", stats.proportion(int(counts["first_out"].get(1, 0)), n), "measure"),
-                stats.row("expected_passes", mean_of(counts["passes"]), "measure"),
-                stats.row("expected_score", mean_of(score), "measure")]
+        rows = [
+            stats.row("first_out", stats.proportion(int(counts["first_out"].get(1, 0)), n), "measure"),
+            stats.row("expected_passes", mean_of(counts["passes"]), "measure"),
+            stats.row("expected_score", mean_of(score), "measure"),
+        ]
     out = pd.concat(rows)
     out["events"] = out["events"].astype("Int64")  # counts, and none for the means
     return out

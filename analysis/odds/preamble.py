@@ -10,6 +10,7 @@ rules by ``checks.check_positive``. It returns a ``Question``, or raises
 number of Numba threads. A game's own options (Schieber's ``pushed``,
 Differenzler's trump card, Norwegian Jazz's deal) stay in its module.
 """
+
 from __future__ import annotations
 
 from contextlib import contextmanager
@@ -64,8 +65,11 @@ class Question:
 
     def others(self) -> str:
         """``", seat S holds ..."`` for each other seat with given cards (for a question's text)."""
-        return "".join(f", seat {s} holds {' '.join(cards.codes_of(m))}" for s, m in enumerate(self.hands)
-                       if m and s != self.seat)
+        return "".join(
+            f", seat {s} holds {' '.join(cards.codes_of(m))}"
+            for s, m in enumerate(self.hands)
+            if m and s != self.seat
+        )
 
     def round_deals(self, most: int) -> int:
         """Deals a round: ``ROUND`` when a stopping rule is checked, else as many as ``most`` (the deals
@@ -74,13 +78,30 @@ class Question:
 
     def rounds(self, sample, worst_se, desc: str, round_deals: int = ROUND) -> tuple[int, str]:
         """``rounds`` of ``sample`` under the question's game count and stopping rules."""
-        return rounds(sample, self.games, worst_se, self.target_se, self.max_seconds, self.progress, desc,
-                      round_deals)
+        return rounds(
+            sample, self.games, worst_se, self.target_se, self.max_seconds, self.progress, desc, round_deals
+        )
 
 
-def ask(spec: GameSpec, hand=None, *, seat, dealer=None, hands=None, games: int, seed=0, policy=None,
-        settings=None, target_se=None, max_seconds=None, progress=False, players=None, calibration=None,
-        whole_hand: bool = False, sizes: Callable[[int, int | None], list[int]] | None = None) -> Question:
+def ask(
+    spec: GameSpec,
+    hand=None,
+    *,
+    seat,
+    dealer=None,
+    hands=None,
+    games: int,
+    seed=0,
+    policy=None,
+    settings=None,
+    target_se=None,
+    max_seconds=None,
+    progress=False,
+    players=None,
+    calibration=None,
+    whole_hand: bool = False,
+    sizes: Callable[[int, int | None], list[int]] | None = None,
+) -> Question:
     """The checked question of ``spec``'s hand advice. ``hand``: the asking
     seat's cards (codes separated by spaces or commas, or a list), the whole
     hand when ``whole_hand``, else all or part of it; ``hands``: other seats'
@@ -98,14 +119,30 @@ def ask(spec: GameSpec, hand=None, *, seat, dealer=None, hands=None, games: int,
     given = given_hands(spec, players, seat, hand, hands, held, whole_hand)
     policies = run.codes()
     table = None if run.calibration is None else np.array(run.calibration, np.int64)
-    return Question(spec=spec, players=players, seat=seat, dealer=dealer, hands=given, sizes=held,
-                    games=run.games, seed=run.seed, policy=run.policy, policies=policies,
-                    searching=pimc.has_pimc(policies, spec.name), settings=run.options, params=run.params(),
-                    calibration=table, target_se=target_se, max_seconds=max_seconds, progress=progress)
+    return Question(
+        spec=spec,
+        players=players,
+        seat=seat,
+        dealer=dealer,
+        hands=given,
+        sizes=held,
+        games=run.games,
+        seed=run.seed,
+        policy=run.policy,
+        policies=policies,
+        searching=pimc.has_pimc(policies, spec.name),
+        settings=run.options,
+        params=run.params(),
+        calibration=table,
+        target_se=target_se,
+        max_seconds=max_seconds,
+        progress=progress,
+    )
 
 
-def given_hands(spec: GameSpec, players: int, seat: int, hand, hands, sizes, whole_hand: bool = False
-                ) -> tuple[int, ...]:
+def given_hands(
+    spec: GameSpec, players: int, seat: int, hand, hands, sizes, whole_hand: bool = False
+) -> tuple[int, ...]:
     """The cards given to each seat (one mask per seat): ``hand`` for ``seat``
     and ``hands`` for any seat, checked against the game's deck and
     ``sizes`` (the cards each seat holds)."""
@@ -134,8 +171,10 @@ def check_hand(text: str, seat: int, deck: int, size: int, whole: bool) -> None:
         if c in got[:i]:
             raise UsageError(f"card {cards.code(c)!r} appears twice in the hand")
     if whole and len(got) != size:
-        raise UsageError(f"seat {seat} holds {size} cards, got {len(got)}: {text!r} (give a part of a hand "
-                         "as hands={seat: cards}, --hand SEAT:CARDS)")
+        raise UsageError(
+            f"seat {seat} holds {size} cards, got {len(got)}: {text!r} (give a part of a hand "
+            "as hands={seat: cards}, --hand SEAT:CARDS)"
+        )
 
 
 @contextmanager

@@ -6,6 +6,7 @@ checked only at a round's end, and deal i is the same whatever the rounds.
 Figures are kept as integer sums (``cardmc.stats.mean_from_sums`` and the
 like), so rounds merge exactly in any order.
 """
+
 from __future__ import annotations
 
 import time
@@ -16,9 +17,17 @@ from cardmc.progress import bar
 ROUND = 16_384  # deals per round: the unit of --target-se and --max-seconds checks
 
 
-def rounds(sample, games: int, worst_se=None, target_se: float | None = None,
-           max_seconds: float | None = None, progress: bool = False, desc: str = "odds",
-           round_deals: int = ROUND, unit: str = " deals") -> tuple[int, str]:
+def rounds(
+    sample,
+    games: int,
+    worst_se=None,
+    target_se: float | None = None,
+    max_seconds: float | None = None,
+    progress: bool = False,
+    desc: str = "odds",
+    round_deals: int = ROUND,
+    unit: str = " deals",
+) -> tuple[int, str]:
     """Call ``sample(start, count)`` on deals (or games) ``0..games-1`` in
     rounds of ``round_deals``; after each round stop when ``worst_se()`` (the
     largest SE the result reports) is at most ``target_se``, or ``max_seconds``

@@ -1,5 +1,6 @@
 """Plain-Python counter-based streams and shuffles: the reference the
 kernels' dealing is compared against (bit for bit)."""
+
 from __future__ import annotations
 
 MASK = (1 << 64) - 1
@@ -50,7 +51,7 @@ def deal_packets(cards: list[str], players: int, dealer: int, packet: int = 3) -
     hands: list[list[str]] = [[] for _ in range(players)]
     pos, seat = 0, (dealer + 1) % players
     while pos < len(cards):
-        hands[seat].extend(cards[pos:pos + packet])
+        hands[seat].extend(cards[pos : pos + packet])
         pos += packet
         seat = (seat + 1) % players
     return hands

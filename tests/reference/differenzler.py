@@ -1,4 +1,5 @@
 """Differenzler Jass by RULES.md section 2, slow and plain: the reference."""
+
 from __future__ import annotations
 
 PLAIN_ORDER = "6789TJQKA"  # low to high

@@ -5,6 +5,7 @@ counter-based random streams of ARCHITECTURE.md ("Randomness and pairing")
 are re-implemented so that an audit can check the deals and the first dealer
 of a trace from its seed and index.
 """
+
 from __future__ import annotations
 
 PLAYERS = 3
@@ -130,7 +131,7 @@ def deal_hands(order, dealer) -> list[list[str]]:
     pos = 0
     for _ in range(4):
         for j in range(PLAYERS):
-            hands[(dealer + 1 + j) % PLAYERS] += order[pos:pos + 3]
+            hands[(dealer + 1 + j) % PLAYERS] += order[pos : pos + 3]
             pos += 3
     return hands
 
@@ -160,8 +161,15 @@ def play_deal(hands, dealer, choose) -> dict:
         taken[leader] += trick
     points = [card_points(taken[s], trump) for s in range(PLAYERS)]
     rule, score = deal_score(tricks, points)
-    return {"trump": trump, "trump_set_by": setter, "tricks": tricks, "card_points": points,
-            "rule": rule, "score": score, "plays": plays}  # fmt: skip
+    return {
+        "trump": trump,
+        "trump_set_by": setter,
+        "tricks": tricks,
+        "card_points": points,
+        "rule": rule,
+        "score": score,
+        "plays": plays,
+    }
 
 
 # -------------------------------------------------------------------- audit
@@ -240,8 +248,14 @@ def _audit_deal(deal, seed, index, k, dealer) -> list[str]:
     if sum(points) != (152 if trump else 120):
         errs.append(f"card points add up to {sum(points)}")
     rule, score = deal_score(tricks, points)
-    want = {"trump": trump, "trump_set_by": setter, "tricks": tricks, "card_points": points,
-            "rule": rule, "score": score}  # fmt: skip
+    want = {
+        "trump": trump,
+        "trump_set_by": setter,
+        "tricks": tricks,
+        "card_points": points,
+        "rule": rule,
+        "score": score,
+    }
     for key, value in want.items():
         if deal.get(key) != value:
             errs.append(f"{key} {deal.get(key)} should be {value}")

@@ -7,6 +7,7 @@ codes per seat), the cards of the trick in progress, its leader, the trump
 others have won a trick this deal. Every line of play is tried (results are
 memoised on the whole position, which changes nothing but the speed).
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -20,23 +21,30 @@ from tests.reference import schieber as S
 def rules(game: str, param):
     """(legal(hand, trick, trump), end(trick, trump, last) -> (winner pos, value, trump after))."""
     if game == "schieber":
+
         def end(trick, trump, last):
             pts = sum(S.card_points(c, param) for c in trick) + (5 if last else 0)
             return S.trick_winner(list(trick), param), pts, trump
+
         return (lambda hand, trick, trump: S.legal(hand, list(trick), param)), end
     if game == "differenzler":
+
         def end(trick, trump, last):
             pts = sum(D.points(c, param) for c in trick) + (5 if last else 0)
             return D.trick_winner(list(trick), param), pts, trump
+
         return (lambda hand, trick, trump: D.legal(set(hand), list(trick), param)), end
     if game == "english_jazz":
+
         def end(trick, trump, last):
             w, after, _ = E.play_trick(list(trick), trump)
             return w, 1, after
+
         return (lambda hand, trick, trump: E.legal(hand, list(trick))), end
 
     def end(trick, trump, last):
         return N.trick_winner(list(trick)), N.penalty_units(param, list(trick), last), trump
+
     return (lambda hand, trick, trump: N.trick_legal(hand, list(trick))), end
 
 
@@ -69,15 +77,29 @@ def searcher(game: str, param, n: int, max_side: set[int], counted: set[int], ut
         if not any(hands):
             return utility(acc)
         p = (leader + len(trick)) % n
-        results = [go(*step(hands, trick, leader, trump, cw, ow, acc, p, c))
-                   for c in sorted(legal(hands[p], trick, trump))]
+        results = [
+            go(*step(hands, trick, leader, trump, cw, ow, acc, p, c))
+            for c in sorted(legal(hands[p], trick, trump))
+        ]
         return max(results) if p in max_side else min(results)
 
     return go, step, legal
 
 
-def minimax(game: str, param, hands, trick, leader: int, trump, counted_won: bool, other_won: bool,
-            max_side: set[int], counted: set[int], utility, bonus: int = 0):
+def minimax(
+    game: str,
+    param,
+    hands,
+    trick,
+    leader: int,
+    trump,
+    counted_won: bool,
+    other_won: bool,
+    max_side: set[int],
+    counted: set[int],
+    utility,
+    bonus: int = 0,
+):
     """(the minimax value of the position for the counted seats (see
     ``searcher``), a dict of the value after each legal card of the seat to play)."""
     n = len(hands)
@@ -129,9 +151,9 @@ def english_jazz_score(hands, plays, first_leader: int, me: int) -> tuple[int, d
     leader, trump = first_leader, None
     done = len(plays) // n * n
     for t in range(0, done, n):
-        w, trump, _ = E.play_trick(list(plays[t:t + n]), trump)
+        w, trump, _ = E.play_trick(list(plays[t : t + n]), trump)
         ws = (leader + w) % n
-        won[ws] += plays[t:t + n]
+        won[ws] += plays[t : t + n]
         tricks[ws] += 1
         leader = ws
 
@@ -160,7 +182,13 @@ def english_jazz_score(hands, plays, first_leader: int, me: int) -> tuple[int, d
     def value(each, p):
         return max(each.values()) if p == me else min(each.values())
 
-    root = (tuple(frozenset(h) for h in hands), tuple(plays[done:]), leader, trump,
-            tuple(frozenset(x) for x in won), tuple(tricks))
+    root = (
+        tuple(frozenset(h) for h in hands),
+        tuple(plays[done:]),
+        leader,
+        trump,
+        tuple(frozenset(x) for x in won),
+        tuple(tricks),
+    )
     each = moves(*root)
     return value(each, me), each

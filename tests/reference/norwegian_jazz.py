@@ -4,6 +4,7 @@ Slow and obvious on purpose: cards are their text codes (``"7H"``), hands
 and tables are sets. Nothing here imports the kernel. ``audit(line)``
 replays one TRACE.md line and lists every way it breaks the rules.
 """
+
 from __future__ import annotations
 
 RANKS = "23456789TJQKA"
