@@ -20,7 +20,7 @@ __version__ = "0.2.0"
 _API = ("simulate", "analyze", "trace", "read", "run_info")
 _GAME_API = {"house_rules": "cardmc.schieber"}
 _PARTS = ("kernels", "reports")
-_CALLABLE = ("compare", "solve", "odds")  # modules that call their function: cardmc.compare(game, arms, ...)
+_CALLABLE = ("compare", "solve", "odds", "advise")  # modules that call their function: cardmc.compare(game, arms, ...)
 
 __all__ = [*_API, *_GAME_API, *_CALLABLE, "__version__"]
 

@@ -328,6 +328,14 @@ def build_parser() -> argparse.ArgumentParser:
                        "every side) and print its value and the value after each legal card.")  # fmt: skip
     cli_solve.solve_arguments(p)
 
+    p = sub.add_parser("advise", help="advice at one decision: each legal card's value from one seat's view, "
+                       "95%% CIs", epilog=cli_solve.ADVISE_HELP, formatter_class=argparse.RawDescriptionHelpFormatter,
+                       description="From one seat's view of a deal in progress (its hand, the plays so far, the "
+                       "contract or trump), or a point of a trace, deal the unseen cards consistently with the play "
+                       "(reproducible by seed), solve each deal with every hand seen, and report each legal card's "
+                       "value for the seat with a 95% CI, the best card, and the card each --policy plays.")
+    cli_solve.advise_arguments(p)
+
     p = sub.add_parser("calibrate", help="refit Differenzler's calibrated declarations from simulations",
                        description="Refit the table of Differenzler's calibrated declarations (the median points "
                        "made per cell of hand features) from simulations, a few rounds, and write it as CSV; "
@@ -513,6 +521,10 @@ def cmd_solve(args) -> int:
     return cli_solve.solve_command(args)
 
 
+def cmd_advise(args) -> int:
+    return cli_solve.advise_command(args)
+
+
 def cmd_calibrate(args) -> int:
     from cardmc.calibrate import calibrate
 
@@ -570,7 +582,7 @@ def cmd_compare(args) -> int:
 
 COMMANDS = {"simulate": cmd_simulate, "analyze": cmd_analyze, "trace": cmd_trace, "bench": cmd_bench,
             "calibrate": cmd_calibrate, "odds": cmd_odds, "report": cmd_report,
-            "solve": cmd_solve, "compile": cmd_compile}  # fmt: skip
+            "solve": cmd_solve, "compile": cmd_compile, "advise": cmd_advise}  # fmt: skip
 
 
 COMMANDS["compare"] = cmd_compare

@@ -64,6 +64,85 @@ def solve_command(args) -> int:
     return 0
 
 
+ADVISE_HELP = """the view, given (--hand is the seat's cards now; --plays every card so far, in order,
+each CARD or SEAT:CARD; the seats follow from --dealer and the tricks):
+  cardmc advise schieber --hand "JS 9S AS KH QH TD 8D" --dealer 3 --contract S \\
+      --plays "6C 7C AC 8C KC 9C TC QC"
+  cardmc advise differenzler --hand "..." --dealer 0 --trump-card 7S --declared 45 --plays "..."
+  cardmc advise norwegian_jazz --players 4 --number 3 --hand "..." --plays "..."
+or a point of a trace (the view of the seat to play before card K of deal J of the game
+whose index is I, from what that seat saw; deal and card count from 1):
+  cardmc advise schieber --trace schieber.jsonl --game 0 --deal 1 --card 9 --policy heuristic,pimc
+
+each legal card's estimate (with a 95% CI over the sampled deals, each consistent with the
+view and solved with every hand seen), the best card, and each --policy's card. Estimates:
+schieber, the team's points this deal; differenzler, the penalty for the seat's declaration;
+english_jazz, the deal score; norwegian_jazz, the penalty points of the deal.
+"""
+
+
+def advise_arguments(p) -> None:
+    """The options of ``cardmc advise`` (an argparse parser or subparser)."""
+    p.add_argument("game", choices=list(GAMES), metavar="GAME", help=", ".join(GAMES))
+    p.add_argument("--hand", default=None, help='the cards of the seat to play, now, e.g. "JS 9S AS"')
+    p.add_argument("--plays", default=None, help='the deal\'s cards so far in order, e.g. "0:6C 1:7C 2:AC" or '
+                   '"6C 7C AC"')
+    p.add_argument("--seat", type=int, default=None, help="the seat to play (checked against the plays)")
+    p.add_argument("--dealer", type=int, default=None, help="the dealer (default: the last seat, so seat 0 "
+                   "leads)")
+    p.add_argument("--policy", action="append", default=None, help="a policy whose card to name (repeatable or "
+                   "comma-separated; default heuristic): random, heuristic, pimc, Differenzler also calibrated")
+    p.add_argument("--samples", type=int, default=None, help="sampled deals (default: pimc_samples, 8)")
+    p.add_argument("--seed", type=int, default=0, help="random seed of the samples (default 0)")
+    p.add_argument("--set", dest="settings", action="append", default=[], metavar="NAME=VALUE",
+                   help="a rule option by its docs/RULES.md name (repeatable)")
+    p.add_argument("--threads", type=int, default=None, help="threads solving the samples (the result is the "
+                   "same)")
+    p.add_argument("--most-tricks", type=int, default=None, help="search only with this many tricks left or "
+                   "fewer (default: the most the search player searches: whole deals can take minutes)")
+    p.add_argument("--out", default=None, metavar="FILE.csv", help="write the cards' table as CSV")
+    p.add_argument("--force", action="store_true", help="overwrite an existing output file")
+    g = p.add_argument_group("a point of a trace")
+    g.add_argument("--trace", default=None, metavar="FILE", help="a trace written by cardmc trace")
+    g.add_argument("--game", dest="game_index", type=int, default=None, metavar="I", help="the game's index")
+    g.add_argument("--deal", type=int, default=None, metavar="J", help="the deal, from 1")
+    g.add_argument("--card", type=int, default=None, metavar="K", help="before the K-th card of the deal")
+    g = p.add_argument_group("Schieber")
+    g.add_argument("--contract", default=None, help="C D H S obenabe undenufe")
+    g.add_argument("--chooser", type=int, default=None, help="the seat that chose (default: the forehand)")
+    g.add_argument("--pushed", action="store_true", default=None, help="the forehand pushed: its partner chose")
+    g = p.add_argument_group("Differenzler")
+    g.add_argument("--trump-card", default=None, help="the face-up trump card (the dealer's until played)")
+    g.add_argument("--declared", type=int, default=None, help="the seat's declaration")
+    g = p.add_argument_group("Norwegian Jazz")
+    g.add_argument("--players", type=int, default=None, help="number of players (3-7)")
+    g.add_argument("--number", type=int, default=None, help="the deal number, 1-5")
+
+
+def advise_command(args) -> int:
+    """``cardmc advise``: the advice of the parsed ``args`` (see ``advise_arguments``), printed."""
+    from cardmc import advise
+
+    settings = {}
+    for text in args.settings:
+        if "=" not in text:
+            raise UsageError(f"--set expects NAME=VALUE, not {text!r}")
+        name, value = (x.strip() for x in text.split("=", 1))
+        settings[name] = value
+    own = {k: getattr(args, k) for k in ("contract", "chooser", "pushed", "trump_card", "declared", "number")
+           if getattr(args, k) is not None}
+    result = advise.advise(args.game, hand=args.hand, seat=args.seat, plays=args.plays, dealer=args.dealer,
+                           players=args.players, policy=args.policy, samples=args.samples, seed=args.seed,
+                           settings=settings, threads=args.threads, trace=args.trace, game_index=args.game_index,
+                           deal=args.deal, card=args.card, most_tricks=args.most_tricks, **own)
+    if args.out:
+        path = advise.write(result, args.out, force=args.force)
+    print(advise.show(result))
+    if args.out:
+        print(f"\nwrote {path}")
+    return 0
+
+
 def solver_bench_main(argv=None) -> int:
     """``python -m cardmc.cli_solve solver GAME [--positions N] [--tricks-left K] ...``
     (also ``cardmc bench GAME --solver``): ``cardmc.bench.solver_line``."""

@@ -367,5 +367,6 @@ SPEC = GameSpec(
     bench=(("random", "random", {}), ("heuristic+calibrated", "calibrated", {})),
     solver=differenzler_solver.SOLVER,
     search_player=differenzler_solver.SEARCH_PLAYER,
+    adviser=differenzler_solver.ADVISER,
     solved=differenzler_solver.SOLVED,
 )

@@ -27,7 +27,7 @@ from cardmc.kernels import cards as C
 from cardmc.kernels import differenzler as k
 from cardmc.kernels import solve_rules as SR
 from cardmc.objectives import scaled
-from cardmc.registry import SearchPlayerSpec, Solved, SolverSpec, UsageError
+from cardmc.registry import Adviser, SearchPlayerSpec, Solved, SolverSpec, UsageError
 from cardmc.solved_tables import flag, measure, need
 
 HAND = 9
@@ -66,6 +66,63 @@ def seen(view: dict, number: int, rows) -> None:
 def target(view: dict, gained: int) -> int:
     """What the seat's declaration still needs."""
     return int(view["declared"]) - gained
+
+
+# ---------------------------------------------------------------- advice
+
+
+def advice_view(view: dict, own: dict) -> None:
+    """The face-up trump card (the dealer's until played; its suit is trump)
+    and the seat's own declaration, which the penalty is counted against."""
+    card, declared = own.get("trump_card"), own.get("declared")
+    if card is None or declared is None:
+        raise UsageError("differenzler advice needs the face-up trump card (trump_card=, --trump-card) and the "
+                         "seat's declaration (declared=, --declared)")
+    if isinstance(card, str):
+        try:
+            card = C.parse(card.strip(), 36)
+        except ValueError:
+            raise UsageError(f"unknown trump card {card!r} for a 36-card deck") from None
+    if not isinstance(card, (int, np.integer)) or not (C.FULL36 >> int(card)) & 1:
+        raise UsageError(f"unknown trump card {card!r} for a 36-card deck")
+    try:
+        declared = int(declared)
+    except (TypeError, ValueError):
+        raise UsageError(f"declared must be a whole number 0..{k.DEAL_POINTS}, not {declared!r}") from None
+    if not 0 <= declared <= k.DEAL_POINTS:
+        raise UsageError(f"declared must be 0..{k.DEAL_POINTS}, not {declared}")
+    view.update(trump_card=int(card), contract=int(card) >> 4, declared=declared)
+
+
+def advice_traced(line: dict, deal: dict, seat: int) -> dict:
+    return {"trump_card": deal["trump_card"], "declared": deal["declared"][seat]}
+
+
+def heuristic_card(view: dict, params: np.ndarray) -> int:
+    """The heuristic's card towards the seat's declaration."""
+    from cardmc.kernels.advice import differenzler_card
+
+    plays = np.array([c for _, c in view["plays"]], np.int64)
+    seats = np.array([s for s, _ in view["plays"]], np.int64)
+    return int(differenzler_card(np.uint64(view["hand"]), plays, seats, len(plays), view["contract"],
+                                 view["declared"], view["me"]))
+
+
+def advice_value(view: dict, gained: int, value: int) -> float:
+    """The least penalty the seat can be sure of: the search's distance already counts the whole deal."""
+    return value
+
+
+ADVISER = Adviser(
+    measure="the penalty |declared - made| the seat can be sure of whatever the other three do",
+    options={"trump_card": "the face-up trump card, held by the dealer until played",
+             "declared": "the seat's own declaration"},
+    view=advice_view,
+    traced=advice_traced,
+    heuristic=heuristic_card,
+    value=advice_value,
+    random=k.PLAY_RANDOM,
+)
 
 
 # ---------------------------------------------------------------- solved runs

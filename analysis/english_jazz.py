@@ -286,5 +286,6 @@ SPEC = GameSpec(
     bench_games=65_536,  # games of about 13 deals: long enough that a run's fixed costs do not set the rate
     solver=english_jazz_solver.SOLVER,
     search_player=english_jazz_solver.SEARCH_PLAYER,
+    adviser=english_jazz_solver.ADVISER,
     solved=english_jazz_solver.SOLVED,
 )

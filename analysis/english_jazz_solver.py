@@ -30,7 +30,7 @@ from cardmc.kernels import cards as C
 from cardmc.kernels import english_jazz as k
 from cardmc.kernels import solve_rules as SR
 from cardmc.objectives import scaled
-from cardmc.registry import SearchPlayerSpec, Solved, SolverSpec, UsageError
+from cardmc.registry import Adviser, SearchPlayerSpec, Solved, SolverSpec, UsageError
 from cardmc.solved_tables import flag, need
 from cardmc.stats import named, paired_outcomes, rate
 
@@ -75,6 +75,43 @@ def card_values(view: dict, hands: np.ndarray) -> dict[int, int]:
     out_v = np.zeros(MAX_MOVES, np.int64)
     m = E.card_values(hands.copy(), plays, len(view["plays"]), first, view["me"], out_c, out_v)
     return {int(out_c[i]): int(out_v[i]) for i in range(m)}
+
+
+# ---------------------------------------------------------------- advice
+
+
+def advice_view(view: dict, own: dict) -> None:
+    """No contract: the plays set trump (the first card that does not follow suit)."""
+    view["contract"] = 0
+
+
+def advice_traced(line: dict, deal: dict, seat: int) -> dict:
+    return {}
+
+
+def heuristic_card(view: dict, params: np.ndarray) -> int:
+    """The heuristic's card, with the tricks and points taken so far this deal."""
+    from cardmc.kernels.advice import english_jazz_card
+
+    plays = np.array([c for _, c in view["plays"]], np.int64)
+    seats = np.array([s for s, _ in view["plays"]], np.int64)
+    return int(english_jazz_card(np.uint64(view["hand"]), plays, seats, len(plays), view["me"]))
+
+
+def advice_value(view: dict, gained: int, value: int) -> float:
+    return value
+
+
+ADVISER = Adviser(
+    measure="the deal score (rules A-E, -2 to 2) the seat can make sure of, the other two playing together "
+    "against it",
+    options={},
+    view=advice_view,
+    traced=advice_traced,
+    heuristic=heuristic_card,
+    value=advice_value,
+    random=k.RANDOM,
+)
 
 
 # ---------------------------------------------------------------- solved runs

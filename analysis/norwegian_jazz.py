@@ -387,5 +387,6 @@ SPEC = GameSpec(
     natural_measure=compare_measure,
     solver=norwegian_jazz_solver.SOLVER,
     search_player=norwegian_jazz_solver.SEARCH_PLAYER,
+    adviser=norwegian_jazz_solver.ADVISER,
     solved=norwegian_jazz_solver.SOLVED,
 )

@@ -28,7 +28,7 @@ from cardmc import stats
 from cardmc.kernels import norwegian_jazz as k
 from cardmc.kernels import solve_rules as SR
 from cardmc.objectives import scaled
-from cardmc.registry import SearchPlayerSpec, Solved, SolverSpec, UsageError
+from cardmc.registry import Adviser, SearchPlayerSpec, Solved, SolverSpec, UsageError
 from cardmc.solved_tables import flag, need
 from cardmc.stats import rate
 from cardmc.stats import named
@@ -78,6 +78,49 @@ def sevens_card(events: np.ndarray, players: int, samples: int, rng, tt, params:
     if not ps.in_sevens(events):
         return None
     return ps.decide(events, players, samples, rng, tt, int(params[k.P_FIRST_OUT_BONUS]))
+
+
+# ---------------------------------------------------------------- advice
+
+
+def advice_view(view: dict, own: dict) -> None:
+    """The deal number, 1-5 (the trick deals; the rules' contract)."""
+    number = own.get("number")
+    if number is None:
+        raise UsageError("norwegian_jazz advice needs the deal number (number=, --number): 1 to 5")
+    if str(number).strip() == str(SEVENS):
+        raise UsageError("norwegian_jazz advice covers the trick deals 1-5, not sevens (deal 6)")
+    view["contract"] = view["number"] = contract(str(number).strip())[0]
+
+
+def advice_traced(line: dict, deal: dict, seat: int) -> dict:
+    return {"number": deal["number"]}
+
+
+def heuristic_card(view: dict, params: np.ndarray) -> int:
+    """The heuristic's card of a trick deal."""
+    from cardmc.kernels.advice import norwegian_jazz_card
+
+    plays = np.array([c for _, c in view["plays"]], np.int64)
+    return int(norwegian_jazz_card(view["number"], np.uint64(view["hand"]), plays, len(plays), view["players"],
+                                   np.uint64(view["deck"])))
+
+
+def advice_value(view: dict, gained: int, value: int) -> float:
+    """Penalty points: the units taken so far and from here, times the deal's unit score."""
+    return -int(k.UNIT_SCORE[view["number"]]) * (gained + value)
+
+
+ADVISER = Adviser(
+    measure="the penalty points (units times the deal's unit score) the others playing together can hold the "
+    "seat to, it playing best",
+    options={"number": "the deal number, 1 to 5"},
+    view=advice_view,
+    traced=advice_traced,
+    heuristic=heuristic_card,
+    value=advice_value,
+    random=k.POLICY_RANDOM,
+)
 
 
 # ---------------------------------------------------------------- solved runs

@@ -164,6 +164,27 @@ class SearchPlayerSpec:
 
 
 @dataclass(frozen=True)
+class Adviser:
+    """How ``cardmc.advise`` sees one seat's view of a deal in progress:
+    what the game adds to the plays (a contract, a trump card, a deal
+    number), how its heuristic plays one card from the view, and what a
+    card's estimate measures."""
+
+    measure: str  # the estimate of each card, in the game's words
+    # the view's own keywords (``cardmc.advise(game, ..., contract="S")``) -> their help
+    options: dict[str, str]
+    # (view, {keyword: value or None}) -> None: adds the game's keys to the view (``contract``, the solver's
+    # parameter, and what its heuristic reads); UsageError names a bad or missing value
+    view: Callable[[dict, dict], None]
+    # (a trace line, one of its deal objects, the seat to play) -> the game's keywords of that seat's view
+    traced: Callable[[dict, dict, int], dict]
+    heuristic: Callable[[dict, np.ndarray], int]  # (view, params) -> the card the heuristic plays
+    # (view, what the counted seats gained so far this deal, a search's value) -> the estimate of a card
+    value: Callable[[dict, int, int], float]
+    random: int = 0  # the play policy code of random play (a code other than it and pimc's: the heuristic)
+
+
+@dataclass(frozen=True)
 class Solved:
     """The solver's columns of a run simulated with ``solve=True``
     (``cardmc.solve_deals``) and the game's tables of them
@@ -231,6 +252,8 @@ class GameSpec:
     solver: SolverSpec | None = None
     search_player: SearchPlayerSpec | None = None
     solved: Solved | None = None
+    # ``cardmc.advise``: a seat's view of a deal in progress and its heuristic's card
+    adviser: Adviser | None = None
 
     def settings(self, given: dict[str, object] | None = None) -> dict[str, object]:
         """Defaults overlaid with ``given`` (rule and simulation options), checked."""

@@ -433,5 +433,6 @@ SPEC = SchieberSpec(
     bench_games=65_536,  # long enough that a run's fixed costs (about 10 ms) do not set the rate
     solver=schieber_solver.SOLVER,
     search_player=schieber_solver.SEARCH_PLAYER,
+    adviser=schieber_solver.ADVISER,
     solved=schieber_solver.SOLVED,
 )

@@ -24,7 +24,7 @@ from cardmc import stats
 from cardmc.kernels import cards as C
 from cardmc.kernels import schieber as k
 from cardmc.kernels import solve_rules as SR
-from cardmc.registry import SearchPlayerSpec, Solved, SolverSpec, UsageError
+from cardmc.registry import Adviser, SearchPlayerSpec, Solved, SolverSpec, UsageError
 from cardmc.solved_tables import flag, measure, need
 
 CONTRACTS = k.CONTRACT_NAMES  # the rules' parameter is the index
@@ -75,6 +75,61 @@ def team_points(x: int, rest: int, p0: int, p1: int) -> tuple[int, int]:
 
 def play(seed, index, players, params, policies, rows, events, cond, script, table):
     return k.play_game(seed, index, players, params, policies, rows, events, cond, script)
+
+
+# ---------------------------------------------------------------- advice
+
+
+def advice_view(view: dict, own: dict) -> None:
+    """The contract and who chose it: the forehand (the seat after the
+    dealer), or after a push (``pushed``) its partner, unless ``chooser`` says."""
+    from cardmc.checks import check_flag, check_seat
+
+    if own.get("contract") is None:
+        raise UsageError(f"schieber advice needs the contract (contract=, --contract): one of {', '.join(CONTRACTS)}")
+    view["contract"] = contract(own["contract"])[0]
+    forehand = (view["dealer"] + 1) % 4
+    pushed = own.get("pushed")
+    chooser = own.get("chooser")
+    if chooser is None:
+        chooser = (forehand + 2) % 4 if pushed and check_flag("pushed", pushed) else forehand
+    chooser = check_seat(chooser, 4, "chooser")
+    if pushed is not None and chooser != ((forehand + 2) % 4 if check_flag("pushed", pushed) else forehand):
+        raise UsageError(f"chooser {chooser} does not fit pushed={pushed} with dealer {view['dealer']}: the forehand "
+                         f"(seat {forehand}) chooses, or its partner after a push")
+    view["chooser"] = chooser
+
+
+def advice_traced(line: dict, deal: dict, seat: int) -> dict:
+    return {"contract": deal["contract"], "chooser": deal["chooser"]}
+
+
+def heuristic_card(view: dict, params: np.ndarray) -> int:
+    """The heuristic's card (its team chose or not; the card points of the rules in force)."""
+    from cardmc.kernels.advice import schieber_card
+
+    plays = np.array([c for _, c in view["plays"]], np.int64)
+    chose = view["me"] % 2 == view["chooser"] % 2
+    return int(schieber_card(np.uint64(view["hand"]), plays, len(plays), view["contract"], chose,
+                             k.rules_of(params)))
+
+
+def advice_value(view: dict, gained: int, value: int) -> float:
+    """The team's points this deal: taken so far and from here."""
+    return gained + value
+
+
+ADVISER = Adviser(
+    measure="the team's points this deal: so far and from here with best play by both teams (last trick and "
+    "match included, no multiplier, Weis or Stöck; the other team's match counts -100)",
+    options={"contract": "C D H S obenabe undenufe", "chooser": "the seat that chose (default: the forehand, "
+             "or its partner after a push)", "pushed": "the forehand pushed"},
+    view=advice_view,
+    traced=advice_traced,
+    heuristic=heuristic_card,
+    value=advice_value,
+    random=k.RANDOM,
+)
 
 
 # ---------------------------------------------------------------- solved runs
