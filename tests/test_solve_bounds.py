@@ -1,7 +1,7 @@
 """The solver's pruning against the plain-Python minimax on many more random
 positions of the point games (Schieber, Differenzler), where cards of one run
 are dominated by the run's most (or least) valuable card when the trick's
-winning side cannot change, and where sure points cut the search."""
+winning side cannot change (``solve_search.order_moves``)."""
 from __future__ import annotations
 
 import random
