@@ -11,6 +11,7 @@ of each game, policies, batch drivers), ``cardmc.reports`` (charts and the
 report), and the Python edge beside this file (``cardmc.api``, the game
 modules ``cardmc.differenzler`` and so on, ``cardmc.cli``).
 """
+
 from __future__ import annotations
 
 import types
@@ -20,7 +21,12 @@ __version__ = "0.2.0"
 _API = ("simulate", "analyze", "trace", "read", "run_info")
 _GAME_API = {"house_rules": "cardmc.schieber"}
 _PARTS = ("kernels", "reports")
-_CALLABLE = ("compare", "solve", "odds", "advise")  # modules that call their function: cardmc.compare(game, arms, ...)
+_CALLABLE = (
+    "compare",
+    "solve",
+    "odds",
+    "advise",
+)  # modules that call their function: cardmc.compare(game, arms, ...)
 
 __all__ = [*_API, *_GAME_API, *_CALLABLE, "__version__"]
 

@@ -18,6 +18,7 @@ of a trace (../shared/TRACE.md): the view of the seat to play before the
 ``card``-th card of the ``deal``-th deal of the game whose ``index`` is
 ``game_index``, from its hand as dealt and the plays before that card only.
 """
+
 from __future__ import annotations
 
 import json
@@ -34,7 +35,7 @@ from cardmc.registry import GameSpec, UsageError
 def legal(R: np.ndarray, hand: int, trick: list[int]) -> int:
     """The cards of ``hand`` the rules ``R`` allow onto ``trick`` (its cards so far)."""
     line = np.zeros(8, np.int64)
-    line[:len(trick)] = trick
+    line[: len(trick)] = trick
     return int(S.legal_mask(R, np.uint64(hand), line, len(trick)))
 
 
@@ -75,7 +76,9 @@ def parse_plays(plays, deck: int, mask: int, players: int) -> list[tuple[int | N
     return out
 
 
-def build(spec: GameSpec, hand, seat=None, plays=None, dealer=None, players=None, own: dict | None = None) -> dict:
+def build(
+    spec: GameSpec, hand, seat=None, plays=None, dealer=None, players=None, own: dict | None = None
+) -> dict:
     """The checked view of the seat to play (see the module notes); ``seat``,
     if given, must be that seat. ``dealer`` None: the seat before seat 0, so
     that seat 0 leads the first trick."""
@@ -113,10 +116,12 @@ def build(spec: GameSpec, hand, seat=None, plays=None, dealer=None, players=None
     own_plays = [c for s, c in done if s == me]
     want = size - len(own_plays)
     if bin(mine).count("1") != want:
-        raise UsageError(f"seat {me} holds {want} cards now ({size} dealt, {len(own_plays)} played), "
-                         f"got {bin(mine).count('1')}")
+        raise UsageError(
+            f"seat {me} holds {want} cards now ({size} dealt, {len(own_plays)} played), "
+            f"got {bin(mine).count('1')}"
+        )
     check_plays(R, done, me, mine, n)
-    view.update(me=me, hand=mine, plays=done, trick=[c for _, c in done[len(done) - k:]], leader=leader)
+    view.update(me=me, hand=mine, plays=done, trick=[c for _, c in done[len(done) - k :]], leader=leader)
     check_trump_card(view)
     view["legal"] = legal(R, mine, view["trick"])
     return view
@@ -144,16 +149,20 @@ def check_plays(R: np.ndarray, done: list[tuple[int, int]], me: int, hand: int, 
         pos = i % n
         if pos == 0:
             continue
-        trick = [x for _, x in done[i - pos:i]]
+        trick = [x for _, x in done[i - pos : i]]
         if s == me:
             then = hand | sum(1 << x for t, x in done[i:] if t == me)
             if not (legal(R, then, trick) >> c) & 1:
-                raise UsageError(f"play {i + 1}, {C.code(c)} by seat {s}, was not legal with the cards it held")
+                raise UsageError(
+                    f"play {i + 1}, {C.code(c)} by seat {s}, was not legal with the cards it held"
+                )
             continue
         for j, (t, x) in enumerate(done):
             if t == s and j > i and not (legal(R, (1 << c) | (1 << x), trick) >> c) & 1:
-                raise UsageError(f"play {i + 1}, {C.code(c)} by seat {s}, was not legal: the seat held "
-                                 f"{C.code(x)}, which it played later")
+                raise UsageError(
+                    f"play {i + 1}, {C.code(c)} by seat {s}, was not legal: the seat held "
+                    f"{C.code(x)}, which it played later"
+                )
 
 
 def check_trump_card(view: dict) -> None:
@@ -163,12 +172,16 @@ def check_trump_card(view: dict) -> None:
         return
     dealer = view["dealer"]
     if view["me"] != dealer and (view["hand"] >> card) & 1:
-        raise UsageError(f"the face-up trump card {C.code(card)} is the dealer's (seat {dealer}), "
-                         f"not in seat {view['me']}'s hand")
+        raise UsageError(
+            f"the face-up trump card {C.code(card)} is the dealer's (seat {dealer}), "
+            f"not in seat {view['me']}'s hand"
+        )
     for s, c in view["plays"]:
         if c == card and s != dealer:
-            raise UsageError(f"the face-up trump card {C.code(card)} was played by seat {s}, not by the dealer "
-                             f"(seat {dealer})")
+            raise UsageError(
+                f"the face-up trump card {C.code(card)} was played by seat {s}, not by the dealer "
+                f"(seat {dealer})"
+            )
 
 
 def traced(spec: GameSpec, path, game_index, deal, card) -> tuple[dict, dict]:
@@ -188,12 +201,18 @@ def traced(spec: GameSpec, path, game_index, deal, card) -> tuple[dict, dict]:
     turn = d["plays"][card - 1]
     seat = int(turn["seat"])
     n = int(line["players"])
-    before = [(int(p["seat"]), p["card"]) for p in d["plays"][:card - 1]]
+    before = [(int(p["seat"]), p["card"]) for p in d["plays"][: card - 1]]
     played = {c for s, c in before if s == seat}
     dealer = d["dealer"] if d.get("dealer") is not None else (int(d["leader"]) - 1) % n
-    keywords = {"hand": [c for c in d["hands"][seat] if c not in played], "seat": seat, "plays": before,
-                "dealer": int(dealer), "players": n, "own": spec.adviser.traced(line, d, seat),
-                "settings": dict(line.get("rules") or {})}
+    keywords = {
+        "hand": [c for c in d["hands"][seat] if c not in played],
+        "seat": seat,
+        "plays": before,
+        "dealer": int(dealer),
+        "players": n,
+        "own": spec.adviser.traced(line, d, seat),
+        "settings": dict(line.get("rules") or {}),
+    }
     return keywords, turn
 
 
@@ -221,7 +240,9 @@ def trace_line(path, game_index: int, game: str) -> dict:
                 line = json.loads(text)
                 index, name = int(line["index"]), line["game"]
             except (ValueError, KeyError, TypeError):
-                raise UsageError(f"line {number} of {path} is not a trace line (../shared/TRACE.md)") from None
+                raise UsageError(
+                    f"line {number} of {path} is not a trace line (../shared/TRACE.md)"
+                ) from None
             if name != game:
                 raise UsageError(f"line {number} of {path} is a {name} game, not {game}")
             if index == game_index:

@@ -34,6 +34,7 @@ Not advised here: the contract or push of a Schieber deal and the
 declaration of a Differenzler deal before the first card (``cardmc.odds``
 answers those), and sevens, Norwegian Jazz's sixth deal.
 """
+
 from __future__ import annotations
 
 import sys
@@ -67,9 +68,26 @@ class Advice:
     notes: list[str] = field(default_factory=list)
 
 
-def advise(game: str, hand=None, *, seat=None, plays=None, dealer=None, players=None, policy=None,
-           samples=None, seed=0, settings=None, threads=None, trace=None, game_index=None, deal=None, card=None,
-           most_tricks=None, **own) -> Advice:
+def advise(
+    game: str,
+    hand=None,
+    *,
+    seat=None,
+    plays=None,
+    dealer=None,
+    players=None,
+    policy=None,
+    samples=None,
+    seed=0,
+    settings=None,
+    threads=None,
+    trace=None,
+    game_index=None,
+    deal=None,
+    card=None,
+    most_tricks=None,
+    **own,
+) -> Advice:
     """Advice for the seat to play (see the module notes). ``own``: the
     game's keywords (its spec's ``adviser.options``). ``policy``: a name, a
     comma list or a list of names (default: heuristic). ``samples``: default
@@ -83,31 +101,47 @@ def advise(game: str, hand=None, *, seat=None, plays=None, dealer=None, players=
         raise UsageError(f"{game} gives no advice at a decision")
     for name in own:
         if name not in adviser.options:
-            raise UsageError(f"{game} advice takes no option {name!r}; its own: "
-                             f"{', '.join(adviser.options) or 'none'}")
+            raise UsageError(
+                f"{game} advice takes no option {name!r}; its own: {', '.join(adviser.options) or 'none'}"
+            )
     traced = None
     if trace is not None:
-        given = [n for n, v in (("hand", hand), ("seat", seat), ("plays", plays), ("dealer", dealer),
-                                ("players", players), *own.items()) if v is not None]
+        given = [
+            n
+            for n, v in (
+                ("hand", hand),
+                ("seat", seat),
+                ("plays", plays),
+                ("dealer", dealer),
+                ("players", players),
+                *own.items(),
+            )
+            if v is not None
+        ]
         if given:
             raise UsageError(f"a trace point gives the view: {', '.join(given)} cannot be given with it")
         keywords, traced = advice_view.traced(spec, trace, game_index, deal, card)
         settings = {**keywords.pop("settings"), **(settings or {})}
         own = keywords.pop("own")
-        hand, seat, plays, dealer, players = (keywords[k] for k in ("hand", "seat", "plays", "dealer", "players"))
+        hand, seat, plays, dealer, players = (
+            keywords[k] for k in ("hand", "seat", "plays", "dealer", "players")
+        )
     elif game_index is not None or deal is not None or card is not None:
         raise UsageError("game_index, deal and card name a point of a trace: give trace= too")
     seed = checks.check_seed(seed)
     threads = checks.check_threads(threads)
     full = spec.settings(settings)
     params = spec.params(full)
-    samples = spec.options["pimc_samples"].parse("samples", full["pimc_samples"] if samples is None else samples)
+    samples = spec.options["pimc_samples"].parse(
+        "samples", full["pimc_samples"] if samples is None else samples
+    )
     names = policy_names(policy)
     view = advice_view.build(spec, hand, seat, plays, dealer, players, own)
     kinds = {name: play_kind(spec, name, view["players"]) for name in names}
     left = bin(view["hand"]).count("1")
-    most = spec.options["pimc_tricks"].parse("most_tricks", spec.options["pimc_tricks"].high
-                                             if most_tricks is None else most_tricks)
+    most = spec.options["pimc_tricks"].parse(
+        "most_tricks", spec.options["pimc_tricks"].high if most_tricks is None else most_tricks
+    )
     notes = []
     if left <= most:
         table, best = estimates(spec, view, samples, seed, threads)
@@ -126,8 +160,19 @@ def advise(game: str, hand=None, *, seat=None, plays=None, dealer=None, players=
             chosen[name] = C.code(adviser.heuristic(view, params))
     if traced is not None:
         notes.append(f"the trace: seat {traced['seat']} played {traced['card']}")
-    return Advice(game=spec.name, question=question(view, own), measure=adviser.measure, cards=table, best=best,
-                  policies=chosen, samples=samples, seed=seed, view=view, traced=traced, notes=notes)
+    return Advice(
+        game=spec.name,
+        question=question(view, own),
+        measure=adviser.measure,
+        cards=table,
+        best=best,
+        policies=chosen,
+        samples=samples,
+        seed=seed,
+        view=view,
+        traced=traced,
+        notes=notes,
+    )
 
 
 def policy_names(policy) -> list[str]:
@@ -153,8 +198,9 @@ def play_kind(spec: registry.GameSpec, name: str, players: int) -> str:
     return "random" if code == spec.adviser.random else "heuristic"
 
 
-def estimates(spec: registry.GameSpec, view: dict, samples: int, seed: int,
-              threads: int | None) -> tuple[pd.DataFrame, str]:
+def estimates(
+    spec: registry.GameSpec, view: dict, samples: int, seed: int, threads: int | None
+) -> tuple[pd.DataFrame, str]:
     """Each legal card's estimate over ``samples`` deals of the unseen cards,
     and the best card (the search player's rule on the means of the search's
     values)."""
@@ -192,8 +238,10 @@ def estimates(spec: registry.GameSpec, view: dict, samples: int, seed: int,
 
 
 def empty_table(view: dict) -> pd.DataFrame:
-    rows = [{"card": C.code(c), "estimate": np.nan, "se": np.nan, "ci_low": np.nan, "ci_high": np.nan, "n": 0}
-            for c in C.cards_of(view["legal"])]
+    rows = [
+        {"card": C.code(c), "estimate": np.nan, "se": np.nan, "ci_low": np.nan, "ci_high": np.nan, "n": 0}
+        for c in C.cards_of(view["legal"])
+    ]
     return pd.DataFrame(rows).set_index("card")
 
 
@@ -201,8 +249,10 @@ def question(view: dict, own: dict) -> str:
     """The view in one line."""
     plays = " ".join(f"{s}:{C.code(c)}" for s, c in view["plays"]) or "none"
     extra = "".join(f", {k} {v}" for k, v in own.items() if v is not None)
-    return (f"seat {view['me']} to play, hand {' '.join(C.codes_of(view['hand']))}, dealer {view['dealer']}"
-            f"{extra}; plays {plays}")
+    return (
+        f"seat {view['me']} to play, hand {' '.join(C.codes_of(view['hand']))}, dealer {view['dealer']}"
+        f"{extra}; plays {plays}"
+    )
 
 
 # ------------------------------------------------------------------ output
@@ -212,9 +262,11 @@ def show(result: Advice) -> str:
     """The result as text: the view, each card's estimate with its 95% CI, the best card, each policy's card."""
     from cardmc.display import show as show_table
 
-    lines = [f"{result.game}: {result.question}",
-             f"{result.samples} sampled deals, seed {result.seed}; estimate: {result.measure}",
-             show_table("cards", result.cards)]
+    lines = [
+        f"{result.game}: {result.question}",
+        f"{result.samples} sampled deals, seed {result.seed}; estimate: {result.measure}",
+        show_table("cards", result.cards),
+    ]
     if result.best is not None:
         lines.append(f"\nbest: {result.best}")
     lines.extend(f"{name}: {card}" for name, card in result.policies.items())

@@ -1,4 +1,5 @@
 """Differenzler at the Python edge: spec, frames, traces, analyses, calibration."""
+
 from __future__ import annotations
 
 import functools
@@ -9,29 +10,38 @@ import pandas as pd
 
 from cardmc import differenzler_solver, pimc, stats, trace_lines
 from cardmc.frames import Columns
-from cardmc.registry import Dealing, Deferred, Example, GameSpec, Option, Study, UsageError, join_spans, whole
 from cardmc.kernels import condition as kc
 from cardmc.kernels import differenzler as k
 from cardmc.kernels.cards import RANKS, SUITS, code
 from cardmc.kernels.events import EV_DECLARE
+from cardmc.registry import (
+    Dealing,
+    Deferred,
+    Example,
+    GameSpec,
+    Option,
+    Study,
+    UsageError,
+    join_spans,
+    seat_names,
+    whole,
+)
 
 PLAY = {"random": k.PLAY_RANDOM, "heuristic": k.PLAY_HEURISTIC, "pimc": k.PLAY_SCRIPTED}  # pimc: cardmc.pimc
 DECLARE = {"random": k.DECLARE_RANDOM, "heuristic": k.DECLARE_HEURISTIC, "calibrated": k.DECLARE_CALIBRATED}
-NAMED = {"random": ("random", "random"), "heuristic": ("heuristic", "heuristic"),
-         "calibrated": ("heuristic", "calibrated"), "pimc": ("pimc", "calibrated")}  # fmt: skip
+NAMED = {
+    "random": ("random", "random"),
+    "heuristic": ("heuristic", "heuristic"),
+    "calibrated": ("heuristic", "calibrated"),
+    "pimc": ("pimc", "calibrated"),
+}
 CALIBRATION_FILE = "differenzler_calibration.csv"
 
 
 def parse_policy(text: str, players: int = 4) -> np.ndarray:
     """Per-seat (play, declaration) codes from ``"calibrated"``,
     ``"heuristic:random"`` or a comma list of four such names."""
-    if not isinstance(text, str) or not text.strip():
-        raise UsageError(f"policy must be a name such as 'calibrated', not {text!r}")
-    parts = [p.strip() for p in text.split(",")]
-    if len(parts) == 1:
-        parts = parts * players
-    if len(parts) != players:
-        raise UsageError(f"policy {text!r} names {len(parts)} seats; differenzler has {players}")
+    parts = seat_names(text, players, "differenzler", example="calibrated")
     out = np.zeros((players, 2), dtype=np.int64)
     for s, part in enumerate(parts):
         if ":" in part:
@@ -43,7 +53,9 @@ def parse_policy(text: str, players: int = 4) -> np.ndarray:
         if play not in PLAY:
             raise UsageError(f"unknown play policy {play!r}; play policies: {', '.join(PLAY)}")
         if declare not in DECLARE:
-            raise UsageError(f"unknown declaration policy {declare!r}; declaration policies: {', '.join(DECLARE)}")
+            raise UsageError(
+                f"unknown declaration policy {declare!r}; declaration policies: {', '.join(DECLARE)}"
+            )
         out[s] = PLAY[play], DECLARE[declare]
     return out
 
@@ -65,12 +77,18 @@ def read_calibration(path: str | Path) -> np.ndarray:
         cells, declared = df["cell"].to_numpy(), df["declared"].to_numpy()
     except (OSError, UnicodeError, ValueError, KeyError, pd.errors.ParserError) as exc:
         raise UsageError(f"cannot read calibration table {path} ({type(exc).__name__}: {exc})") from None
-    ok = (np.issubdtype(cells.dtype, np.integer) and np.issubdtype(declared.dtype, np.integer)
-          and ((cells >= 0) & (cells < k.CAL_CELLS)).all() and len(np.unique(cells)) == len(cells)
-          and ((declared >= 0) & (declared <= k.DEAL_POINTS)).all())  # fmt: skip
+    ok = (
+        np.issubdtype(cells.dtype, np.integer)
+        and np.issubdtype(declared.dtype, np.integer)
+        and ((cells >= 0) & (cells < k.CAL_CELLS)).all()
+        and len(np.unique(cells)) == len(cells)
+        and ((declared >= 0) & (declared <= k.DEAL_POINTS)).all()
+    )
     if not ok:
-        raise UsageError(f"{path} is not a calibration table: cells must be distinct whole numbers in "
-                         f"0..{k.CAL_CELLS - 1}, declarations in 0..{k.DEAL_POINTS}")  # fmt: skip
+        raise UsageError(
+            f"{path} is not a calibration table: cells must be distinct whole numbers in "
+            f"0..{k.CAL_CELLS - 1}, declarations in 0..{k.DEAL_POINTS}"
+        )
     table[cells] = declared
     return table
 
@@ -85,39 +103,83 @@ def calibration_table() -> np.ndarray:
     return read_calibration(path)
 
 
-def simulate_block(seed, start, count, players, params, policies, calibration=None, condition=None,
-                   out=None) -> np.ndarray:
+def simulate_block(
+    seed, start, count, players, params, policies, calibration=None, condition=None, out=None
+) -> np.ndarray:
     """Rows of games start..start+count-1; ``calibration`` is the table of
     calibrated declarations (default: the shipped one), ``condition`` the
     array of a ``cardmc.condition.Condition`` (None: unconditioned), ``out``
     a ``RowBuffer`` to hold the rows (``cardmc.kernels.columns``)."""
-    return join_spans(*simulate_spans(seed, start, count, players, params, policies, calibration, condition, out))
+    return join_spans(
+        *simulate_spans(seed, start, count, players, params, policies, calibration, condition, out)
+    )
 
 
-def simulate_spans(seed, start, count, players, params, policies, calibration=None, condition=None, out=None,
-                   after=None):  # fmt: skip
+def simulate_spans(
+    seed, start, count, players, params, policies, calibration=None, condition=None, out=None, after=None
+):
     """``simulate_block``'s rows as the kernel left them, with its spans
     (``cardmc.registry.join_spans``), for a consumer that reads them span by
     span; ``after(p, rows, lo, hi)`` reads each slice's rows where they were
     written, right after (not for the search player's blocks)."""
     table = calibration_table() if calibration is None else calibration
     if pimc.has_pimc(policies, "differenzler"):
-        return whole(pimc.play_block("differenzler", seed, start, count, params, policies, kc.of(condition),
-                                     k.max_rows(4, params), len(k.COLUMNS), k.max_events(params), table))
+        return whole(
+            pimc.play_block(
+                "differenzler",
+                seed,
+                start,
+                count,
+                params,
+                policies,
+                kc.of(condition),
+                k.max_rows(4, params),
+                len(k.COLUMNS),
+                k.max_events(params),
+                table,
+            )
+        )
     return k.simulate(seed, start, count, players, params, policies, table, kc.of(condition), out, after)
 
 
 _SMALL = {c: "int16" for c in k.COLUMNS}
-_SMALL.update({"game": "int64", "deal": "int8", "seat": "int8", "dealer": "int8", "rel": "int8", "extra": "int8",
-               "tricks": "int8", "trumps": "int8", "trump_jack": "int8", "trump_nine": "int8", "aces": "int8",
-               "tens": "int8", "kings": "int8", "len_c": "int8", "len_d": "int8", "len_h": "int8",
-               "len_s": "int8", "winner": "int8", "tied": "int8"})  # fmt: skip
+_SMALL.update(
+    {
+        "game": "int64",
+        "deal": "int8",
+        "seat": "int8",
+        "dealer": "int8",
+        "rel": "int8",
+        "extra": "int8",
+        "tricks": "int8",
+        "trumps": "int8",
+        "trump_jack": "int8",
+        "trump_nine": "int8",
+        "aces": "int8",
+        "tens": "int8",
+        "kings": "int8",
+        "len_c": "int8",
+        "len_d": "int8",
+        "len_h": "int8",
+        "len_s": "int8",
+        "winner": "int8",
+        "tied": "int8",
+    }
+)
 _CARD_CATS = pd.CategoricalDtype([code(s * 16 + r) for s in range(4) for r in range(4, 13)])
 
 
-_COLUMNS = Columns(k.COLUMNS, {**_SMALL, "trump_card": _CARD_CATS, "trump": pd.CategoricalDtype(list(SUITS)),
-                                "play_policy": pd.CategoricalDtype(list(PLAY)),
-                                "declare_policy": pd.CategoricalDtype(list(DECLARE))}, cards=("trump_card",))
+_COLUMNS = Columns(
+    k.COLUMNS,
+    {
+        **_SMALL,
+        "trump_card": _CARD_CATS,
+        "trump": pd.CategoricalDtype(list(SUITS)),
+        "play_policy": pd.CategoricalDtype(list(PLAY)),
+        "declare_policy": pd.CategoricalDtype(list(DECLARE)),
+    },
+    cards=("trump_card",),
+)
 
 
 def frame(rows: np.ndarray) -> pd.DataFrame:
@@ -125,8 +187,9 @@ def frame(rows: np.ndarray) -> pd.DataFrame:
     return _COLUMNS(rows)
 
 
-def trace_game(seed: int, index: int, players: int, settings: dict, policy: str, calibration=None,
-               condition=None) -> dict:
+def trace_game(
+    seed: int, index: int, players: int, settings: dict, policy: str, calibration=None, condition=None
+) -> dict:
     """One TRACE.md line: game ``index`` of ``seed``, replayed by the kernel."""
     seed, index, players, full = trace_lines.check(SPEC, seed, index, players, settings)
     params = SPEC.params(full)
@@ -135,27 +198,41 @@ def trace_game(seed: int, index: int, players: int, settings: dict, policy: str,
     rows = np.zeros((k.max_rows(players, params), len(k.COLUMNS)), np.int32)
     events = np.zeros((k.max_events(params), 4), np.int64)
     if pimc.has_pimc(policies, "differenzler"):
-        nrows, nev = pimc.play_game("differenzler", seed, index, params, policies, rows, events, kc.of(condition),
-                                    table)
+        nrows, nev = pimc.play_game(
+            "differenzler", seed, index, params, policies, rows, events, kc.of(condition), table
+        )
     else:
-        nrows, nev = k.play_game(seed, index, players, params, policies, table, rows, events, k.new_scratch(),
-                                 kc.of(condition))
+        nrows, nev = k.play_game(
+            seed, index, players, params, policies, table, rows, events, k.new_scratch(), kc.of(condition)
+        )
     rows = rows[:nrows]
 
     def layout(number: int, dealer: int, leader: int, hands: list, plays: list) -> dict:
         r = trace_lines.seat_rows(rows, k.C_DEAL, k.C_SEAT, number)
         return {
             **trace_lines.plain_deal(number, dealer, leader, hands, plays),
-            "trump_card": code(int(r[0, k.C_TRUMP_CARD])), "trump": SUITS[int(r[0, k.C_TRUMP])],
-            "declared": r[:, k.C_DECLARED].tolist(), "made": r[:, k.C_MADE].tolist(),
-            "penalty": r[:, k.C_PENALTY].tolist(), "score": r[:, k.C_PENALTY].tolist(),
-        }  # fmt: skip
+            "trump_card": code(int(r[0, k.C_TRUMP_CARD])),
+            "trump": SUITS[int(r[0, k.C_TRUMP])],
+            "declared": r[:, k.C_DECLARED].tolist(),
+            "made": r[:, k.C_MADE].tolist(),
+            "penalty": r[:, k.C_PENALTY].tolist(),
+            "score": r[:, k.C_PENALTY].tolist(),
+        }
 
     # the declarations come from the rows, beside what was made
     deals = trace_lines.deals(events[:nev], players, layout, {EV_DECLARE: trace_lines.skip})
     last = trace_lines.seat_rows(rows, k.C_DEAL, k.C_SEAT, rows[:, k.C_DEAL].max())
-    return trace_lines.line(SPEC, seed, index, players, full, policy, deals, last[:, k.C_TOTAL].tolist(),
-                            trace_lines.seats_where(last[:, k.C_WINNER] == 1))
+    return trace_lines.line(
+        SPEC,
+        seed,
+        index,
+        players,
+        full,
+        policy,
+        deals,
+        last[:, k.C_TOTAL].tolist(),
+        trace_lines.seats_where(last[:, k.C_WINNER] == 1),
+    )
 
 
 # ------------------------------------------------------------------ analyses
@@ -198,17 +275,29 @@ def tally(spec: GameSpec, players: int, params: np.ndarray):
 
     by = [key("play_policy"), key("declare_policy")]
     points = kt.PENALTY
-    grid = agg.Grid([
-        ("penalty", [*by, key("penalty", points)], []),
-        ("penalty_by_rel", [*by, key("rel", 4)], ["penalty"]),
-        ("penalty_by_trump_card", [*by, key("trump_card")], ["penalty"]),
-        ("made_by_hand", [*by, key("trumps", 10), key("trump_jack", 2), key("trump_nine", 2), key("aces", 5),
-                          key("tens", 5)], ["made"]),
-        ("made_by_declared", [*by, key("declared", points)], ["made"]),
-        ("first_deals", [*by, key("winner", 2), key("tied", 2)], []),
-        ("games", by, []),
-        ("rows", by, []),
-    ])  # fmt: skip
+    grid = agg.Grid(
+        [
+            ("penalty", [*by, key("penalty", points)], []),
+            ("penalty_by_rel", [*by, key("rel", 4)], ["penalty"]),
+            ("penalty_by_trump_card", [*by, key("trump_card")], ["penalty"]),
+            (
+                "made_by_hand",
+                [
+                    *by,
+                    key("trumps", 10),
+                    key("trump_jack", 2),
+                    key("trump_nine", 2),
+                    key("aces", 5),
+                    key("tens", 5),
+                ],
+                ["made"],
+            ),
+            ("made_by_declared", [*by, key("declared", points)], ["made"]),
+            ("first_deals", [*by, key("winner", 2), key("tied", 2)], []),
+            ("games", by, []),
+            ("rows", by, []),
+        ]
+    )
     return agg.GridTally(spec, players, params, grid, kt.differenzler)
 
 
@@ -229,19 +318,32 @@ def summarise(aggs: dict) -> dict[str, pd.DataFrame]:
     hist = _by_policy(aggs["penalty"], ["penalty"]).reset_index()
     out["penalty_by_policy"] = agg.mean_table(agg.histogram_moments(hist, "penalty", ["policy"]), "penalty")
     out["penalty_quantiles"] = pd.DataFrame(
-        {p: agg.histogram_quantiles(g["penalty"].to_numpy(), g["n"].to_numpy())
-         for p, g in hist.groupby("policy", sort=True)}).T.rename_axis("policy")  # fmt: skip
+        {
+            p: agg.histogram_quantiles(g["penalty"].to_numpy(), g["n"].to_numpy())
+            for p, g in hist.groupby("policy", sort=True)
+        }
+    ).T.rename_axis("policy")
     binned = hist.assign(penalty=pd.cut(hist["penalty"], PENALTY_BINS))
     counts = binned.groupby(["policy", "penalty"], observed=True)["n"].sum().reset_index()
     out["penalty_distribution"] = _shares(counts, "policy")
     out["penalty_by_rel"] = agg.mean_table(_by_policy(aggs["penalty_by_rel"], ["rel"]), "penalty")
     cards = aggs["penalty_by_trump_card"].reset_index()
     cards["trump_rank"] = cards["trump_card"].astype(str).str[0]
-    by_rank = agg.mean_table(_by_policy(cards.set_index(["play_policy", "declare_policy", "trump_rank"])
-                                        .drop(columns="trump_card"), ["trump_rank"]), "penalty")  # fmt: skip
+    by_rank = agg.mean_table(
+        _by_policy(
+            cards.set_index(["play_policy", "declare_policy", "trump_rank"]).drop(columns="trump_card"),
+            ["trump_rank"],
+        ),
+        "penalty",
+    )
     out["penalty_by_trump_rank"] = by_rank.reindex(
-        [(p, r) for p in by_rank.index.get_level_values(0).unique() for r in RANKS[4:][::-1]
-         if (p, r) in by_rank.index])  # fmt: skip
+        [
+            (p, r)
+            for p in by_rank.index.get_level_values(0).unique()
+            for r in RANKS[4:][::-1]
+            if (p, r) in by_rank.index
+        ]
+    )
     for feature in MADE_FEATURES:
         out[f"made_by_{feature}"] = agg.mean_table(_by_policy(aggs["made_by_hand"], [feature]), "made")
     declared = aggs["made_by_declared"].reset_index()
@@ -253,8 +355,11 @@ def summarise(aggs: dict) -> dict[str, pd.DataFrame]:
     first_rows = int(first["n"].sum())
     tied = agg.events(first, "tied")
     out["games"] = pd.DataFrame(
-        {"games": [int(aggs["games"]["n"].sum())], "deals": [int(aggs["rows"]["n"].sum()) // 4],
-         "tie_break_share": [tied / first_rows if first_rows else np.nan]}  # fmt: skip
+        {
+            "games": [int(aggs["games"]["n"].sum())],
+            "deals": [int(aggs["rows"]["n"].sum()) // 4],
+            "tie_break_share": [tied / first_rows if first_rows else np.nan],
+        }
     )
     return out
 
@@ -278,7 +383,6 @@ def _shares(counts: pd.DataFrame, by: str) -> pd.DataFrame:
 _EXPERIMENTS = ("compare_declarations",)
 
 
-
 def __getattr__(name: str):
     if name in _EXPERIMENTS:
         from cardmc.experiments import differenzler as experiments
@@ -290,11 +394,14 @@ def __getattr__(name: str):
 def fit_calibration(df: pd.DataFrame, min_n: int = 200) -> pd.DataFrame:
     """Median made points per feature cell (the median minimises the expected
     absolute penalty); cells with fewer than ``min_n`` hands are left out."""
-    col = {c: df[c].to_numpy().astype(np.int64) for c in ("side", "trumps", "rel", "trump_jack", "trump_nine")}
+    col = {
+        c: df[c].to_numpy().astype(np.int64) for c in ("side", "trumps", "rel", "trump_jack", "trump_nine")
+    }
     side_bin = np.minimum(col["side"] // 8, k.CAL_SIDE - 1)
     trumps = np.minimum(col["trumps"], k.CAL_TRUMPS - 1)
-    cell = (((col["rel"] * k.CAL_TRUMPS + trumps) * 2 + col["trump_jack"]) * 2
-            + col["trump_nine"]) * k.CAL_SIDE + side_bin  # fmt: skip
+    cell = (
+        ((col["rel"] * k.CAL_TRUMPS + trumps) * 2 + col["trump_jack"]) * 2 + col["trump_nine"]
+    ) * k.CAL_SIDE + side_bin
     g = pd.DataFrame({"cell": cell, "made": df["made"].to_numpy()}).groupby("cell")["made"]
     table = pd.DataFrame({"declared": g.median().round().astype(int), "n": g.size()}).reset_index()
     table = table[table["n"] >= min_n]
@@ -352,8 +459,17 @@ SPEC = GameSpec(
         hand="JS 9S AS KH QH TD 8D 7C 6C",
         searched="pimc,calibrated,calibrated,calibrated",
         odds_searched={"candidates": [0]},
-        positions=(dict(hands=["JS 9S", "AS 6H", "KS 7H", "QS 8H"], to_play=0, contract="S", seat=0, declared=40, taken=[3, 2, 1, 1],
-                        points=[10, 20, 30, 40]),),
+        positions=(
+            dict(
+                hands=["JS 9S", "AS 6H", "KS 7H", "QS 8H"],
+                to_play=0,
+                contract="S",
+                seat=0,
+                declared=40,
+                taken=[3, 2, 1, 1],
+                points=[10, 20, 30, 40],
+            ),
+        ),
         compile_seconds=18,
     ),
     study=Study("differenzler", quick=4_000, full=600_000),

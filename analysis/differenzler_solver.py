@@ -16,6 +16,7 @@ A solved run's rows carry ``solved_at_least`` and ``solved_at_most``; their
 table, ``solved_declarations``: by declaration policy, where each
 declaration falls against the seat's two sure values.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -43,8 +44,10 @@ def contract(given) -> tuple[int, int]:
 def values(pos, search, declared) -> dict:
     """The seat's two sure values and, given its declaration, its least sure penalty."""
     so_far = pos.points[pos.seat]
-    out = {"sure_at_least": scaled(search("sure_at_least"), so_far),
-           "sure_at_most": scaled(search("sure_at_most"), so_far)}
+    out = {
+        "sure_at_least": scaled(search("sure_at_least"), so_far),
+        "sure_at_most": scaled(search("sure_at_most"), so_far),
+    }
     if declared is not None:
         if not 0 <= int(declared) <= k.DEAL_POINTS:
             raise UsageError(f"declared must be 0..{k.DEAL_POINTS}, not {declared!r}")
@@ -53,8 +56,9 @@ def values(pos, search, declared) -> dict:
 
 
 def play(seed, index, players, params, policies, rows, events, cond, script, table):
-    return k.play_game(seed, index, players, params, policies, table, rows, events, k.new_scratch(), cond,
-                       script)
+    return k.play_game(
+        seed, index, players, params, policies, table, rows, events, k.new_scratch(), cond, script
+    )
 
 
 def seen(view: dict, number: int, rows) -> None:
@@ -76,8 +80,10 @@ def advice_view(view: dict, own: dict) -> None:
     and the seat's own declaration, which the penalty is counted against."""
     card, declared = own.get("trump_card"), own.get("declared")
     if card is None or declared is None:
-        raise UsageError("differenzler advice needs the face-up trump card (trump_card=, --trump-card) and the "
-                         "seat's declaration (declared=, --declared)")
+        raise UsageError(
+            "differenzler advice needs the face-up trump card (trump_card=, --trump-card) and the "
+            "seat's declaration (declared=, --declared)"
+        )
     if isinstance(card, str):
         try:
             card = C.parse(card.strip(), 36)
@@ -104,8 +110,11 @@ def heuristic_card(view: dict, params: np.ndarray) -> int:
 
     plays = np.array([c for _, c in view["plays"]], np.int64)
     seats = np.array([s for s, _ in view["plays"]], np.int64)
-    return int(differenzler_card(np.uint64(view["hand"]), plays, seats, len(plays), view["contract"],
-                                 view["declared"], view["me"]))
+    return int(
+        differenzler_card(
+            np.uint64(view["hand"]), plays, seats, len(plays), view["contract"], view["declared"], view["me"]
+        )
+    )
 
 
 def advice_value(view: dict, gained: int, value: int) -> float:
@@ -115,8 +124,10 @@ def advice_value(view: dict, gained: int, value: int) -> float:
 
 ADVISER = Adviser(
     measure="the penalty |declared - made| the seat can be sure of whatever the other three do",
-    options={"trump_card": "the face-up trump card, held by the dealer until played",
-             "declared": "the seat's own declaration"},
+    options={
+        "trump_card": "the face-up trump card, held by the dealer until played",
+        "declared": "the seat's own declaration",
+    },
     view=advice_view,
     traced=advice_traced,
     heuristic=heuristic_card,
@@ -134,8 +145,9 @@ def solved_deal(solve, deal: dict, hands: list[str], lead: int, players: int, tt
     """Each seat's two sure values under the deal's trump."""
     out = []
     for seat in range(players):
-        v = solve(hands=hands, to_play=lead, contract=deal["trump"], seat=seat, tt_mib=tt_mib,
-                  cards=False).value
+        v = solve(
+            hands=hands, to_play=lead, contract=deal["trump"], seat=seat, tt_mib=tt_mib, cards=False
+        ).value
         out.append({"solved_at_least": v["sure_at_least"], "solved_at_most": v["sure_at_most"]})
     return out
 
@@ -145,9 +157,15 @@ def aggregate_solved(rows: pd.DataFrame) -> dict[str, pd.DataFrame]:
     need(rows, "differenzler", SOLVED_COLUMNS)
     declared = rows["declared"].to_numpy(np.int64)
     low, high = rows["solved_at_least"].to_numpy(np.int64), rows["solved_at_most"].to_numpy(np.int64)
-    t = pd.DataFrame({"declare_policy": rows["declare_policy"], "below": flag(declared < low),
-                      "above": flag(declared > high), "between": flag((declared >= low) & (declared <= high)),
-                      "over": declared - low})
+    t = pd.DataFrame(
+        {
+            "declare_policy": rows["declare_policy"],
+            "below": flag(declared < low),
+            "above": flag(declared > high),
+            "between": flag((declared >= low) & (declared <= high)),
+            "over": declared - low,
+        }
+    )
     return {"solved_declarations": agg.moments(t, ["declare_policy"], ["below", "above", "between", "over"])}
 
 
@@ -189,5 +207,10 @@ SEARCH_PLAYER = SearchPlayerSpec(
     seen=seen,
     target=target,
 )
-SOLVED = Solved(columns=SOLVED_COLUMNS, deal=solved_deal, aggregate=aggregate_solved,
-                summarise=summarise_solved, table="solved_declarations")
+SOLVED = Solved(
+    columns=SOLVED_COLUMNS,
+    deal=solved_deal,
+    aggregate=aggregate_solved,
+    summarise=summarise_solved,
+    table="solved_declarations",
+)

@@ -1,4 +1,5 @@
 """English Jazz at the Python edge: spec, frames, traces, analyses, hand odds."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -7,11 +8,11 @@ import pandas as pd
 from cardmc import aggregate as agg
 from cardmc import english_jazz_solver, pimc, stats, trace_lines
 from cardmc.frames import Columns
-from cardmc.registry import Deferred, Example, GameSpec, Study, UsageError, compact, seat_codes, whole
 from cardmc.kernels import condition as kc
 from cardmc.kernels import english_jazz as k
 from cardmc.kernels.cards import SUITS, code
 from cardmc.kernels.events import EV_FACE_UP
+from cardmc.registry import Deferred, Example, GameSpec, Study, UsageError, compact, seat_codes, whole
 
 POLICIES = {"random": k.RANDOM, "heuristic": k.HEURISTIC, "pimc": k.PIMC}  # pimc: cardmc.pimc
 POSITIONS = {1: "leader", 2: "second", 0: "dealer"}  # seat relative to the dealer
@@ -34,8 +35,20 @@ def simulate_spans(seed, start, count, players, params, policies, condition=None
     ``after(p, rows, lo, hi)`` reads each slice's rows where they were
     written, right after (not for the search player's blocks)."""
     if pimc.has_pimc(policies, "english_jazz"):
-        return whole(pimc.play_block("english_jazz", seed, start, count, params, policies, kc.of(condition),
-                                     k.ROWS_PER_GAME, len(k.COLUMNS), k.MAX_EVENTS))
+        return whole(
+            pimc.play_block(
+                "english_jazz",
+                seed,
+                start,
+                count,
+                params,
+                policies,
+                kc.of(condition),
+                k.ROWS_PER_GAME,
+                len(k.COLUMNS),
+                k.MAX_EVENTS,
+            )
+        )
     rows, nrows = k.simulate(seed, start, count, players, params, policies, kc.of(condition), out, after)
     return whole(compact(rows, nrows, k.max_rows(players, params)))
 
@@ -44,8 +57,10 @@ _SMALL = {c: "int8" for c in k.COLUMNS}
 _SMALL.update({"game": "int64", "card_points": "int16", "points_held": "int16", "total": "int16"})
 
 
-_COLUMNS = Columns(k.COLUMNS, {**_SMALL, "trump": pd.CategoricalDtype(list(SUITS)),
-                                "rule": pd.CategoricalDtype(list(k.RULE_LETTERS))})
+_COLUMNS = Columns(
+    k.COLUMNS,
+    {**_SMALL, "trump": pd.CategoricalDtype(list(SUITS)), "rule": pd.CategoricalDtype(list(k.RULE_LETTERS))},
+)
 
 
 def frame(rows: np.ndarray) -> pd.DataFrame:
@@ -62,7 +77,9 @@ def trace_game(seed: int, index: int, players: int, settings: dict, policy: str,
     rows = np.zeros((k.ROWS_PER_GAME, len(k.COLUMNS)), np.int32)
     events = np.zeros((k.MAX_EVENTS, 4), np.int64)
     if pimc.has_pimc(policies, "english_jazz"):
-        nrows, nev = pimc.play_game("english_jazz", seed, index, params, policies, rows, events, kc.of(condition))
+        nrows, nev = pimc.play_game(
+            "english_jazz", seed, index, params, policies, rows, events, kc.of(condition)
+        )
     else:
         nrows, nev = k.play_game(seed, index, players, params, policies, rows, events, kc.of(condition))
     rows = rows[:nrows]
@@ -72,17 +89,30 @@ def trace_game(seed: int, index: int, players: int, settings: dict, policy: str,
         trump, setter = int(r[0, k.C_TRUMP]), int(r[0, k.C_TRUMP_SET_BY])
         return {
             **trace_lines.plain_deal(number, dealer, leader, hands, plays),
-            "trump": SUITS[trump] if trump >= 0 else None, "trump_set_by": trace_lines.seat(setter),
-            "tricks": r[:, k.C_TRICKS].tolist(), "card_points": r[:, k.C_CARD_POINTS].tolist(),
-            "rule": k.RULE_LETTERS[int(r[0, k.C_RULE])], "score": r[:, k.C_SCORE].tolist(),
-        }  # fmt: skip
+            "trump": SUITS[trump] if trump >= 0 else None,
+            "trump_set_by": trace_lines.seat(setter),
+            "tricks": r[:, k.C_TRICKS].tolist(),
+            "card_points": r[:, k.C_CARD_POINTS].tolist(),
+            "rule": k.RULE_LETTERS[int(r[0, k.C_RULE])],
+            "score": r[:, k.C_SCORE].tolist(),
+        }
 
     face_up: list[str] = []
     hooks = {EV_FACE_UP: lambda deal, a, b, c: face_up.append(code(b))}
     deals = trace_lines.deals(events[:nev], players, layout, hooks)
     first = trace_lines.seat_rows(rows, k.C_DEAL, k.C_SEAT, 0)
-    return trace_lines.line(SPEC, seed, index, players, full, policy, deals, first[:, k.C_TOTAL].tolist(),
-                            trace_lines.seats_where(first[:, k.C_WINNER] == 1), first_dealer_cards=face_up)
+    return trace_lines.line(
+        SPEC,
+        seed,
+        index,
+        players,
+        full,
+        policy,
+        deals,
+        first[:, k.C_TOTAL].tolist(),
+        trace_lines.seats_where(first[:, k.C_WINNER] == 1),
+        first_dealer_cards=face_up,
+    )
 
 
 # ------------------------------------------------------------------ analyses
@@ -96,10 +126,13 @@ def aggregate(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     any split of the rows into whole games, so chunks of a run merge exactly."""
     dealt = df[(df["seat"] == 0).to_numpy()]  # one row per deal: the deal-level columns
     setter = dealt["trump_set_by"].to_numpy()
-    deals = pd.DataFrame({
-        "rule": dealt["rule"], "trump_never_set": dealt["trump"].isna(),
-        "setter_position": np.where(setter < 0, -1, (setter - dealt["dealer"].to_numpy()) % 3),
-    })  # fmt: skip
+    deals = pd.DataFrame(
+        {
+            "rule": dealt["rule"],
+            "trump_never_set": dealt["trump"].isna(),
+            "setter_position": np.where(setter < 0, -1, (setter - dealt["dealer"].to_numpy()) % 3),
+        }
+    )
     games = pd.DataFrame({"swept": df.groupby("game", sort=False)["all_tricks"].max().to_numpy()})
     return {
         "hands": agg.moments(df, ["rule", "position", "all_tricks"], ["score"]),
@@ -107,9 +140,11 @@ def aggregate(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
         "deals": agg.counts(deals, ["rule", "trump_never_set", "setter_position"]),
         "games": agg.counts(games, ["swept"]),
         # one row per seat at the first deal (totals are per game)
-        "first_deals": agg.counts(df, ["seat", "position", "winner", "shared_win", "total"],
-                                  where=(df["deal"] == 0).to_numpy()),  # fmt: skip
+        "first_deals": agg.counts(
+            df, ["seat", "position", "winner", "shared_win", "total"], where=(df["deal"] == 0).to_numpy()
+        ),
     }
+
 
 def tally(spec: GameSpec, players: int, params: np.ndarray):
     """The aggregates of ``aggregate`` tallied straight from the kernel's rows
@@ -124,14 +159,29 @@ def tally(spec: GameSpec, players: int, params: np.ndarray):
 
     all_tricks = key("all_tricks", 2)
     features = [key(name, size, lo) for name, (_, lo, size) in zip(FEATURES, kt.FEATURES.tolist())]
-    grid = agg.Grid([
-        ("hands", [key("rule"), key("position", 3), all_tricks], ["score"]),
-        *[(f"hands_by_{f[0]}", [f, all_tricks], []) for f in features],
-        ("deals", [key("rule"), key("trump_never_set", 2, dtype=bool), key("setter_position", 4, -1, np.int8)], []),
-        ("games", [key("swept", 2, dtype=np.int8)], []),
-        ("first_deals", [key("seat", 3), key("position", 3), key("winner", 2), key("shared_win", 2),
-                         key("total", kt.TOTAL_SIZE, kt.TOTAL_LO)], []),
-    ])  # fmt: skip
+    grid = agg.Grid(
+        [
+            ("hands", [key("rule"), key("position", 3), all_tricks], ["score"]),
+            *[(f"hands_by_{f[0]}", [f, all_tricks], []) for f in features],
+            (
+                "deals",
+                [key("rule"), key("trump_never_set", 2, dtype=bool), key("setter_position", 4, -1, np.int8)],
+                [],
+            ),
+            ("games", [key("swept", 2, dtype=np.int8)], []),
+            (
+                "first_deals",
+                [
+                    key("seat", 3),
+                    key("position", 3),
+                    key("winner", 2),
+                    key("shared_win", 2),
+                    key("total", kt.TOTAL_SIZE, kt.TOTAL_LO),
+                ],
+                [],
+            ),
+        ]
+    )
     return agg.GridTally(spec, players, params, grid, kt.english_jazz)
 
 
@@ -152,12 +202,15 @@ def summarise(aggs: dict) -> dict[str, pd.DataFrame]:
     deals = aggs["deals"].reset_index()
     games = aggs["games"]
     n = int(deals["n"].sum())
-    out["all_tricks"] = pd.concat([
-        stats.row("per deal", stats.proportion(agg.events(deals, "rule", "A"), n)),
-        stats.row("per hand", stats.proportion(agg.events(hands, "all_tricks"), int(hands["n"].sum()))),
-        stats.row("per game of 12 deals",
-                  stats.proportion(agg.events(games, "swept"), int(games["n"].sum()))),
-    ])  # fmt: skip
+    out["all_tricks"] = pd.concat(
+        [
+            stats.row("per deal", stats.proportion(agg.events(deals, "rule", "A"), n)),
+            stats.row("per hand", stats.proportion(agg.events(hands, "all_tricks"), int(hands["n"].sum()))),
+            stats.row(
+                "per game of 12 deals", stats.proportion(agg.events(games, "swept"), int(games["n"].sum()))
+            ),
+        ]
+    )
     out["all_tricks_by_position"] = agg.share(hands, ["position_name"], "all_tricks")
     parts = []
     for feature in FEATURES:
@@ -188,8 +241,15 @@ def summarise(aggs: dict) -> dict[str, pd.DataFrame]:
     n_first = int(totals.sum())
     lo, hi = stats.wilson(totals.to_numpy(), n_first)
     out["game_total_distribution"] = pd.DataFrame(
-        {"share": totals.to_numpy() / n_first, "ci_low": lo, "ci_high": hi, "n": n_first,
-         "events": totals.to_numpy()}, index=totals.index)  # fmt: skip
+        {
+            "share": totals.to_numpy() / n_first,
+            "ci_low": lo,
+            "ci_high": hi,
+            "n": n_first,
+            "events": totals.to_numpy(),
+        },
+        index=totals.index,
+    )
     # seat advantage: by the seat's place relative to the first dealer
     seats = first.rename(columns={"position_name": "first_position"})
     sole_win = (seats["winner"] == 1) & (seats["shared_win"] == 0)

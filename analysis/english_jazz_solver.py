@@ -17,6 +17,7 @@ table, ``solved_sweeps``: how often a hand could sweep, and did, by position.
 ``could_sweep`` asks "could this hand take all 12 tricks" of every hand of
 many games at once (``cardmc.kernels.solve_sweeps``).
 """
+
 from __future__ import annotations
 
 import os
@@ -132,10 +133,17 @@ def aggregate_solved(rows: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """By position: hands that could sweep, that did, one without the other, sure and taken tricks."""
     need(rows, "english_jazz", SOLVED_COLUMNS)
     could, did = rows["solved_sweep"].to_numpy(np.int64) == 1, rows["all_tricks"].to_numpy(np.int64) == 1
-    t = pd.DataFrame({"position": rows["position"].to_numpy(np.int64), "could": flag(could), "did": flag(did),
-                      "only_could": flag(could & ~did), "only_did": flag(~could & did),
-                      "sure_tricks": rows["solved_tricks"].to_numpy(np.int64),
-                      "tricks": rows["tricks"].to_numpy(np.int64)})
+    t = pd.DataFrame(
+        {
+            "position": rows["position"].to_numpy(np.int64),
+            "could": flag(could),
+            "did": flag(did),
+            "only_could": flag(could & ~did),
+            "only_did": flag(~could & did),
+            "sure_tricks": rows["solved_tricks"].to_numpy(np.int64),
+            "tricks": rows["tricks"].to_numpy(np.int64),
+        }
+    )
     counted = ["could", "did", "only_could", "only_did", "sure_tricks", "tricks"]
     return {"solved_sweeps": agg.moments(t, ["position"], counted)}
 
@@ -166,8 +174,9 @@ def summarise_solved(aggs: dict) -> pd.DataFrame:
     return pd.DataFrame(out).set_index("hands")
 
 
-def could_sweep(seed: int, start: int, games: int,
-                threads: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+def could_sweep(
+    seed: int, start: int, games: int, threads: int | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Could seat s of deal d of game start+g take all 12 tricks against the
     other two, every hand seen (the deals of ``cardmc.simulate``;
     ``cardmc.kernels.solve_sweeps``)? (games, 12, 3) bool, and the hands as
@@ -219,5 +228,10 @@ SEARCH_PLAYER = SearchPlayerSpec(
     seen=seen,
     cards=card_values,
 )
-SOLVED = Solved(columns=SOLVED_COLUMNS, deal=solved_deal, aggregate=aggregate_solved,
-                summarise=summarise_solved, table="solved_sweeps")
+SOLVED = Solved(
+    columns=SOLVED_COLUMNS,
+    deal=solved_deal,
+    aggregate=aggregate_solved,
+    summarise=summarise_solved,
+    table="solved_sweeps",
+)

@@ -6,6 +6,7 @@ five deals, its score distribution by seat and player count, and the same
 with the 80-point "sjueren" bonus and with sevens played out, compared on
 the same deals (``cardmc.experiments.norwegian_jazz``).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -13,13 +14,23 @@ import pandas as pd
 
 from cardmc import aggregate as agg
 from cardmc import norwegian_jazz_solver, pimc, trace_lines
-from cardmc.frames import Columns
 from cardmc.checks import check_count, check_seed
-from cardmc.registry import (Dealing, Deferred, Example, GameSpec, Option, Study, UsageError, compact, seat_codes,
-                             whole)
+from cardmc.frames import Columns
 from cardmc.kernels import condition as kc
 from cardmc.kernels import norwegian_jazz as k
 from cardmc.kernels.cards import FULL52
+from cardmc.registry import (
+    Dealing,
+    Deferred,
+    Example,
+    GameSpec,
+    Option,
+    Study,
+    UsageError,
+    compact,
+    seat_codes,
+    whole,
+)
 
 PLAY = {name: i for i, name in enumerate(k.POLICY_NAMES)}
 
@@ -31,8 +42,16 @@ def parse_policy(text: str, players: int = 4) -> np.ndarray:
     return seat_codes(text, players, "norwegian_jazz", PLAY)
 
 
-def simulate_block(seed: int, start: int, count: int, players: int, params: np.ndarray,
-                   policies: np.ndarray, condition=None, out=None) -> np.ndarray:
+def simulate_block(
+    seed: int,
+    start: int,
+    count: int,
+    players: int,
+    params: np.ndarray,
+    policies: np.ndarray,
+    condition=None,
+    out=None,
+) -> np.ndarray:
     """Rows of games start..start+count-1 (six deals each, compacted); ``condition``
     is the array of a ``cardmc.condition.Condition`` (None: unconditioned), ``out``
     a ``RowBuffer`` to hold the rows (``cardmc.kernels.columns``)."""
@@ -53,15 +72,35 @@ def simulate_spans(seed, start, count, players, params, policies, condition=None
     ``after(p, rows, lo, hi)`` reads each slice's rows where they were
     written, right after (not for the search player's blocks)."""
     if pimc.has_pimc(policies, "norwegian_jazz"):
-        return whole(pimc.play_block("norwegian_jazz", seed, start, count, params, policies, kc.of(condition),
-                                     k.DEALS * players, len(k.COLUMNS), k.max_events(players)))
+        return whole(
+            pimc.play_block(
+                "norwegian_jazz",
+                seed,
+                start,
+                count,
+                params,
+                policies,
+                kc.of(condition),
+                k.DEALS * players,
+                len(k.COLUMNS),
+                k.max_events(players),
+            )
+        )
     rows, nrows = k.simulate(seed, start, count, players, params, policies, kc.of(condition), out, after)
     return whole(compact(rows, nrows, k.max_rows(players, params)))
 
 
 _DTYPES = {c: "int8" for c in k.COLUMNS}
-_DTYPES.update({"game": "int64", "turns": "int16", "score": "int16", "total5": "int16", "total": "int16",
-                "passes": "int16"})  # fmt: skip
+_DTYPES.update(
+    {
+        "game": "int64",
+        "turns": "int16",
+        "score": "int16",
+        "total5": "int16",
+        "total": "int16",
+        "passes": "int16",
+    }
+)
 
 _COLUMNS = Columns(k.COLUMNS, {**_DTYPES, "policy": pd.CategoricalDtype(list(PLAY))})
 
@@ -86,15 +125,20 @@ def trace_game(seed: int, index: int, players: int, settings: dict, policy: str,
     if pimc.has_pimc(policies, "norwegian_jazz"):
         rows = np.zeros((k.DEALS * players, len(k.COLUMNS)), np.int32)
         events = np.zeros((k.max_events(players), 4), np.int64)
-        nev = pimc.play_game("norwegian_jazz", seed, index, params, policies, rows, events, kc.of(condition))[1]
+        nev = pimc.play_game("norwegian_jazz", seed, index, params, policies, rows, events, kc.of(condition))[
+            1
+        ]
         events = events[:nev]
     else:
         rows, events = k.trace_game(seed, index, players, params, policies, kc.of(condition))
 
     def layout(number: int, dealer: int, leader: int, hands: list, plays: list) -> dict:
         r = trace_lines.seat_rows(rows, k.C_DEAL, k.C_SEAT, number + 1)
-        deal = {"number": number + 1, **trace_lines.plain_deal(number, dealer, leader, hands, plays),
-                "score": r[:, k.C_SCORE].tolist()}  # fmt: skip
+        deal = {
+            "number": number + 1,
+            **trace_lines.plain_deal(number, dealer, leader, hands, plays),
+            "score": r[:, k.C_SCORE].tolist(),
+        }
         if number < 5:
             deal["tricks"] = r[:, k.C_TRICKS].tolist()
             deal["taken"] = r[:, k.C_TAKEN].tolist()
@@ -107,8 +151,18 @@ def trace_game(seed: int, index: int, players: int, settings: dict, policy: str,
 
     deals = trace_lines.deals(events, players, layout)
     last = trace_lines.seat_rows(rows, k.C_DEAL, k.C_SEAT, 6)
-    return trace_lines.line(SPEC, seed, index, players, full, policy, deals, last[:, k.C_TOTAL].tolist(),
-                            trace_lines.seats_where(last[:, k.C_WINNER]), totals5=last[:, k.C_TOTAL5].tolist())
+    return trace_lines.line(
+        SPEC,
+        seed,
+        index,
+        players,
+        full,
+        policy,
+        deals,
+        last[:, k.C_TOTAL].tolist(),
+        trace_lines.seats_where(last[:, k.C_WINNER]),
+        totals5=last[:, k.C_TOTAL5].tolist(),
+    )
 
 
 # ------------------------------------------------------------- per-game view
@@ -161,14 +215,16 @@ def _outcomes(totals5: np.ndarray, totals: np.ndarray) -> pd.DataFrame:
     lead5 = totals5 == totals5.max(axis=1, keepdims=True)
     win = totals == totals.max(axis=1, keepdims=True)
     concord, pairs = _tau_parts(totals5, totals)
-    return pd.DataFrame({
-        "changed": (lead5 != win).any(axis=1),
-        "overtaken": ~(lead5 & win).any(axis=1),
-        "shared5": lead5.sum(axis=1) > 1,
-        "shared": win.sum(axis=1) > 1,
-        "concord": concord,
-        "pairs": pairs,
-    })  # fmt: skip
+    return pd.DataFrame(
+        {
+            "changed": (lead5 != win).any(axis=1),
+            "overtaken": ~(lead5 & win).any(axis=1),
+            "shared5": lead5.sum(axis=1) > 1,
+            "shared": win.sum(axis=1) > 1,
+            "concord": concord,
+            "pairs": pairs,
+        }
+    )
 
 
 def _per_game(df: pd.DataFrame) -> pd.DataFrame:
@@ -207,19 +263,26 @@ def aggregate(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
         raise UsageError("no rows to analyze")
     games = _per_game(df)
     score = df["score"].astype(np.int64)
-    table_total = score.groupby([df["players"], df["game"], df["deal"]], observed=True, sort=False).transform("sum")
+    table_total = score.groupby([df["players"], df["game"], df["deal"]], observed=True, sort=False).transform(
+        "sum"
+    )
     deal = df["deal"].to_numpy()
     return {
         "outcomes": agg.counts(games, ["players", *FLAGS]),
         "tau": agg.counts(games, ["players", "concord", "pairs"], where=games["pairs"] > 0),
         "score": agg.counts(df, ["players", "deal", "rel_seat", "score"]),
-        "seat_effect": agg.moments(df.assign(effect_x_players=df["players"] * score - table_total),
-                                   ["players", "deal", "rel_seat"], ["effect_x_players"]),  # fmt: skip
+        "seat_effect": agg.moments(
+            df.assign(effect_x_players=df["players"] * score - table_total),
+            ["players", "deal", "rel_seat"],
+            ["effect_x_players"],
+        ),
         "taken": agg.moments(df, ["players", "deal"], ["taken"], where=deal <= 5),
-        "sevens": agg.moments(df, ["players", "rel_seat", "cards_dealt", "first_out"], ["score", "passes"],
-                              where=deal == 6),  # fmt: skip
+        "sevens": agg.moments(
+            df, ["players", "rel_seat", "cards_dealt", "first_out"], ["score", "passes"], where=deal == 6
+        ),
         "first_deal": agg.moments(df, ["players", "rel_seat", "winner"], ["total"], where=deal == 1),
     }
+
 
 SCORE_LO = -1024  # lowest deal score the tally's grid holds (sevens: one point a pass)
 
@@ -238,17 +301,29 @@ def tally(spec: GameSpec, players: int, params: np.ndarray):
     pairs = n * (n - 1) // 2
     score_size = SPEC.rules["first_out_bonus"].high - SCORE_LO + 1  # any bonus (and frames of any run)
     seat, deal = key("rel_seat", n), key("deal", 6, 1)
-    grid = agg.Grid([
-        ("outcomes", [key("players", 1, n, np.int64), *[key(flag, 2, dtype=bool) for flag in FLAGS]], []),
-        ("tau", [key("players", 1, n, np.int64), key("concord", 2 * pairs + 1, -pairs, np.int64),
-                 key("pairs", pairs * pairs + 1, 0, np.int64)], []),
-        ("score", [key("players", 1, n), deal, seat, key("score", score_size, SCORE_LO)], []),
-        ("seat_effect", [key("players", 1, n), deal, seat], ["effect_x_players"]),
-        ("taken", [key("players", 1, n), key("deal", 5, 1)], ["taken"]),
-        ("sevens", [key("players", 1, n), seat, key("cards_dealt", kt.CARDS), key("first_out", 2)],
-         ["score", "passes"]),
-        ("first_deal", [key("players", 1, n), seat, key("winner", 2)], ["total"]),
-    ])  # fmt: skip
+    grid = agg.Grid(
+        [
+            ("outcomes", [key("players", 1, n, np.int64), *[key(flag, 2, dtype=bool) for flag in FLAGS]], []),
+            (
+                "tau",
+                [
+                    key("players", 1, n, np.int64),
+                    key("concord", 2 * pairs + 1, -pairs, np.int64),
+                    key("pairs", pairs * pairs + 1, 0, np.int64),
+                ],
+                [],
+            ),
+            ("score", [key("players", 1, n), deal, seat, key("score", score_size, SCORE_LO)], []),
+            ("seat_effect", [key("players", 1, n), deal, seat], ["effect_x_players"]),
+            ("taken", [key("players", 1, n), key("deal", 5, 1)], ["taken"]),
+            (
+                "sevens",
+                [key("players", 1, n), seat, key("cards_dealt", kt.CARDS), key("first_out", 2)],
+                ["score", "passes"],
+            ),
+            ("first_deal", [key("players", 1, n), seat, key("winner", 2)], ["total"]),
+        ]
+    )
     dims = [n, SCORE_LO, score_size, 2 * pairs + 1, pairs * pairs + 1]
     return agg.GridTally(spec, players, params, grid, kt.norwegian_jazz, dims)
 
@@ -266,19 +341,27 @@ def summarise(aggs: dict) -> dict[str, pd.DataFrame]:
     score = aggs["score"]
     out["deal_score"] = agg.mean_table(agg.histogram_moments(score, "score", ["players", "deal"]), "score")
     out["deal_score_by_seat"] = agg.mean_table(
-        agg.histogram_moments(score, "score", ["players", "deal", "rel_seat"]), "score")
+        agg.histogram_moments(score, "score", ["players", "deal", "rel_seat"]), "score"
+    )
     # seat effect: a seat's score minus the mean of its table in the same deal (paired within the deal),
     # summed as players x effect (an integer) and divided back here
     effect = agg.mean_table(aggs["seat_effect"], "effect_x_players")
     players = effect.index.get_level_values("players").to_numpy(np.int64)
-    out["seat_effect"] = effect.assign(**{c: effect[c] / players for c in ("estimate", "se", "ci_low", "ci_high")})
+    out["seat_effect"] = effect.assign(
+        **{c: effect[c] / players for c in ("estimate", "se", "ci_low", "ci_high")}
+    )
     per_deal = score.groupby(level=["players", "deal", "score"], sort=True)["n"].sum()
-    out["deal_score_quantiles"] = per_deal.groupby(level=["players", "deal"], sort=True).apply(
-        lambda h: agg.histogram_quantiles(h.index.get_level_values("score").to_numpy(), h.to_numpy())).unstack()
+    out["deal_score_quantiles"] = (
+        per_deal.groupby(level=["players", "deal"], sort=True)
+        .apply(lambda h: agg.histogram_quantiles(h.index.get_level_values("score").to_numpy(), h.to_numpy()))
+        .unstack()
+    )
     out["penalty_units"] = agg.mean_table(aggs["taken"], "taken")
     sevens = aggs["sevens"]
     out["sevens_by_cards"] = agg.mean_table(sevens.groupby(level=["players", "cards_dealt"]).sum(), "score")
-    out["sevens_passes_by_seat"] = agg.mean_table(sevens.groupby(level=["players", "rel_seat"]).sum(), "passes")
+    out["sevens_passes_by_seat"] = agg.mean_table(
+        sevens.groupby(level=["players", "rel_seat"]).sum(), "passes"
+    )
     out["first_out_by_seat"] = agg.share(sevens, ["players", "rel_seat"], "first_out")
     first = aggs["first_deal"]
     out["wins_by_seat"] = agg.share(first, ["players", "rel_seat"], "winner")
@@ -300,7 +383,6 @@ def analyze(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
 # they stay importable from here.
 
 _EXPERIMENTS = ("sixth_deal_study", "heuristic_edge")
-
 
 
 def __getattr__(name: str):
@@ -341,17 +423,28 @@ SPEC = GameSpec(
     default_players=4,
     rules={
         "rotate_dealer": Option(False, "bool", "the dealer moves one seat on each deal"),
-        "first_out_bonus": Option(10, "int", "points for the first player out in sevens (sjueren: 80)",
-                                  0, 1000),
+        "first_out_bonus": Option(
+            10, "int", "points for the first player out in sevens (sjueren: 80)", 0, 1000
+        ),
         "play_out": Option(False, "bool", "sevens goes on until every hand is empty"),
     },
     options={
-        "stop_early": Option(True, "bool", "end deals 2-4 after the trick that leaves no club / queen / KC "
-                                           "in any hand (same scores, fewer plays)"),
+        "stop_early": Option(
+            True,
+            "bool",
+            "end deals 2-4 after the trick that leaves no club / queen / KC "
+            "in any hand (same scores, fewer plays)",
+        ),
         **pimc.options(17, "deals 1-5; whole deals take seconds a solve"),
-        "pimc_sevens_cards": Option(0, "int", "in sevens the pimc player searches once this many cards "
-                                    "or fewer are left in all hands, and plays as heuristic before (0: never; "
-                                    "measured, the search does not beat the heuristic there)", 0, 52),
+        "pimc_sevens_cards": Option(
+            0,
+            "int",
+            "in sevens the pimc player searches once this many cards "
+            "or fewer are left in all hands, and plays as heuristic before (0: never; "
+            "measured, the search does not beat the heuristic there)",
+            0,
+            52,
+        ),
     },
     policies=k.POLICY_NAMES,
     default_policy="heuristic",
@@ -368,8 +461,17 @@ SPEC = GameSpec(
         hand=None,
         searched="pimc,heuristic,heuristic,heuristic",
         condition={"deal": 1},
-        positions=(dict(hands=["JS 9S", "AS 6H", "KS 7H"], to_play=0, contract=1, seat=0, taken=[5, 5, 5], points=[0, 0, 0]),
-                   dict(hands=["2S", "KS", "AS"], to_play=0, seat=0, contract=6)),
+        positions=(
+            dict(
+                hands=["JS 9S", "AS 6H", "KS 7H"],
+                to_play=0,
+                contract=1,
+                seat=0,
+                taken=[5, 5, 5],
+                points=[0, 0, 0],
+            ),
+            dict(hands=["2S", "KS", "AS"], to_play=0, seat=0, contract=6),
+        ),
         compile_seconds=10,
     ),
     study=Study("norwegian_jazz", quick=1_000, full=160_000),

@@ -18,6 +18,7 @@ missing; their table, ``solved_deals``: by players and deal, the mean score
 against the sure one, and in sevens how often a seat could go out first
 and did.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -30,8 +31,7 @@ from cardmc.kernels import solve_rules as SR
 from cardmc.objectives import scaled
 from cardmc.registry import Adviser, SearchPlayerSpec, Solved, SolverSpec, UsageError
 from cardmc.solved_tables import flag, need
-from cardmc.stats import rate
-from cardmc.stats import named
+from cardmc.stats import named, rate
 
 SEVENS = k.DEALS  # the sixth deal's number
 
@@ -56,13 +56,16 @@ def values(pos, search, declared) -> dict:
     """What the seat is held to and its escape, in the deal's score (penalty units times its unit)."""
     unit = int(k.UNIT_SCORE[pos.param])
     so_far = unit * pos.points[pos.seat]  # penalty units taken so far
-    return {"held_to": scaled(search("held_to"), so_far, unit),
-            "escape": scaled(search("escape"), so_far, unit)}
+    return {
+        "held_to": scaled(search("held_to"), so_far, unit),
+        "escape": scaled(search("escape"), so_far, unit),
+    }
 
 
 def play(seed, index, players, params, policies, rows, events, cond, script, table):
-    written = k.play_games(seed, index, 1, players, params, policies, rows, 0, events,
-                           *k.new_scratch(players), cond, script)
+    written = k.play_games(
+        seed, index, 1, players, params, policies, rows, 0, events, *k.new_scratch(players), cond, script
+    )
     return k.DEALS * players, written
 
 
@@ -102,8 +105,16 @@ def heuristic_card(view: dict, params: np.ndarray) -> int:
     from cardmc.kernels.advice import norwegian_jazz_card
 
     plays = np.array([c for _, c in view["plays"]], np.int64)
-    return int(norwegian_jazz_card(view["number"], np.uint64(view["hand"]), plays, len(plays), view["players"],
-                                   np.uint64(view["deck"])))
+    return int(
+        norwegian_jazz_card(
+            view["number"],
+            np.uint64(view["hand"]),
+            plays,
+            len(plays),
+            view["players"],
+            np.uint64(view["deck"]),
+        )
+    )
 
 
 def advice_value(view: dict, gained: int, value: int) -> float:
@@ -134,12 +145,14 @@ def solved_deal(solve, deal: dict, hands: list[str], lead: int, players: int, tt
     out = []
     for seat in range(players):
         if deal["number"] == SEVENS:
-            v = solve(hands=hands, to_play=lead, contract=SEVENS, seat=seat, points=[0] * players,
-                      tt_mib=tt_mib).value
+            v = solve(
+                hands=hands, to_play=lead, contract=SEVENS, seat=seat, points=[0] * players, tt_mib=tt_mib
+            ).value
             out.append({"solved_out_first": v["out_first"], "solved_score": v["score"]})
         else:
-            v = solve(hands=hands, to_play=lead, contract=deal["number"], seat=seat, tt_mib=tt_mib,
-                      cards=False).value
+            v = solve(
+                hands=hands, to_play=lead, contract=deal["number"], seat=seat, tt_mib=tt_mib, cards=False
+            ).value
             out.append({"solved_held_to": v["held_to"], "solved_escape": v["escape"]})
     return out
 
@@ -155,10 +168,18 @@ def aggregate_solved(rows: pd.DataFrame) -> dict[str, pd.DataFrame]:
     sure = rows["solved_score"].fillna(0).to_numpy(np.int64)
     first = rows["first_out"].to_numpy(np.int64) if "first_out" in rows else np.zeros(len(rows), np.int64)
     held_or_sure = np.where(tricks, held, sure)
-    t = pd.DataFrame({"players": rows["players"].to_numpy(np.int64), "deal": rows["deal"].to_numpy(np.int64),
-                      "score": score, "held_to": held_or_sure, "escape": np.where(tricks, escape, 0),
-                      "over_held_to": score - held_or_sure, "could_go_out": flag(~tricks & (out_first == 1)),
-                      "went_out": flag(~tricks & (first == 1))})
+    t = pd.DataFrame(
+        {
+            "players": rows["players"].to_numpy(np.int64),
+            "deal": rows["deal"].to_numpy(np.int64),
+            "score": score,
+            "held_to": held_or_sure,
+            "escape": np.where(tricks, escape, 0),
+            "over_held_to": score - held_or_sure,
+            "could_go_out": flag(~tricks & (out_first == 1)),
+            "went_out": flag(~tricks & (first == 1)),
+        }
+    )
     counted = ["score", "held_to", "escape", "over_held_to", "could_go_out", "went_out"]
     return {"solved_deals": agg.moments(t, ["players", "deal"], counted)}
 
@@ -173,8 +194,11 @@ def summarise_solved(aggs: dict) -> pd.DataFrame:
         if n == 0:
             continue
         row = {"players": players, "deal": deal}
-        names = ("score", "held_to", "escape", "over_held_to") if deal < SEVENS else ("score", "held_to",
-                                                                                     "over_held_to")
+        names = (
+            ("score", "held_to", "escape", "over_held_to")
+            if deal < SEVENS
+            else ("score", "held_to", "over_held_to")
+        )
         for name in names:
             label = {"held_to": "sure_score"}.get(name, name) if deal >= SEVENS else name
             mean = stats.mean_from_sums(int(r[f"{name}_sum"]), int(r[f"{name}_sumsq"]), n)
@@ -207,5 +231,10 @@ SEARCH_PLAYER = SearchPlayerSpec(
     seen=seen,
     apart=sevens_card,
 )
-SOLVED = Solved(columns=SOLVED_COLUMNS, deal=solved_deal, aggregate=aggregate_solved,
-                summarise=summarise_solved, table="solved_deals")
+SOLVED = Solved(
+    columns=SOLVED_COLUMNS,
+    deal=solved_deal,
+    aggregate=aggregate_solved,
+    summarise=summarise_solved,
+    table="solved_deals",
+)

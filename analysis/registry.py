@@ -3,6 +3,7 @@
 Each game module ``analysis/<game>.py`` defines ``SPEC``; ``get(name)``
 imports it on first use, so a slow or broken game does not hold up others.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -14,7 +15,9 @@ import numpy as np
 GAMES = ("schieber", "differenzler", "english_jazz", "norwegian_jazz")
 
 DEFAULT_BLOCK = 1 << 15  # games a block of a run that keeps its rows, unless the game gives its own
-DEFAULT_CHUNK = 1 << 19  # games a chunk at most by default: seconds of work for every game, fewer for small runs
+DEFAULT_CHUNK = (
+    1 << 19
+)  # games a chunk at most by default: seconds of work for every game, fewer for small runs
 AGGREGATE_BLOCK = 1 << 13  # aggregate runs keep no rows: smaller blocks, flat and small memory
 
 
@@ -214,7 +217,9 @@ class GameSpec:
     default_policy: str
     unit: str  # what one simulated "game" is, e.g. "game of 4 deals"
     parse_policy: Callable[[str, int], np.ndarray]
-    simulate_block: Callable[..., np.ndarray]  # (seed, start, count, players, params, policies, *, out=None) -> rows
+    simulate_block: Callable[
+        ..., np.ndarray
+    ]  # (seed, start, count, players, params, policies, *, out=None) -> rows
     # the same rows as the kernel left them, (rows, spans) (join_spans), for readers that take them span by
     # span; its ``after(p, rows, lo, hi)`` reads each slice's rows on the thread that wrote them, right after
     simulate_spans: Callable[..., tuple[np.ndarray, np.ndarray]]
@@ -227,10 +232,14 @@ class GameSpec:
     study: Study | None = None
     # how the engine runs and reads the game's rows
     layout: object = None  # frames.Columns: one typed array per row column
-    dense_rows: Callable[[int, np.ndarray], int] | None = None  # (players, params) -> rows a game writes, when
+    dense_rows: Callable[[int, np.ndarray], int] | None = (
+        None  # (players, params) -> rows a game writes, when
+    )
     # every game writes its rows one after another (the run in memory splits them as they are written)
     block: int = DEFAULT_BLOCK  # games a block of a run that keeps its rows
-    aggregate_block: int | Callable[[int], int] = AGGREGATE_BLOCK  # games a block of an aggregate run on several
+    aggregate_block: int | Callable[[int], int] = (
+        AGGREGATE_BLOCK  # games a block of an aggregate run on several
+    )
     # threads (a number, or a function of the players)
     chunk_games: int = DEFAULT_CHUNK  # games a chunk at most, by default
     # the game's aggregate tables: ``tally(spec, players, params)`` counts them from row blocks, and
@@ -303,11 +312,11 @@ def available() -> list[str]:
     return out
 
 
-def seat_names(text: object, players: int, game: str) -> list[str]:
+def seat_names(text: object, players: int, game: str, example: str = "heuristic") -> list[str]:
     """The policy name of each seat from ``"name"`` (every seat) or a comma
     list with one name per seat; ``UsageError`` names what does not fit."""
     if not isinstance(text, str) or not text.strip():
-        raise UsageError(f"policy must be a name such as 'heuristic', not {text!r}")
+        raise UsageError(f"policy must be a name such as {example!r}, not {text!r}")
     parts = [p.strip() for p in text.split(",")]
     if len(parts) == 1:
         parts = parts * players
@@ -348,6 +357,6 @@ def join_spans(rows: np.ndarray, spans: np.ndarray) -> np.ndarray:
     out = 0
     for first, n in spans.tolist():
         if first != out:
-            rows[out:out + n] = rows[first:first + n]  # numpy copes with the overlap
+            rows[out : out + n] = rows[first : first + n]  # numpy copes with the overlap
         out += n
     return rows[:out]

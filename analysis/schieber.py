@@ -4,8 +4,8 @@ A simulated game is a whole match to ``target``. Rows: one per seat per deal
 (see ``cardmc.kernels.schieber.COLUMNS``). The experiments on the same deals
 (``duplicate``, ``push_value``, ...) are in ``cardmc.experiments.schieber``.
 """
-from __future__ import annotations
 
+from __future__ import annotations
 
 import numba
 import numpy as np
@@ -13,13 +13,22 @@ import pandas as pd
 
 from cardmc import pimc, schieber_solver, stats, trace_lines
 from cardmc.frames import Columns
-from cardmc.registry import (Deferred, Example, GameSpec, Option, Study, UsageError, join_spans, seat_codes,
-                             whole)
 from cardmc.kernels import condition as kc
 from cardmc.kernels import schieber as k
 from cardmc.kernels import schieber_weis as w
-from cardmc.kernels.schieber_push import push_below
 from cardmc.kernels.events import EV_CARD_POINTS, EV_CONTRACT, EV_DEAL_END, EV_STOECK, EV_WEIS, EV_WEIS_TEAM
+from cardmc.kernels.schieber_push import push_below
+from cardmc.registry import (
+    Deferred,
+    Example,
+    GameSpec,
+    Option,
+    Study,
+    UsageError,
+    join_spans,
+    seat_codes,
+    whole,
+)
 
 POLICIES = {name: i for i, name in enumerate(k.POLICY_NAMES)}
 CONTRACTS = k.CONTRACT_NAMES
@@ -48,20 +57,49 @@ def simulate_spans(seed, start, count, players, params, policies, condition=None
     a slice a thread (the fewest rows to move together); with it, slices
     small enough to stay in the core's cache."""
     if pimc.has_pimc(policies, "schieber"):
-        return whole(pimc.play_block("schieber", seed, start, count, params, policies, kc.of(condition),
-                                     k.max_rows(4, params), k.NCOL, max_events(params)))
+        return whole(
+            pimc.play_block(
+                "schieber",
+                seed,
+                start,
+                count,
+                params,
+                policies,
+                kc.of(condition),
+                k.max_rows(4, params),
+                k.NCOL,
+                max_events(params),
+            )
+        )
     slices = 64 if after is not None else numba.get_num_threads()
     return k.simulate(seed, start, count, players, params, policies, slices, kc.of(condition), out, after)
 
 
 _SMALL = {c: "int8" for c in k.COLUMNS}
-_SMALL.update({"game": "int64", "deal": "int16", "weis": "int16", "weis_kinds": "int16",
-               "card_points": "int16", "score": "int16", "best_value": "int16",
-               "total0": "int32", "total1": "int32", "deals": "int16"})  # fmt: skip
+_SMALL.update(
+    {
+        "game": "int64",
+        "deal": "int16",
+        "weis": "int16",
+        "weis_kinds": "int16",
+        "card_points": "int16",
+        "score": "int16",
+        "best_value": "int16",
+        "total0": "int32",
+        "total1": "int32",
+        "deals": "int16",
+    }
+)
 
 
-_COLUMNS = Columns(k.COLUMNS, {**_SMALL, "contract": pd.CategoricalDtype(list(CONTRACTS)),
-                                "best_contract": pd.CategoricalDtype(list(CONTRACTS))})
+_COLUMNS = Columns(
+    k.COLUMNS,
+    {
+        **_SMALL,
+        "contract": pd.CategoricalDtype(list(CONTRACTS)),
+        "best_contract": pd.CategoricalDtype(list(CONTRACTS)),
+    },
+)
 
 
 def frame(rows: np.ndarray) -> pd.DataFrame:
@@ -78,8 +116,14 @@ def max_events(params: np.ndarray) -> int:
 
 def _layout(number: int, dealer: int, leader: int, hands: list, plays: list) -> dict:
     """A deal object: the forehand leads; no dealer before the first deal's 7H."""
-    return {"dealer": trace_lines.seat(dealer), "leader": leader, "forehand": leader, "hands": hands,
-            "weis": [[] for _ in range(4)], "plays": plays}  # fmt: skip
+    return {
+        "dealer": trace_lines.seat(dealer),
+        "leader": leader,
+        "forehand": leader,
+        "hands": hands,
+        "weis": [[] for _ in range(4)],
+        "plays": plays,
+    }
 
 
 _HOOKS = {
@@ -118,8 +162,18 @@ def trace_game(seed: int, index: int, players: int, settings: dict, policy: str,
     totals = [sum(d["score"][0] for d in deals), sum(d["score"][1] for d in deals)]
     target = int(full["target"])
     winner = 0 if totals[0] >= target else 1
-    return trace_lines.line(SPEC, seed, index, players, full, policy, deals, totals, [winner],
-                            schneider=2 * totals[1 - winner] < target)
+    return trace_lines.line(
+        SPEC,
+        seed,
+        index,
+        players,
+        full,
+        policy,
+        deals,
+        totals,
+        [winner],
+        schneider=2 * totals[1 - winner] < target,
+    )
 
 
 # ------------------------------------------------------------- experiments
@@ -137,8 +191,6 @@ def weis_odds(four_nines: object = "0", long_runs: object = "flat", weis: object
     return exact(four_nines, long_runs, weis)
 
 
-
-
 def __getattr__(name: str):
     if name in _EXPERIMENTS:
         from cardmc.experiments import schieber as experiments
@@ -150,7 +202,7 @@ def __getattr__(name: str):
 # ----------------------------------------------------------------- analyses
 
 
-def _deals(df: pd.DataFrame) -> pd.DataFrame:
+def forehand_deals(df: pd.DataFrame) -> pd.DataFrame:
     """One row per deal, from the forehand's point of view."""
     f = df[df["seat"] == df["forehand"]].copy()
     other = df[df["seat"] == (df["forehand"] + 1) % 4].set_index(["game", "deal"])
@@ -163,7 +215,13 @@ def _deals(df: pd.DataFrame) -> pd.DataFrame:
     return f.reset_index()
 
 
-HAND_FEATURES = {"aces": 9, "sixes": 9, "tens": 9, "longest": 9, "weis": 100}  # feature: cap (higher values pooled)
+HAND_FEATURES = {
+    "aces": 9,
+    "sixes": 9,
+    "tens": 9,
+    "longest": 9,
+    "weis": 100,
+}  # feature: cap (higher values pooled)
 CONTRACT_TYPE = pd.CategoricalDtype(CONTRACTS)
 
 
@@ -171,13 +229,17 @@ def _deal_outcomes(df: pd.DataFrame) -> pd.DataFrame:
     """One row per deal (``_deals``) with what its four rows say together: Weis scored by the forehand's
     team or the other team, Stöck declared, a team took all nine tricks, the forehand team's net score."""
     key = ["game", "deal"]
-    d = _deals(df).set_index(key)
+    d = forehand_deals(df).set_index(key)
     scored = df[df["weis_scored"] == 1].drop_duplicates(key).set_index(key)["team"].reindex(d.index)
     fh_team = d["forehand"].astype(int) % 2
     tricks = df.groupby([*key, "team"])["tricks"].sum()
-    return d.assign(fh_weis=scored == fh_team, op_weis=scored == 1 - fh_team,
-                    stoeck=df.groupby(key)["stoeck"].max(), match=(tricks == 9).groupby(level=key).any(),
-                    net=d["fh_score"] - d["op_score"]).reset_index()  # fmt: skip
+    return d.assign(
+        fh_weis=scored == fh_team,
+        op_weis=scored == 1 - fh_team,
+        stoeck=df.groupby(key)["stoeck"].max(),
+        match=(tricks == 9).groupby(level=key).any(),
+        net=d["fh_score"] - d["op_score"],
+    ).reset_index()
 
 
 def aggregate(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
@@ -193,8 +255,9 @@ def aggregate(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     out = {"contracts": agg.counts(df, ["pushed", "contract"], where=chooser)}
     for feature in HAND_FEATURES:
         out[f"contract_by_{feature}"] = agg.counts(df, [feature, "contract"], where=chooser)
-    out["chooser_points"] = agg.moments(df, ["contract"], ["card_points", "score"],
-                                        where=chooser & (df["match_end"] == 0).to_numpy())
+    out["chooser_points"] = agg.moments(
+        df, ["contract"], ["card_points", "score"], where=chooser & (df["match_end"] == 0).to_numpy()
+    )
     out["weis_kinds"] = agg.counts(df, ["weis_kinds"])
     out["weis_team"] = agg.counts(deals, ["fh_weis", "op_weis"])
     out["stoeck"] = agg.counts(deals, ["stoeck"], where=deals["contract"].isin(CONTRACTS[:4]))
@@ -204,6 +267,7 @@ def aggregate(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     out["match_ends"] = agg.counts(df[df["match_end"] == 1].drop_duplicates("game"), ["schneider", "deals"])
     out["first_deals"] = agg.counts(df, ["forehand", "winner"], where=((df["deal"] == 0) & (df["seat"] == 0)))
     return out
+
 
 def tally(spec: GameSpec, players: int, params: np.ndarray):
     """The aggregates of ``aggregate`` tallied straight from the kernel's rows
@@ -220,19 +284,24 @@ def tally(spec: GameSpec, players: int, params: np.ndarray):
     deals = int(k.max_deals(SPEC.rules["target"].high)) + 1  # any target's matches (and frames of any run)
     points = key("fh_points", kt.CARD_POINTS, np.int64), key("op_points", kt.CARD_POINTS, np.int64)
     sizes = {"aces": 5, "sixes": 5, "tens": 5, "longest": 10, "weis": kt.WEIS}
-    grid = agg.Grid([
-        ("contracts", [key("pushed", 2), contract], []),
-        *[(f"contract_by_{feature}", [key(feature, sizes[feature]), contract], []) for feature in HAND_FEATURES],
-        ("chooser_points", [contract], ["card_points", "score"]),
-        ("weis_kinds", [key("weis_kinds", 512)], []),  # kinds bits 0..8 (bit 8: four 9s)
-        ("weis_team", [key("fh_weis", 2, bool), key("op_weis", 2, bool)], []),
-        ("stoeck", [key("stoeck", 2)], []),
-        ("match_by_contract", [contract, key("match", 2, bool)], []),
-        ("net_score", [key("pushed", 2)], ["net"]),
-        ("card_point_split", list(points), []),
-        ("match_ends", [key("schneider", 2), key("deals", deals)], []),
-        ("first_deals", [key("forehand", 4), key("winner", 2)], []),
-    ])  # fmt: skip
+    grid = agg.Grid(
+        [
+            ("contracts", [key("pushed", 2), contract], []),
+            *[
+                (f"contract_by_{feature}", [key(feature, sizes[feature]), contract], [])
+                for feature in HAND_FEATURES
+            ],
+            ("chooser_points", [contract], ["card_points", "score"]),
+            ("weis_kinds", [key("weis_kinds", 512)], []),  # kinds bits 0..8 (bit 8: four 9s)
+            ("weis_team", [key("fh_weis", 2, bool), key("op_weis", 2, bool)], []),
+            ("stoeck", [key("stoeck", 2)], []),
+            ("match_by_contract", [contract, key("match", 2, bool)], []),
+            ("net_score", [key("pushed", 2)], ["net"]),
+            ("card_point_split", list(points), []),
+            ("match_ends", [key("schneider", 2), key("deals", deals)], []),
+            ("first_deals", [key("forehand", 4), key("winner", 2)], []),
+        ]
+    )
     return agg.GridTally(spec, players, params, grid, kt.schieber, [deals])
 
 
@@ -249,8 +318,18 @@ def _contract_by_chooser_hand(aggs: dict) -> pd.DataFrame:
             lo, hi = stats.wilson(counts.to_numpy(), total)
             for (name, n), l_, h_ in zip(counts.items(), lo, hi):
                 p = n / total
-                rows.append({"feature": feature, "value": int(value), "contract": name, "estimate": p,
-                             "se": np.sqrt(p * (1 - p) / total), "ci_low": l_, "ci_high": h_, "n": total})
+                rows.append(
+                    {
+                        "feature": feature,
+                        "value": int(value),
+                        "contract": name,
+                        "estimate": p,
+                        "se": np.sqrt(p * (1 - p) / total),
+                        "ci_low": l_,
+                        "ci_high": h_,
+                        "n": total,
+                    }
+                )
     return pd.DataFrame(rows).set_index(["feature", "value", "contract"])
 
 
@@ -278,7 +357,9 @@ def summarise(aggs: dict, settings: dict | None = None) -> dict[str, pd.DataFram
 
     out: dict[str, pd.DataFrame] = {}
     chosen = aggs["contracts"]["n"].rename_axis(["pushed", "contract_name"])
-    grid = pd.MultiIndex.from_product([chosen.index.unique("pushed"), list(CONTRACTS)], names=chosen.index.names)
+    grid = pd.MultiIndex.from_product(
+        [chosen.index.unique("pushed"), list(CONTRACTS)], names=chosen.index.names
+    )
     events = chosen.reindex(grid, fill_value=0)
     out["contracts"] = agg.proportion_table(events.groupby(level="pushed").transform("sum"), events, grid)
     out["contract_by_chooser_hand"] = _contract_by_chooser_hand(aggs)
@@ -290,31 +371,46 @@ def summarise(aggs: dict, settings: dict | None = None) -> dict[str, pd.DataFram
     points = pd.concat(tables, ignore_index=True).astype({"contract": CONTRACT_TYPE})
     out["points_by_contract"] = points.set_index(["measure", "contract"])
     # Weis: observed per hand versus the exact odds
-    odds = weis_odds(*(settings.get(name, SPEC.rules[name].default) for name in ("four_nines", "long_runs", "weis")))
+    odds = weis_odds(
+        *(settings.get(name, SPEC.rules[name].default) for name in ("four_nines", "long_runs", "weis"))
+    )
     kinds = aggs["weis_kinds"]
     codes, hands = kinds.index.to_numpy(), int(kinds["n"].sum())
     obs = []
     for i, name in enumerate(list(w.KIND_NAMES) + ["any"]):
         hit = codes != 0 if name == "any" else (codes >> i) & 1 == 1
-        obs.append({"kind": name, "exact": odds.loc[name, "exact"],
-                    **stats.proportion(agg.events(kinds, hit), hands)})
+        obs.append(
+            {
+                "kind": name,
+                "exact": odds.loc[name, "exact"],
+                **stats.proportion(agg.events(kinds, hit), hands),
+            }
+        )
     out["weis_per_hand"] = pd.DataFrame(obs).set_index("kind")
     weis = aggs["weis_team"].reset_index()
     deals = int(weis["n"].sum())
-    out["weis_team"] = pd.DataFrame([
-        {"team": "forehand team", **stats.proportion(agg.events(weis, "fh_weis"), deals)},
-        {"team": "other team", **stats.proportion(agg.events(weis, "op_weis"), deals)},
-        {"team": "nobody", **stats.proportion(agg.events(weis, ~weis["fh_weis"] & ~weis["op_weis"]), deals)},
-    ]).set_index("team")  # fmt: skip
+    out["weis_team"] = pd.DataFrame(
+        [
+            {"team": "forehand team", **stats.proportion(agg.events(weis, "fh_weis"), deals)},
+            {"team": "other team", **stats.proportion(agg.events(weis, "op_weis"), deals)},
+            {
+                "team": "nobody",
+                **stats.proportion(agg.events(weis, ~weis["fh_weis"] & ~weis["op_weis"]), deals),
+            },
+        ]
+    ).set_index("team")
     st = aggs["stoeck"]
-    out["stoeck"] = pd.DataFrame([{"deals": "trump contracts", **stats.proportion(
-        agg.events(st, "stoeck"), st["n"].sum())}]).set_index("deals")  # fmt: skip
+    out["stoeck"] = pd.DataFrame(
+        [{"deals": "trump contracts", **stats.proportion(agg.events(st, "stoeck"), st["n"].sum())}]
+    ).set_index("deals")
     sweep = agg.share(aggs["match_by_contract"], ["contract"], "match")
-    out["match_by_contract"] = sweep.set_axis(pd.CategoricalIndex(sweep.index, dtype=CONTRACT_TYPE,
-                                                                  name="contract"))
+    out["match_by_contract"] = sweep.set_axis(
+        pd.CategoricalIndex(sweep.index, dtype=CONTRACT_TYPE, name="contract")
+    )
     ends = aggs["match_ends"]
-    out["schneider"] = pd.DataFrame([{"matches": "all", **stats.proportion(agg.events(ends, "schneider"),
-                                                                          ends["n"].sum())}]).set_index("matches")
+    out["schneider"] = pd.DataFrame(
+        [{"matches": "all", **stats.proportion(agg.events(ends, "schneider"), ends["n"].sum())}]
+    ).set_index("matches")
     hist = agg.histogram_moments(ends, "deals", ["deals"]).reset_index()
     length = agg.mean_table(agg.histogram_moments(ends, "deals", []), "deals").to_dict("records")[0]
     quantiles = agg.histogram_quantiles(hist["deals"].to_numpy(), hist["n"].to_numpy())
@@ -323,16 +419,28 @@ def summarise(aggs: dict, settings: dict | None = None) -> dict[str, pd.DataFram
     split = aggs["card_point_split"].reset_index()
     split["fh_share"] = split["fh_points"] / (split["fh_points"] + split["op_points"])
     first = aggs["first_deals"].reset_index()
-    out["forehand_advantage"] = pd.DataFrame([
-        {"measure": "forehand team net deal score",
-         **agg.mean_table(net.sum().to_frame().T, "net").to_dict("records")[0]},
-        {"measure": "forehand team share of card points",
-         **agg.histogram_mean(split, "fh_share", []).to_dict("records")[0]},
-        {"measure": "forehand team chose (did not push)",
-         **stats.proportion(agg.events(net, "pushed", 0), net["n"].sum())},
-        {"measure": "first forehand's team wins the match",
-         **stats.proportion(agg.events(first, first["winner"] == first["forehand"] % 2), first["n"].sum())},
-    ]).set_index("measure")  # fmt: skip
+    out["forehand_advantage"] = pd.DataFrame(
+        [
+            {
+                "measure": "forehand team net deal score",
+                **agg.mean_table(net.sum().to_frame().T, "net").to_dict("records")[0],
+            },
+            {
+                "measure": "forehand team share of card points",
+                **agg.histogram_mean(split, "fh_share", []).to_dict("records")[0],
+            },
+            {
+                "measure": "forehand team chose (did not push)",
+                **stats.proportion(agg.events(net, "pushed", 0), net["n"].sum()),
+            },
+            {
+                "measure": "first forehand's team wins the match",
+                **stats.proportion(
+                    agg.events(first, first["winner"] == first["forehand"] % 2), first["n"].sum()
+                ),
+            },
+        ]
+    ).set_index("measure")
     return out
 
 
@@ -385,24 +493,52 @@ SPEC = SchieberSpec(
     default_players=4,
     rules={
         "target": Option(3000, "int", "points that win the match (live counting)", 100, 20000),
-        "undenufe_points": Option("ace", "choice", "the card that scores 11 in Undenufe: the ace, or the 6 "
-                                  "(the ace then scores 0)", choices={"ace": 0, "six": 1}),
-        "four_nines": Option("0", "choice", "Weis points of four 9s: 0 (nothing) or 150 (a four of a kind, "
-                             "ranked by its points)", choices={"0": 0, "150": 150}),
-        "long_runs": Option("flat", "choice", "runs of five or more: flat (100) or scaled (100 for 5, "
-                            "+50 per card up to 300 for 9)", choices={"flat": 0, "scaled": 1}),
-        "multipliers": Option(",".join(map(str, MULTIPLIERS)), "ints", "multipliers of acorns, roses, bells, "
-                              "shields, Obenabe, Undenufe", 1, k.MAX_MULTIPLIER, size=6),
-        "weis": Option("on", "choice", "Weis: on, or off (nobody declares or scores a Weis)",
-                       choices={"on": 1, "off": 0}),
-        "stoeck": Option("on", "choice", "Stöck: on, or off (trump K and Q score nothing)",
-                         choices={"on": 1, "off": 0}),
+        "undenufe_points": Option(
+            "ace",
+            "choice",
+            "the card that scores 11 in Undenufe: the ace, or the 6 (the ace then scores 0)",
+            choices={"ace": 0, "six": 1},
+        ),
+        "four_nines": Option(
+            "0",
+            "choice",
+            "Weis points of four 9s: 0 (nothing) or 150 (a four of a kind, ranked by its points)",
+            choices={"0": 0, "150": 150},
+        ),
+        "long_runs": Option(
+            "flat",
+            "choice",
+            "runs of five or more: flat (100) or scaled (100 for 5, +50 per card up to 300 for 9)",
+            choices={"flat": 0, "scaled": 1},
+        ),
+        "multipliers": Option(
+            ",".join(map(str, MULTIPLIERS)),
+            "ints",
+            "multipliers of acorns, roses, bells, shields, Obenabe, Undenufe",
+            1,
+            k.MAX_MULTIPLIER,
+            size=6,
+        ),
+        "weis": Option(
+            "on", "choice", "Weis: on, or off (nobody declares or scores a Weis)", choices={"on": 1, "off": 0}
+        ),
+        "stoeck": Option(
+            "on", "choice", "Stöck: on, or off (trump K and Q score nothing)", choices={"on": 1, "off": 0}
+        ),
     },
     options={
-        "contract": Option("choose", "choice", "fix the contract of every deal instead of choosing it",
-                           choices={"choose": -1, **{name: i for i, name in enumerate(CONTRACTS)}}),
-        "forehand_push": Option("policy", "choice", "force the forehand to push or to choose",
-                                choices={"policy": 0, "always": 1, "never": 2}),
+        "contract": Option(
+            "choose",
+            "choice",
+            "fix the contract of every deal instead of choosing it",
+            choices={"choose": -1, **{name: i for i, name in enumerate(CONTRACTS)}},
+        ),
+        "forehand_push": Option(
+            "policy",
+            "choice",
+            "force the forehand to push or to choose",
+            choices={"policy": 0, "always": 1, "never": 2},
+        ),
         **pimc.options(9, "9: every card; whole deals take seconds a solve"),
     },
     policies=tuple(POLICIES),
@@ -419,7 +555,15 @@ SPEC = SchieberSpec(
         hand="JS 9S AS KH QH TD 8D 7C 6C",
         searched="pimc,heuristic,heuristic,heuristic",
         searched_settings={"target": 300},
-        positions=(dict(hands=["JS 9S", "AS 6H", "KS 7H", "QS 8H"], to_play=0, contract="S", taken=[3, 2, 1, 1], points=[10, 20, 30, 40]),),
+        positions=(
+            dict(
+                hands=["JS 9S", "AS 6H", "KS 7H", "QS 8H"],
+                to_play=0,
+                contract="S",
+                taken=[3, 2, 1, 1],
+                points=[10, 20, 30, 40],
+            ),
+        ),
         compile_seconds=26,
     ),
     study=Study("schieber", quick=300, full=40_000),

@@ -14,6 +14,7 @@ and ``solved_C`` ... ``solved_undenufe``, the same under each contract, so
 a choice can be graded; their table, ``solved_contracts``: how often the
 chooser's contract is the best for its team, and the points the choice left.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -49,8 +50,10 @@ def values(pos, search, declared) -> dict:
     rest = rest_points(pos)
     split = {c: team_points(x, rest, p0, p1) for c, x in per.items()}
     t0v, t1v = team_points(v, rest, p0, p1)
-    return {"team0": (t0v, {c: s[0] for c, s in split.items()}),
-            "team1": (t1v, {c: s[1] for c, s in split.items()})}
+    return {
+        "team0": (t0v, {c: s[0] for c, s in split.items()}),
+        "team1": (t1v, {c: s[1] for c, s in split.items()}),
+    }
 
 
 def rest_points(pos) -> int:
@@ -58,7 +61,7 @@ def rest_points(pos) -> int:
     rest = 0
     for h in pos.hands:
         rest |= int(h)
-    for c in pos.trick[:pos.k]:
+    for c in pos.trick[: pos.k]:
         rest |= 1 << int(c)
     return sum(int(k.POINTS[pos.param, c]) for c in C.cards_of(rest)) + LAST_TRICK
 
@@ -86,7 +89,9 @@ def advice_view(view: dict, own: dict) -> None:
     from cardmc.checks import check_flag, check_seat
 
     if own.get("contract") is None:
-        raise UsageError(f"schieber advice needs the contract (contract=, --contract): one of {', '.join(CONTRACTS)}")
+        raise UsageError(
+            f"schieber advice needs the contract (contract=, --contract): one of {', '.join(CONTRACTS)}"
+        )
     view["contract"] = contract(own["contract"])[0]
     forehand = (view["dealer"] + 1) % 4
     pushed = own.get("pushed")
@@ -95,8 +100,10 @@ def advice_view(view: dict, own: dict) -> None:
         chooser = (forehand + 2) % 4 if pushed and check_flag("pushed", pushed) else forehand
     chooser = check_seat(chooser, 4, "chooser")
     if pushed is not None and chooser != ((forehand + 2) % 4 if check_flag("pushed", pushed) else forehand):
-        raise UsageError(f"chooser {chooser} does not fit pushed={pushed} with dealer {view['dealer']}: the forehand "
-                         f"(seat {forehand}) chooses, or its partner after a push")
+        raise UsageError(
+            f"chooser {chooser} does not fit pushed={pushed} with dealer {view['dealer']}: the forehand "
+            f"(seat {forehand}) chooses, or its partner after a push"
+        )
     view["chooser"] = chooser
 
 
@@ -110,8 +117,9 @@ def heuristic_card(view: dict, params: np.ndarray) -> int:
 
     plays = np.array([c for _, c in view["plays"]], np.int64)
     chose = view["me"] % 2 == view["chooser"] % 2
-    return int(schieber_card(np.uint64(view["hand"]), plays, len(plays), view["contract"], chose,
-                             k.rules_of(params)))
+    return int(
+        schieber_card(np.uint64(view["hand"]), plays, len(plays), view["contract"], chose, k.rules_of(params))
+    )
 
 
 def advice_value(view: dict, gained: int, value: int) -> float:
@@ -122,8 +130,11 @@ def advice_value(view: dict, gained: int, value: int) -> float:
 ADVISER = Adviser(
     measure="the team's points this deal: so far and from here with best play by both teams (last trick and "
     "match included, no multiplier, Weis or Stöck; the other team's match counts -100)",
-    options={"contract": "C D H S obenabe undenufe", "chooser": "the seat that chose (default: the forehand, "
-             "or its partner after a push)", "pushed": "the forehand pushed"},
+    options={
+        "contract": "C D H S obenabe undenufe",
+        "chooser": "the seat that chose (default: the forehand, or its partner after a push)",
+        "pushed": "the forehand pushed",
+    },
     view=advice_view,
     traced=advice_traced,
     heuristic=heuristic_card,
@@ -198,5 +209,10 @@ SEARCH_PLAYER = SearchPlayerSpec(
     objective="team",
     sign=-1,  # points: the most
 )
-SOLVED = Solved(columns=SOLVED_COLUMNS, deal=solved_deal, aggregate=aggregate_solved,
-                summarise=summarise_solved, table="solved_contracts")
+SOLVED = Solved(
+    columns=SOLVED_COLUMNS,
+    deal=solved_deal,
+    aggregate=aggregate_solved,
+    summarise=summarise_solved,
+    table="solved_contracts",
+)

@@ -7,6 +7,7 @@ that point of a game the kernel plays, from nothing the seat did not see.
 ``plays`` holds the deal's cards in playing order, ``seats`` who played
 each (``count`` of them); the first play's seat led the first trick.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -51,7 +52,9 @@ def schieber_card(hand, plays, count, contract, chose, rules):
                 beat = TRUMPS_ABOVE[card & 15] << np.uint64(16 * suit)
         pts += sb.POINTS[prow, card]
     legal = hand if k == 0 else sb.follow_rule(hand, follow, tmask, jack, beat, trump_led)
-    return sb.choose_card(hand, legal, played, lead, win_card, k, win_pos, win_str, pts, contract, chose, prow)
+    return sb.choose_card(
+        hand, legal, played, lead, win_card, k, win_pos, win_str, pts, contract, chose, prow
+    )
 
 
 @jit
@@ -107,8 +110,9 @@ def english_jazz_card(hand, plays, seats, count, me):
     legal = ej.legal_cards(hand, led)
     if legal & (legal - ONE) == ZERO:
         return lowest(legal)
-    return ej.heuristic_play(k, me, hand, legal, led, trump, top, trick_plain, trick_mask, played, won, tricks,
-                             plain, t)
+    return ej.heuristic_play(
+        k, me, hand, legal, led, trump, top, trick_plain, trick_mask, played, won, tricks, plain, t
+    )
 
 
 @jit
@@ -125,5 +129,6 @@ def norwegian_jazz_card(number, hand, plays, count, n, deck):
     trick = ZERO
     for j in range(count - pos, count):
         trick |= bit(plays[j])
-    return nj.heuristic_trick_card(number, hand, nj.trick_legal(hand, led_mask), pos, n,
-                                   highest(trick & led_mask), others)
+    return nj.heuristic_trick_card(
+        number, hand, nj.trick_legal(hand, led_mask), pos, n, highest(trick & led_mask), others
+    )

@@ -20,24 +20,64 @@ The kernels carry the rule options other than the target as one int, the
 *rules word* (``rules_of``, ``DEFAULT_RULES``).
 ``policies[seat, 0]``: 0 random, 1 heuristic.
 """
+
 from __future__ import annotations
 
 import numpy as np
 
 from cardmc.kernels import condition, rng
 from cardmc.kernels.bits import ONE, ZERO, lowest, nth, popcount
-from cardmc.kernels.cards import (ACE, EIGHT, FULL36, HEARTS, JACK, KING, NINE, QUEEN, SEVEN, SIX, TEN,
-                                  deal36, deck)
+from cardmc.kernels.cards import (
+    ACE,
+    EIGHT,
+    FULL36,
+    HEARTS,
+    JACK,
+    KING,
+    NINE,
+    QUEEN,
+    SEVEN,
+    SIX,
+    TEN,
+    deal36,
+    deck,
+)
 from cardmc.kernels.columns import new_rows
+from cardmc.kernels.events import (
+    EV_CARD_POINTS,
+    EV_CONTRACT,
+    EV_DEAL,
+    EV_DEAL_END,
+    EV_HAND,
+    EV_PLAY,
+    EV_STOECK,
+    EV_WEIS,
+    EV_WEIS_TEAM,
+)
+from cardmc.kernels.jit import in_shares, jit
+from cardmc.kernels.schieber_weis import (
+    FOUR_NINES,
+    NO_WEIS,
+    OBENABE,
+    SCALED_RUNS,
+    UNDENUFE,
+    combinations,
+    declare,
+    strongest,
+)
 from cardmc.kernels.script import scripted_card
 from cardmc.kernels.script import start as start_script
-from cardmc.kernels.events import (EV_CARD_POINTS, EV_CONTRACT, EV_DEAL, EV_DEAL_END, EV_HAND, EV_PLAY, EV_STOECK,
-                                   EV_WEIS, EV_WEIS_TEAM)
-from cardmc.kernels.jit import in_shares, jit
-from cardmc.kernels.schieber_weis import (FOUR_NINES, NO_WEIS, OBENABE, SCALED_RUNS, UNDENUFE, combinations,
-                                          declare, strongest)
-from cardmc.kernels.tricks import (JASS_PLAIN, JASS_TRUMP, NO_TRUMP, PLAIN, REVERSED, SUIT16, TRUMP_STRENGTH,
-                                   TRUMPS_ABOVE, strength)
+from cardmc.kernels.tricks import (
+    JASS_PLAIN,
+    JASS_TRUMP,
+    NO_TRUMP,
+    PLAIN,
+    REVERSED,
+    SUIT16,
+    TRUMP_STRENGTH,
+    TRUMPS_ABOVE,
+    strength,
+)
 
 CONTRACT_NAMES = ("C", "D", "H", "S", "obenabe", "undenufe")
 MULTIPLIER = np.array([1, 2, 1, 2, 3, 4], dtype=np.int64)  # C D H S obenabe undenufe (the default)
@@ -64,12 +104,12 @@ COLUMNS = (
     "trumps", "trump_jack", "trump_nine", "aces", "tens", "sixes", "longest",
     "best_contract", "best_value",
     "winner", "total0", "total1", "schneider", "deals", "match_end",
-)
+)  # fmt: skip
 (C_GAME, C_DEAL, C_SEAT, C_TEAM, C_FOREHAND, C_CHOOSER, C_PUSHED, C_CONTRACT, C_MULTIPLIER,
  C_WEIS, C_WEIS_KINDS, C_WEIS_SCORED, C_STOECK, C_CARD_POINTS, C_SCORE, C_TRICKS,
  C_TRUMPS, C_TRUMP_JACK, C_TRUMP_NINE, C_ACES, C_TENS, C_SIXES, C_LONGEST,
  C_BEST_CONTRACT, C_BEST_VALUE,
- C_WINNER, C_TOTAL0, C_TOTAL1, C_SCHNEIDER, C_DEALS, C_MATCH_END) = range(len(COLUMNS))
+ C_WINNER, C_TOTAL0, C_TOTAL1, C_SCHNEIDER, C_DEALS, C_MATCH_END) = range(len(COLUMNS))  # fmt: skip
 NCOL = len(COLUMNS)
 
 EVENTS_PER_DEAL = 64
@@ -92,8 +132,11 @@ def rules_of(params):
     """The rules word of a ``params`` array."""
     weis = (FOUR_NINES if params[P_FOUR_NINES] != 0 else 0) | (SCALED_RUNS if params[P_LONG_RUNS] != 0 else 0)
     weis |= NO_WEIS if params[P_WEIS] == 0 else 0
-    word = (SIX_COUNT if params[P_UNDENUFE_POINTS] != 0 else 0) | weis << WEIS_SHIFT | (
-        NO_STOECK if params[P_STOECK] == 0 else 0)
+    word = (
+        (SIX_COUNT if params[P_UNDENUFE_POINTS] != 0 else 0)
+        | weis << WEIS_SHIFT
+        | (NO_STOECK if params[P_STOECK] == 0 else 0)
+    )
     for c in range(6):
         word |= params[P_MULTIPLIERS + MULTIPLIER_ORDER[c]] << (MULT_SHIFT + 4 * c)
     return word
@@ -189,7 +232,9 @@ def _strength_table():
     t = np.full((6, 64), -1, dtype=np.int64)
     for c in range(6):
         for card in DECK:
-            t[c, card] = strength(card, card >> 4, c if c < 4 else NO_TRUMP, REVERSED if c == UNDENUFE else PLAIN)
+            t[c, card] = strength(
+                card, card >> 4, c if c < 4 else NO_TRUMP, REVERSED if c == UNDENUFE else PLAIN
+            )
     return t
 
 
@@ -234,12 +279,23 @@ def _suit_len(hand, s):
 def hand_features(hand, tmask, jack):
     """(trumps, trump J, trump 9) under the contract (masks from ``trump_masks``), (aces, tens, sixes,
     longest suit)."""
-    longest = max(max(popcount(hand & SUIT16), popcount(hand & (SUIT16 << np.uint64(16)))),
-                  max(popcount(hand & (SUIT16 << np.uint64(32))), popcount(hand & (SUIT16 << np.uint64(48)))))
-    return ((popcount(hand & tmask), 1 if hand & jack != ZERO else 0,
-             1 if hand & (jack >> np.uint64(JACK - NINE)) != ZERO else 0),
-            (popcount(hand & np.uint64(ACES)), popcount(hand & np.uint64(TENS)), popcount(hand & np.uint64(SIXES)),
-             longest))
+    longest = max(
+        max(popcount(hand & SUIT16), popcount(hand & (SUIT16 << np.uint64(16)))),
+        max(popcount(hand & (SUIT16 << np.uint64(32))), popcount(hand & (SUIT16 << np.uint64(48)))),
+    )
+    return (
+        (
+            popcount(hand & tmask),
+            1 if hand & jack != ZERO else 0,
+            1 if hand & (jack >> np.uint64(JACK - NINE)) != ZERO else 0,
+        ),
+        (
+            popcount(hand & np.uint64(ACES)),
+            popcount(hand & np.uint64(TENS)),
+            popcount(hand & np.uint64(SIXES)),
+            longest,
+        ),
+    )
 
 
 # ---------------------------------------------------------------- policies
@@ -285,17 +341,19 @@ FULL = np.uint64(FULL36)
 
 # contract evaluation: estimated card points of the chooser's team = weights . features
 NFEAT = 10
-EVAL_WEIGHTS = np.array([  # cardmc.schieber.fit_evaluation(3, 1500, contract), rounded
-    # trump: 1, trumps, J, 9, A, K+Q, side aces, side tens, side kings, voids
-    [39.0, 9.0, 20.5, 13.5, 7.5, 2.0, 3.5, 0.0, 3.0, 2.5],
-    # obenabe: 1, aces, kings, queens, jacks, tens, sure tricks, long, weak suits, 0
-    [66.5, 3.0, 4.5, 2.5, 1.0, 0.0, 6.5, 7.0, -3.5, 0.0],
-    # undenufe: 1, sixes, sevens, eights, nines, 0, sure tricks (from the 6 up), long, weak suits, 0
-    [61.5, -5.0, 7.0, 6.5, 1.5, 0.0, 12.5, 11.5, -4.0, 0.0],
-    # undenufe with the six count (undenufe_points=six): the same features,
-    # fit_evaluation(3, 1500, "undenufe", undenufe_points="six"), rounded
-    [62.5, 3.5, 4.5, 3.5, 1.5, 0.0, 7.0, 6.5, -3.0, 0.0],
-])
+EVAL_WEIGHTS = np.array(
+    [  # cardmc.schieber.fit_evaluation(3, 1500, contract), rounded
+        # trump: 1, trumps, J, 9, A, K+Q, side aces, side tens, side kings, voids
+        [39.0, 9.0, 20.5, 13.5, 7.5, 2.0, 3.5, 0.0, 3.0, 2.5],
+        # obenabe: 1, aces, kings, queens, jacks, tens, sure tricks, long, weak suits, 0
+        [66.5, 3.0, 4.5, 2.5, 1.0, 0.0, 6.5, 7.0, -3.5, 0.0],
+        # undenufe: 1, sixes, sevens, eights, nines, 0, sure tricks (from the 6 up), long, weak suits, 0
+        [61.5, -5.0, 7.0, 6.5, 1.5, 0.0, 12.5, 11.5, -4.0, 0.0],
+        # undenufe with the six count (undenufe_points=six): the same features,
+        # fit_evaluation(3, 1500, "undenufe", undenufe_points="six"), rounded
+        [62.5, 3.5, 4.5, 3.5, 1.5, 0.0, 7.0, 6.5, -3.0, 0.0],
+    ]
+)
 WEIS_SHARE = 0.5  # part of the own Weis counted in a contract's value (none is declared with weis=off)
 
 
@@ -314,8 +372,16 @@ def _suit_features(p: int, mode: int) -> list[float]:
     sure = 0
     while sure < 9 and p >> (8 - sure) & 1:
         sure += 1
-    f[1:9] = [p >> 8 & 1, p >> 7 & 1, p >> 6 & 1, p >> 5 & 1, (p >> 4 & 1) if mode == 2 else 0,
-              sure, n - 3 if sure > 0 and n > 3 else 0, 1 if sure == 0 and n > 0 else 0]
+    f[1:9] = [
+        p >> 8 & 1,
+        p >> 7 & 1,
+        p >> 6 & 1,
+        p >> 5 & 1,
+        (p >> 4 & 1) if mode == 2 else 0,
+        sure,
+        n - 3 if sure > 0 and n > 3 else 0,
+        1 if sure == 0 and n > 0 else 0,
+    ]
     return f
 
 
@@ -340,8 +406,12 @@ def contract_features(hand, contract, f):
 
 @jit(inline="always")
 def _suit_patterns(hand):
-    return (int(hand >> np.uint64(4)) & 0x1FF, int(hand >> np.uint64(20)) & 0x1FF,
-            int(hand >> np.uint64(36)) & 0x1FF, int(hand >> np.uint64(52)) & 0x1FF)
+    return (
+        int(hand >> np.uint64(4)) & 0x1FF,
+        int(hand >> np.uint64(20)) & 0x1FF,
+        int(hand >> np.uint64(36)) & 0x1FF,
+        int(hand >> np.uint64(52)) & 0x1FF,
+    )
 
 
 @jit(inline="always")
@@ -354,8 +424,13 @@ def _contract_value(c, p0, p1, p2, p3, side, extra, rules):
     else:
         row = c - 3 + (1 if c == UNDENUFE and rules & SIX_COUNT else 0)  # of EVAL_WEIGHTS; SUIT_VALUE's + 1
         m = row + 1
-        e = (EVAL_WEIGHTS[row, 0] + SUIT_VALUE[m, p0] + SUIT_VALUE[m, p1]
-             + SUIT_VALUE[m, p2] + SUIT_VALUE[m, p3])
+        e = (
+            EVAL_WEIGHTS[row, 0]
+            + SUIT_VALUE[m, p0]
+            + SUIT_VALUE[m, p1]
+            + SUIT_VALUE[m, p2]
+            + SUIT_VALUE[m, p3]
+        )
     return int(multiplier_of(rules, c) * (e + extra))
 
 
@@ -425,14 +500,27 @@ def _discard(legal, unseen, contract, tmask, pts):
 
 
 @jit
-def heuristic_card(hand, legal, played, trick, pos, win_pos, win_str, trick_pts, contract, chose,
-                   rules=DEFAULT_RULES):
+def heuristic_card(
+    hand, legal, played, trick, pos, win_pos, win_str, trick_pts, contract, chose, rules=DEFAULT_RULES
+):
     """Partner-aware card play: draw trumps when strong, cash masters, give points to a winning
     partner, never overtake it, win cheaply, keep the trump J, discard from the weakest suit.
     ``trick`` holds the cards played so far in the trick, ``win_pos`` the position of the winning one;
     card points as the rules word ``rules`` counts them."""
-    return choose_card(hand, legal, played, trick[0], trick[win_pos], pos, win_pos, win_str, trick_pts, contract,
-                       chose, points_row(rules, contract))
+    return choose_card(
+        hand,
+        legal,
+        played,
+        trick[0],
+        trick[win_pos],
+        pos,
+        win_pos,
+        win_str,
+        trick_pts,
+        contract,
+        chose,
+        points_row(rules, contract),
+    )
 
 
 @jit
@@ -478,8 +566,10 @@ def choose_card(hand, legal, played, lead, win_card, pos, win_pos, win_str, tric
     led = lead >> 4
     if win_pos == pos - 2:  # partner wins the trick so far
         wc = win_card
-        safe = pos == 3 or (STRONGER[contract, wc] & unseen == ZERO and
-                            (trump < 0 or wc >> 4 == trump or unseen & tmask == ZERO))
+        safe = pos == 3 or (
+            STRONGER[contract, wc] & unseen == ZERO
+            and (trump < 0 or wc >> 4 == trump or unseen & tmask == ZERO)
+        )
         if safe:
             best, best_v = -1, -(1 << 30)
             m = legal
@@ -511,7 +601,8 @@ def choose_card(hand, legal, played, lead, win_card, pos, win_pos, win_str, tric
             if pos == 3:
                 return cand
             if STRONGER[contract, cand] & unseen == ZERO and (
-                    trump < 0 or led == trump or unseen & tmask == ZERO):
+                trump < 0 or led == trump or unseen & tmask == ZERO
+            ):
                 return cand
         else:
             r = cand & 15
@@ -556,8 +647,24 @@ STATE_SIZE = S_OUT + OUT_SIZE
 
 
 @jit
-def play_deal(hands, forehand, chooser, contract, totals, target, policies, st, weis, kinds, out, work, masks,
-              events, nev, rules=DEFAULT_RULES):
+def play_deal(
+    hands,
+    forehand,
+    chooser,
+    contract,
+    totals,
+    target,
+    policies,
+    st,
+    weis,
+    kinds,
+    out,
+    work,
+    masks,
+    events,
+    nev,
+    rules=DEFAULT_RULES,
+):
     """Play one deal with live counting from the match score ``totals`` (updated), under the rules word
     ``rules`` (``rules_of``; default: the rulebook's count).
 
@@ -572,8 +679,9 @@ def play_deal(hands, forehand, chooser, contract, totals, target, policies, st, 
     for s in range(4):
         state[S_HANDS + s] = np.int64(hands[s])
     state[S_TOTALS], state[S_TOTALS + 1] = totals[0], totals[1]
-    st[0], nev = _play_deal(state, events, forehand, chooser, contract, target, _heuristic_seats(policies), st[0],
-                            nev, rules)
+    st[0], nev = _play_deal(
+        state, events, forehand, chooser, contract, target, _heuristic_seats(policies), st[0], nev, rules
+    )
     for s in range(4):
         hands[s] = np.uint64(state[S_HANDS + s])
         weis[s], kinds[s] = state[S_WEIS + s], state[S_KINDS + s]
@@ -610,8 +718,12 @@ def _play_deal(state, events, forehand, chooser, contract, target, heuristic, z,
         hand = np.uint64(state[S_HANDS + s])
         claim, total, key, kind = declare(hand, contract, wr)
         state[S_WEIS + s], state[S_KINDS + s] = total, kind
-        k0, k1, k2, k3 = (key if s == 0 else k0), (key if s == 1 else k1), (key if s == 2 else k2), \
-            (key if s == 3 else k3)
+        k0, k1, k2, k3 = (
+            (key if s == 0 else k0),
+            (key if s == 1 else k1),
+            (key if s == 2 else k2),
+            (key if s == 3 else k3),
+        )
         if rec:
             masks, points = np.zeros(4, np.uint64), np.zeros(4, np.int64)
             for i in range(combinations(hand, claim, masks, points, wr)):
@@ -665,13 +777,30 @@ def _play_deal(state, events, forehand, chooser, contract, target, heuristic, z,
             if heuristic >> seat & 1:  # a scripted seat is a heuristic one too
                 card = -1 if script is None else scripted_card(script, seat, 9 - t, nev)
                 if card < 0:
-                    card = choose_card(hand, legal, played, lead, win_card, pos, win_pos, win_str, trick_pts,
-                                       contract, (seat & 1) == (chooser & 1), prow)
+                    card = choose_card(
+                        hand,
+                        legal,
+                        played,
+                        lead,
+                        win_card,
+                        pos,
+                        win_pos,
+                        win_str,
+                        trick_pts,
+                        contract,
+                        (seat & 1) == (chooser & 1),
+                        prow,
+                    )
             else:
                 z, pick = rng.below_from(z, popcount(legal))
                 card = nth(legal, pick)
             if rec:  # written out: an array into an inlined function costs a reference count
-                events[nev, 0], events[nev, 1], events[nev, 2], events[nev, 3] = EV_PLAY, seat, card, np.int64(legal)
+                events[nev, 0], events[nev, 1], events[nev, 2], events[nev, 3] = (
+                    EV_PLAY,
+                    seat,
+                    card,
+                    np.int64(legal),
+                )
                 nev += 1
             b = ONE << np.uint64(card)
             state[S_HANDS + seat] = np.int64(hand ^ b)
@@ -720,21 +849,37 @@ def _play_deal(state, events, forehand, chooser, contract, target, heuristic, z,
     state[S_OUT + O_STOECK] = stoeck_seat
     state[S_OUT + O_WINNER] = winner
     if rec:
-        nev = _event(events, nev, EV_CARD_POINTS, state[S_OUT + O_CARD_POINTS], state[S_OUT + O_CARD_POINTS + 1], 0)
-        nev = _event(events, nev, EV_DEAL_END, state[S_OUT + O_SCORE], state[S_OUT + O_SCORE + 1],
-                     1 if winner >= 0 else 0)
+        nev = _event(
+            events, nev, EV_CARD_POINTS, state[S_OUT + O_CARD_POINTS], state[S_OUT + O_CARD_POINTS + 1], 0
+        )
+        nev = _event(
+            events,
+            nev,
+            EV_DEAL_END,
+            state[S_OUT + O_SCORE],
+            state[S_OUT + O_SCORE + 1],
+            1 if winner >= 0 else 0,
+        )
     return z, nev
 
 
 @jit
-def choose_contract(forehand, hands, weis, policies, st, fixed, push_mode, values, push_below,
-                    rules=DEFAULT_RULES):
+def choose_contract(
+    forehand, hands, weis, policies, st, fixed, push_mode, values, push_below, rules=DEFAULT_RULES
+):
     """(chooser, pushed, contract): the forehand chooses or pushes (a heuristic one when no contract is
     worth ``push_below``); the partner must choose."""
     p = (forehand + 2) & 3
-    z, chooser, pushed, c = _choose(forehand, (policies[forehand, 0], hands[forehand], weis[forehand]),
-                                    (policies[p, 0], hands[p], weis[p]), st[0], fixed, push_mode, rules,
-                                    push_below)
+    z, chooser, pushed, c = _choose(
+        forehand,
+        (policies[forehand, 0], hands[forehand], weis[forehand]),
+        (policies[p, 0], hands[p], weis[p]),
+        st[0],
+        fixed,
+        push_mode,
+        rules,
+        push_below,
+    )
     st[0] = z
     return chooser, pushed, c
 
@@ -751,8 +896,12 @@ def play_match(seed, index, params, policies, rows, r0, events, scratch, cond=No
     is empty) and its events. ``scratch`` is from ``new_scratch``; ``cond`` a condition on every deal
     (``cardmc.kernels.condition``) or None. Returns (rows, events) written."""
     cards, dealt, state = scratch
-    target, fixed, push_mode, push_below = params[P_TARGET], params[P_CONTRACT], params[P_FOREHAND_PUSH], \
-        params[P_PUSH_BELOW]
+    target, fixed, push_mode, push_below = (
+        params[P_TARGET],
+        params[P_CONTRACT],
+        params[P_FOREHAND_PUSH],
+        params[P_PUSH_BELOW],
+    )
     rules = rules_of(params)
     wr = weis_of(rules)
     write = rows.shape[0] > 0
@@ -770,7 +919,9 @@ def play_match(seed, index, params, policies, rows, r0, events, scratch, cond=No
         if cond is None or cond[condition.CT_DEAL] < 0:  # plain (condition.PLAIN)
             deal_into(seed, index, k, 0 if k == 0 else forehand, cards, dealt)
         else:
-            condition.deal_condition(cond, condition.DECK36, 4, 0, -1, rng.key(seed, index, k, rng.DEAL), cards, dealt)
+            condition.deal_condition(
+                cond, condition.DECK36, 4, 0, -1, rng.key(seed, index, k, rng.DEAL), cards, dealt
+            )
         if k == 0:
             for s in range(4):
                 if dealt[s] >> np.uint64(SEVEN_OF_ROSES) & ONE:
@@ -787,12 +938,21 @@ def play_match(seed, index, params, policies, rows, r0, events, scratch, cond=No
             w_fore = declare(dealt[forehand], OBENABE, wr)[1]
         if fixed < 0 and heuristic >> partner & 1:
             w_partner = declare(dealt[partner], OBENABE, wr)[1]
-        z, chooser, pushed, contract = _choose(forehand, (policies[forehand, 0], dealt[forehand], w_fore),
-                                               (policies[partner, 0], dealt[partner], w_partner), z, fixed,
-                                               push_mode, rules, push_below)
+        z, chooser, pushed, contract = _choose(
+            forehand,
+            (policies[forehand, 0], dealt[forehand], w_fore),
+            (policies[partner, 0], dealt[partner], w_partner),
+            z,
+            fixed,
+            push_mode,
+            rules,
+            push_below,
+        )
         if rec:
             nev = _event(events, nev, EV_CONTRACT, chooser, 1 if pushed else 0, contract)
-        z, nev = _play_deal(state, events, forehand, chooser, contract, target, heuristic, z, nev, rules, script)
+        z, nev = _play_deal(
+            state, events, forehand, chooser, contract, target, heuristic, z, nev, rules, script
+        )
         winner = state[S_OUT + O_WINNER]
         if write:
             tmask, jack = trump_masks(contract)
@@ -815,11 +975,13 @@ def play_match(seed, index, params, policies, rows, r0, events, scratch, cond=No
                 rows[r, C_CARD_POINTS] = state[S_OUT + O_CARD_POINTS + team]
                 rows[r, C_SCORE] = state[S_OUT + O_SCORE + team]
                 rows[r, C_TRICKS] = state[S_OUT + O_TRICKS + s]
-                (rows[r, C_TRUMPS], rows[r, C_TRUMP_JACK], rows[r, C_TRUMP_NINE]), \
-                    (rows[r, C_ACES], rows[r, C_TENS], rows[r, C_SIXES], rows[r, C_LONGEST]) = \
-                    hand_features(dealt[s], tmask, jack)
-                rows[r, C_BEST_CONTRACT], rows[r, C_BEST_VALUE] = best_contract(dealt[s], state[S_WEIS + s],
-                                                                                rules)
+                (
+                    (rows[r, C_TRUMPS], rows[r, C_TRUMP_JACK], rows[r, C_TRUMP_NINE]),
+                    (rows[r, C_ACES], rows[r, C_TENS], rows[r, C_SIXES], rows[r, C_LONGEST]),
+                ) = hand_features(dealt[s], tmask, jack)
+                rows[r, C_BEST_CONTRACT], rows[r, C_BEST_VALUE] = best_contract(
+                    dealt[s], state[S_WEIS + s], rules
+                )
             nrows += 4
         k += 1
         forehand = (forehand + 1) & 3
@@ -853,8 +1015,11 @@ def simulate(seed, start, count, players, params, policies, slices=64, cond=None
     rows = new_rows(out, count * per, NCOL)  # only written rows are read
     slices = max(1, min(count, slices))
     spans = np.zeros((slices, 2), np.int64)
-    in_shares(lambda lo, hi: play_slices(seed, start, count, params, policies, cond, rows, spans, lo, hi), slices,
-              after and (lambda p, s: after(p, rows, spans[s, 0], spans[s, 0] + spans[s, 1])))  # fmt: skip
+    in_shares(
+        lambda lo, hi: play_slices(seed, start, count, params, policies, cond, rows, spans, lo, hi),
+        slices,
+        after and (lambda p, s: after(p, rows, spans[s, 0], spans[s, 0] + spans[s, 1])),
+    )
     return rows, spans
 
 

@@ -9,6 +9,7 @@ pushing, after which the forehand's partner chooses by its policy (as in a
 match). A deal is scored alone (from 0:0, no match end): each team's deal
 score after the multiplier with Weis, Stöck and the match bonus.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -16,11 +17,25 @@ import numpy as np
 from cardmc.kernels import rng
 from cardmc.kernels.cards import FULL36
 from cardmc.kernels.condition import deal_given
-from cardmc.kernels.jit import in_shares, jit
 from cardmc.kernels.events import EV_CONTRACT, EV_DEAL, EV_HAND
-from cardmc.kernels.schieber import (O_SCORE, O_TRICKS, OUT_SIZE, P_PUSH_BELOW, RANDOM, S_HANDS, S_OUT, SCRIPTED,
-                                     STATE_SIZE, _choose, _heuristic_seats, _play_deal, play_deal, rules_of,
-                                     weis_of)
+from cardmc.kernels.jit import in_shares, jit
+from cardmc.kernels.schieber import (
+    O_SCORE,
+    O_TRICKS,
+    OUT_SIZE,
+    P_PUSH_BELOW,
+    RANDOM,
+    S_HANDS,
+    S_OUT,
+    SCRIPTED,
+    STATE_SIZE,
+    _choose,
+    _heuristic_seats,
+    _play_deal,
+    play_deal,
+    rules_of,
+    weis_of,
+)
 from cardmc.kernels.schieber_weis import OBENABE, declare
 from cardmc.kernels.script import start as start_script
 
@@ -45,8 +60,26 @@ def deal_scores(seed, start, count, forehand, chooser, fixed, choices, policies,
     match = np.empty((count, n_choice), np.uint8)
     contract = np.empty((count, n_choice), np.uint8)
     slices = (count + SLICE - 1) // SLICE
-    in_shares(lambda lo, hi: _deal_scores_slices(seed, start, count, forehand, chooser, fixed, choices, policies,
-                                                 params, own, other, match, contract, lo, hi), slices)  # fmt: skip
+    in_shares(
+        lambda lo, hi: _deal_scores_slices(
+            seed,
+            start,
+            count,
+            forehand,
+            chooser,
+            fixed,
+            choices,
+            policies,
+            params,
+            own,
+            other,
+            match,
+            contract,
+            lo,
+            hi,
+        ),
+        slices,
+    )
     return own, other, match, contract
 
 
@@ -60,14 +93,37 @@ def _chosen(forehand, chooser, choice, dealt, policies, z, wr, rules, push_below
     if choice == PUSH_CHOICE:
         partner = (forehand + 2) & 3
         w = declare(dealt[partner], OBENABE, wr)[1] if policies[partner, 0] != RANDOM else 0
-        z, who, _, con = _choose(forehand, (policies[forehand, 0], dealt[forehand], 0),
-                                 (policies[partner, 0], dealt[partner], w), z, -1, 1, rules, push_below)
+        z, who, _, con = _choose(
+            forehand,
+            (policies[forehand, 0], dealt[forehand], 0),
+            (policies[partner, 0], dealt[partner], w),
+            z,
+            -1,
+            1,
+            rules,
+            push_below,
+        )
     return z, who, con
 
 
 @jit
-def _deal_scores_slices(seed, start, count, forehand, chooser, fixed, choices, policies, params, own, other, match,
-                        contract, lo, hi):  # fmt: skip
+def _deal_scores_slices(
+    seed,
+    start,
+    count,
+    forehand,
+    chooser,
+    fixed,
+    choices,
+    policies,
+    params,
+    own,
+    other,
+    match,
+    contract,
+    lo,
+    hi,
+):
     """Slices lo..hi-1 of ``deal_scores``."""
     n_choice = choices.shape[0]
     team = forehand & 1
@@ -90,14 +146,31 @@ def _deal_scores_slices(seed, start, count, forehand, chooser, fixed, choices, p
             deal_given(DECK_MASK, fixed, SIZES, 4, st, buf, dealt)
             z0 = rng.key(seed, start + i, 0, rng.PLAY)
             for j in range(n_choice):
-                z, who, con = _chosen(forehand, chooser, choices[j], dealt, policies, z0, wr, rules,
-                                      params[P_PUSH_BELOW])
+                z, who, con = _chosen(
+                    forehand, chooser, choices[j], dealt, policies, z0, wr, rules, params[P_PUSH_BELOW]
+                )
                 for s in range(4):
                     hands[s] = dealt[s]
                 totals[0] = totals[1] = 0
                 st[0] = z
-                play_deal(hands, forehand, who, con, totals, NO_END, policies, st, weis, kinds, out, work, masks,
-                          events, 0, rules)
+                play_deal(
+                    hands,
+                    forehand,
+                    who,
+                    con,
+                    totals,
+                    NO_END,
+                    policies,
+                    st,
+                    weis,
+                    kinds,
+                    out,
+                    work,
+                    masks,
+                    events,
+                    0,
+                    rules,
+                )
                 own[i, j] = out[O_SCORE + team]
                 other[i, j] = out[O_SCORE + 1 - team]
                 match[i, j] = 1 if out[O_TRICKS + team] + out[O_TRICKS + team + 2] == 9 else 0
@@ -116,17 +189,33 @@ def odds_deal_pimc(seed, i, forehand, chooser, fixed, choice, policies, params, 
     st = np.empty(1, np.uint64)
     st[0] = rng.key(seed, i, 0, rng.DEAL)
     deal_given(DECK_MASK, fixed, SIZES, 4, st, np.empty(64, np.int64), dealt)
-    z, who, con = _chosen(forehand, chooser, choice, dealt, policies, rng.key(seed, i, 0, rng.PLAY), weis_of(rules),
-                          rules, params[P_PUSH_BELOW])  # fmt: skip
+    z, who, con = _chosen(
+        forehand,
+        chooser,
+        choice,
+        dealt,
+        policies,
+        rng.key(seed, i, 0, rng.PLAY),
+        weis_of(rules),
+        rules,
+        params[P_PUSH_BELOW],
+    )
     pushed = 1 if choice == PUSH_CHOICE else 0
     start_script(script, policies, 4, SCRIPTED)
     events[0, 0], events[0, 1], events[0, 2], events[0, 3] = EV_DEAL, 0, (forehand + 3) & 3, forehand
     state = np.zeros(STATE_SIZE, np.int64)
     for s in range(4):
-        events[1 + s, 0], events[1 + s, 1], events[1 + s, 2], events[1 + s, 3] = EV_HAND, s, np.int64(dealt[s]), 0
+        events[1 + s, 0], events[1 + s, 1], events[1 + s, 2], events[1 + s, 3] = (
+            EV_HAND,
+            s,
+            np.int64(dealt[s]),
+            0,
+        )
         state[S_HANDS + s] = np.int64(dealt[s])
     events[5, 0], events[5, 1], events[5, 2], events[5, 3] = EV_CONTRACT, who, pushed, con
-    _, nev = _play_deal(state, events, forehand, who, con, NO_END, _heuristic_seats(policies), z, 6, rules, script)
+    _, nev = _play_deal(
+        state, events, forehand, who, con, NO_END, _heuristic_seats(policies), z, 6, rules, script
+    )
     team = forehand & 1
     match = 1 if state[S_OUT + O_TRICKS + team] + state[S_OUT + O_TRICKS + team + 2] == 9 else 0
     return state[S_OUT + O_SCORE + team], state[S_OUT + O_SCORE + 1 - team], match, con, nev

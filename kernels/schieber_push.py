@@ -26,6 +26,7 @@ cells integers. It runs in the calling thread (a quarter of a second), once
 per rules word and process: the spec asks for it wherever params are made,
 some of them on the run's own thread pool.
 """
+
 from __future__ import annotations
 
 import functools
@@ -34,8 +35,17 @@ import numpy as np
 
 from cardmc.kernels import rng
 from cardmc.kernels.jit import jit
-from cardmc.kernels.schieber import (O_SCORE, S_HANDS, S_OUT, S_TOTALS, STATE_SIZE, _play_deal, best_contract,
-                                     deal_into, weis_of)
+from cardmc.kernels.schieber import (
+    O_SCORE,
+    S_HANDS,
+    S_OUT,
+    S_TOTALS,
+    STATE_SIZE,
+    _play_deal,
+    best_contract,
+    deal_into,
+    weis_of,
+)
 from cardmc.kernels.schieber_weis import OBENABE, declare
 
 PUSH_SEED = 60  # deal k of the count is the first deal of game k of this seed

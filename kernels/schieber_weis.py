@@ -18,6 +18,7 @@ docs/RULES.md's steps (1) points, (2) type (four of a kind beats a sequence),
 (3) length, (4) rank (lower wins in Undenufe), (5) trump sequence; step (6),
 the earlier player in the first trick, is applied by ``weis_winner``.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -35,8 +36,17 @@ JACK_BIT = 5  # pattern bit of the J
 
 # kinds: bit 0 three-run, 1 four-run, 2 five-plus-run, 3 + (rank bit - 4) quartet T J Q K A, 8 quartet 9
 KIND_RUN3, KIND_RUN4, KIND_RUN5 = 1, 2, 4
-KIND_NAMES = ("run3", "run4", "run5", "quartet_T", "quartet_J", "quartet_Q", "quartet_K", "quartet_A",
-              "quartet_9")
+KIND_NAMES = (
+    "run3",
+    "run4",
+    "run5",
+    "quartet_T",
+    "quartet_J",
+    "quartet_Q",
+    "quartet_K",
+    "quartet_A",
+    "quartet_9",
+)
 
 
 def run_points(length: int, scaled: bool = False) -> int:
@@ -270,8 +280,12 @@ def declaration_table(weis=0):
                     p3 = by_size[rest, i]
                     if p3 < p2:
                         continue
-                    hand = (np.uint64(p0) << np.uint64(4)) | (np.uint64(p1) << np.uint64(20)) | \
-                        (np.uint64(p2) << np.uint64(36)) | (np.uint64(p3) << np.uint64(52))
+                    hand = (
+                        (np.uint64(p0) << np.uint64(4))
+                        | (np.uint64(p1) << np.uint64(20))
+                        | (np.uint64(p2) << np.uint64(36))
+                        | (np.uint64(p3) << np.uint64(52))
+                    )
                     _, total, _, kinds = declare(hand, OBENABE, weis)
                     # distinct orderings of the multiset {p0, p1, p2, p3}
                     if p0 == p1 == p2 == p3:

@@ -31,6 +31,7 @@ without reference counting (``_nrt=False``): they allocate nothing, and the
 atomic increments and decrements Numba puts around every array argument and
 slice took half the run time.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -39,9 +40,31 @@ from cardmc.kernels.bits import ONE, ZERO, bit, highest, lowest, nth, pext, popc
 from cardmc.kernels.cards import JACK
 from cardmc.kernels.jit import jit
 from cardmc.kernels.solve_rules import (
-    BONUS, COUNTED, DIFFERENZLER, ENGLISH_JAZZ, GAME, INTERVAL, MAX_SIDE, MODE, NODES, PARAM, PLAYERS, SALT, SCHIEBER,
-    STOP, THRESHOLD, TRUMP_RANKS, TT_MASK,
-    card_strength, card_token, card_value, ordered_trump, legal, order_between, remaining_value, trick_end,
+    BONUS,
+    COUNTED,
+    DIFFERENZLER,
+    ENGLISH_JAZZ,
+    GAME,
+    INTERVAL,
+    MAX_SIDE,
+    MODE,
+    NODES,
+    PARAM,
+    PLAYERS,
+    SALT,
+    SCHIEBER,
+    STOP,
+    THRESHOLD,
+    TRUMP_RANKS,
+    TT_MASK,
+    card_strength,
+    card_token,
+    card_value,
+    legal,
+    order_between,
+    ordered_trump,
+    remaining_value,
+    trick_end,
 )
 
 COUNTED_WON, OTHER_WON = 1, 2  # flags
@@ -54,8 +77,16 @@ M2 = np.uint64(0x94D049BB133111EB)
 FNV = np.uint64(0x100000001B3)
 
 
-ENTRY = np.dtype([("key", np.uint64), ("low", np.int16), ("high", np.int16), ("age", np.int16), ("best", np.int8),
-                  ("spare", np.int8)])  # 16 bytes
+ENTRY = np.dtype(
+    [
+        ("key", np.uint64),
+        ("low", np.int16),
+        ("high", np.int16),
+        ("age", np.int16),
+        ("best", np.int8),
+        ("spare", np.int8),
+    ]
+)  # 16 bytes
 
 
 def new_table(entries: int):
@@ -66,7 +97,7 @@ def new_table(entries: int):
     touches one cache line, not five."""
     raw = np.zeros(entries * ENTRY.itemsize + 64, np.uint8)
     start = -raw.ctypes.data % 64  # a bucket (four entries, 64 bytes) is one cache line
-    t = raw[start:start + entries * ENTRY.itemsize].view(ENTRY)
+    t = raw[start : start + entries * ENTRY.itemsize].view(ENTRY)
     return t["key"], t["low"], t["high"], t["best"], t["age"]
 
 
@@ -80,8 +111,12 @@ def generation(R):
 def new_buffers():
     """Per-depth move lists, their ordering scores, the search frames (``FRAME``
     fields, below) and keys."""
-    return (np.zeros((MAX_DEPTH, MAX_MOVES), np.int64), np.zeros((MAX_DEPTH, MAX_MOVES), np.int64),
-            np.zeros((MAX_DEPTH, FRAME), np.int64), np.zeros(MAX_DEPTH, np.uint64))
+    return (
+        np.zeros((MAX_DEPTH, MAX_MOVES), np.int64),
+        np.zeros((MAX_DEPTH, MAX_MOVES), np.int64),
+        np.zeros((MAX_DEPTH, FRAME), np.int64),
+        np.zeros(MAX_DEPTH, np.uint64),
+    )
 
 
 @jit(inline="always")
@@ -241,7 +276,7 @@ def play(R, hands, line, pos, k, leader, trump, flags, p, c):
     if k < n - 1:
         return k + 1, leader, trump, flags, 0
     last = hands[p] == ZERO
-    w, v, after = trick_end(R, line[pos - k:pos + 1], trump, last)
+    w, v, after = trick_end(R, line[pos - k : pos + 1], trump, last)
     ws = (leader + w) % n
     counted = (R[COUNTED] >> ws) & 1
     nf = flags | (COUNTED_WON if counted else OTHER_WON)
@@ -275,7 +310,7 @@ def two_tricks(R, hands, line, pos, leader, trump, flags, vals):
         for i in range(n):
             p = (leader + i) % n
             c = highest(hands[p]) if (m >> i) & 1 else lowest(hands[p])
-            if (legal(R, hands[p], line[pos:pos + n], i) >> np.uint64(c)) & ONE == ZERO:
+            if (legal(R, hands[p], line[pos : pos + n], i) >> np.uint64(c)) & ONE == ZERO:
                 ok = False
                 break
             k, ld, tr, fl, g = play(R, hands, line, pos + i, k, ld, tr, fl, p, c)
@@ -440,7 +475,7 @@ def enter(R, keys, lows, highs, bests, ages, hands, line, k0, fr, fk, moves, sco
     if rest == ZERO:
         return reported(R, 0, lo, hi)
     pos = k0 + d
-    trick = line[pos - k:pos + n]
+    trick = line[pos - k : pos + n]
     present = rest
     for i in range(k):
         present |= bit(trick[i])
@@ -461,7 +496,7 @@ def enter(R, keys, lows, highs, bests, ages, hands, line, k0, fr, fk, moves, sco
         if left == 1:  # the last trick plays itself
             for i in range(n):
                 line[pos + i] = lowest(hands[(leader + i) % n])
-            w, v, _ = trick_end(R, line[pos:pos + n], trump, True)
+            w, v, _ = trick_end(R, line[pos : pos + n], trump, True)
             counted = (R[COUNTED] >> ((leader + w) % n)) & 1
             nf = flags | (COUNTED_WON if counted else OTHER_WON)
             gain = v if counted else 0
@@ -547,8 +582,9 @@ def store(R, keys, lows, highs, bests, ages, fr, fk, moves, d, result):
 
 
 @jit(_nrt=False)  # no reference counting (see the module notes)
-def search(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, lo, hi, moves, scores, fr,
-           fk):
+def search(
+    R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, lo, hi, moves, scores, fr, fk
+):
     """Can the maximising side make the value of this position at least ``lo``
     (THRESHOLD) or keep it within [lo, hi] (INTERVAL)? The answer is yes when
     the returned ``g >= lo``; in THRESHOLD mode ``g`` is also a bound of the
@@ -560,7 +596,9 @@ def search(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, fla
     fr[0, F_K], fr[0, F_LEADER], fr[0, F_TRUMP], fr[0, F_FLAGS] = k, leader, trump, flags
     fr[0, F_LO], fr[0, F_HI] = lo, hi
     d = 0
-    fresh = True  # node d is still to be looked at (one call site each of enter and store: less code to compile)
+    fresh = (
+        True  # node d is still to be looked at (one call site each of enter and store: less code to compile)
+    )
     while True:
         if fresh:
             if R[STOP] != 0:  # stopped from another thread: out at once, nothing more stored
@@ -569,8 +607,18 @@ def search(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, fla
             fresh = False
         if res == EXPAND:
             c = moves[d, fr[d, F_IDX]]
-            k2, l2, t2, f2, gain = play(R, hands, line, k0 + d, fr[d, F_K], fr[d, F_LEADER], fr[d, F_TRUMP],
-                                        fr[d, F_FLAGS], fr[d, F_SEAT], c)
+            k2, l2, t2, f2, gain = play(
+                R,
+                hands,
+                line,
+                k0 + d,
+                fr[d, F_K],
+                fr[d, F_LEADER],
+                fr[d, F_TRUMP],
+                fr[d, F_FLAGS],
+                fr[d, F_SEAT],
+                c,
+            )
             fr[d + 1, F_K], fr[d + 1, F_LEADER], fr[d + 1, F_TRUMP], fr[d + 1, F_FLAGS] = k2, l2, t2, f2
             fr[d + 1, F_LO], fr[d + 1, F_HI] = fr[d, F_LO] - gain, fr[d, F_HI] - gain
             d += 1
@@ -624,8 +672,26 @@ def value(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flag
     a, b = root_bounds(R, hands, line, k, leader, trump, flags)
     while a < b:
         mid = (a + b + 1) // 2
-        g = search(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, mid, BIG, moves, scores,
-                   fr, fk)
+        g = search(
+            R,
+            keys,
+            lows,
+            highs,
+            bests,
+            ages,
+            hands,
+            line,
+            k,
+            leader,
+            trump,
+            flags,
+            mid,
+            BIG,
+            moves,
+            scores,
+            fr,
+            fk,
+        )
         if R[STOP] != 0:
             break
         if g >= mid:
@@ -636,8 +702,9 @@ def value(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flag
 
 
 @jit(_nrt=False)  # no reference counting (see the module notes)
-def least_distance(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, target, moves, scores,
-                   fr, fk):
+def least_distance(
+    R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, target, moves, scores, fr, fk
+):
     """The least ``e`` such that the maximising side can keep the value within
     [target - e, target + e] whatever the others do."""
     R[MODE] = INTERVAL
@@ -646,8 +713,29 @@ def least_distance(R, keys, lows, highs, bests, ages, hands, line, k, leader, tr
     a, b = 0, max(abs(target - bottom), abs(top - target))
     while a < b:
         mid = (a + b) // 2
-        ok = search(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, target - mid,
-                    target + mid, moves, scores, fr, fk) >= target - mid
+        ok = (
+            search(
+                R,
+                keys,
+                lows,
+                highs,
+                bests,
+                ages,
+                hands,
+                line,
+                k,
+                leader,
+                trump,
+                flags,
+                target - mid,
+                target + mid,
+                moves,
+                scores,
+                fr,
+                fk,
+            )
+            >= target - mid
+        )
         if R[STOP] != 0:
             break
         if ok:
@@ -659,8 +747,27 @@ def least_distance(R, keys, lows, highs, bests, ages, hands, line, k, leader, tr
 
 
 @jit
-def card_values(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, target, cards, out, moves,
-                scores, fr, fk):
+def card_values(
+    R,
+    keys,
+    lows,
+    highs,
+    bests,
+    ages,
+    hands,
+    line,
+    k,
+    leader,
+    trump,
+    flags,
+    target,
+    cards,
+    out,
+    moves,
+    scores,
+    fr,
+    fk,
+):
     """For every legal card (written to ``cards``): the position's value after
     it (``target`` < -BIG: ``value``; else ``least_distance`` to ``target``,
     measured from the value gained with the card). Returns how many."""
@@ -682,10 +789,29 @@ def card_values(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump
         # the child's trick in progress (if any) is l2[0:kk], as the search expects
         cards[m] = c
         if target < -BIG:
-            out[m] = gain + value(R, keys, lows, highs, bests, ages, h2, l2, kk, ll, tt, ff, moves, scores, fr, fk)
+            out[m] = gain + value(
+                R, keys, lows, highs, bests, ages, h2, l2, kk, ll, tt, ff, moves, scores, fr, fk
+            )
         else:
-            out[m] = least_distance(R, keys, lows, highs, bests, ages, h2, l2, kk, ll, tt, ff, target - gain, moves,
-                                    scores, fr, fk)
+            out[m] = least_distance(
+                R,
+                keys,
+                lows,
+                highs,
+                bests,
+                ages,
+                h2,
+                l2,
+                kk,
+                ll,
+                tt,
+                ff,
+                target - gain,
+                moves,
+                scores,
+                fr,
+                fk,
+            )
         m += 1
     return m
 

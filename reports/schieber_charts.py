@@ -4,23 +4,20 @@ Each reads a table of ``cardmc.reports.schieber`` (estimates with ``*_ci_low`` /
 ``*_ci_high`` columns) and draws every estimate with its 95% CI as an error
 bar or band, in the shared ``cardmc.mplstyle`` look.
 """
+
 from __future__ import annotations
 
 import matplotlib
 
 matplotlib.use("Agg", force=False)
-from matplotlib.ticker import MaxNLocator  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
-
-from cardmc.registry import UsageError  # noqa: E402
-from cardmc.reports.charts import axes as _axes, need, styled  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from cardmc.experiments.schieber import FAMILIES  # noqa: E402
-
-
-
-
+from cardmc.registry import UsageError  # noqa: E402
+from cardmc.reports.charts import axes as _axes  # noqa: E402
+from cardmc.reports.charts import need, styled
 
 
 def _err(t: pd.DataFrame, col: str = "estimate") -> np.ndarray:
@@ -42,12 +39,18 @@ def plot_push_gain(table: pd.DataFrame, ax=None, threshold: float | None = None)
         ax = _axes(ax)
         x = (t["from_points"] + t["to_points"]) / 2
         ax.axhline(0, color="grey", linewidth=1)
-        ax.fill_between(x, t[f"{col}_ci_low"], t[f"{col}_ci_high"], color="C0", alpha=0.25, linewidth=0,
-                        label="95% CI")
+        ax.fill_between(
+            x, t[f"{col}_ci_low"], t[f"{col}_ci_high"], color="C0", alpha=0.25, linewidth=0, label="95% CI"
+        )
         ax.plot(x, t[col], marker="o", color="C0", label="push - choose")
         if threshold is not None:
-            ax.axvline(threshold, color="C1", linestyle="--", linewidth=1,
-                       label=f"heuristic pushes below {threshold:g}")  # fmt: skip
+            ax.axvline(
+                threshold,
+                color="C1",
+                linestyle="--",
+                linewidth=1,
+                label=f"heuristic pushes below {threshold:g}",
+            )
         ax.set_xlabel("forehand's best contract value (points after multiplier, bin centre)")
         ax.set_ylabel("push - choose (net points per deal)")
         ax.set_title("When pushing pays: forced push vs forced choice on the same deals")
@@ -64,12 +67,22 @@ def plot_contract_worth(table: pd.DataFrame, ax=None):
         ax = _axes(ax)
         x = np.arange(len(table))
         width = 0.27
-        labels = {"card_points": "card points (before multiplier)",
-                  "deal_score": "deal score (after multiplier)",
-                  "net_score": "net: own minus other team's score"}  # fmt: skip
+        labels = {
+            "card_points": "card points (before multiplier)",
+            "deal_score": "deal score (after multiplier)",
+            "net_score": "net: own minus other team's score",
+        }
         for i, c in enumerate(cols):
-            ax.bar(x + (i - 1) * width, table[c], width, yerr=_err(table, c), label=labels[c], color=f"C{i}",
-                   alpha=0.85, ecolor="black")  # fmt: skip
+            ax.bar(
+                x + (i - 1) * width,
+                table[c],
+                width,
+                yerr=_err(table, c),
+                label=labels[c],
+                color=f"C{i}",
+                alpha=0.85,
+                ecolor="black",
+            )
         ax.set_xticks(x, [str(i) for i in table.index], rotation=20, ha="right")
         ax.axhline(0, color="grey", linewidth=1)
         ax.set_xlabel("contract (multiplier)")
@@ -88,8 +101,9 @@ def plot_weis(table: pd.DataFrame, ax=None):
         ax = _axes(ax)
         x = np.arange(len(t))
         ax.bar(x, t["exact"], 0.6, color="C0", alpha=0.35, label="exact (enumeration)")
-        ax.errorbar(x, t["simulated"], yerr=_err(t, "simulated"), fmt="o", color="C1",
-                    label="simulated (95% CI)")  # fmt: skip
+        ax.errorbar(
+            x, t["simulated"], yerr=_err(t, "simulated"), fmt="o", color="C1", label="simulated (95% CI)"
+        )
         ax.set_yscale("log")
         ax.set_xticks(x, [str(i) for i in t.index], rotation=30, ha="right")
         ax.set_xlabel("kind of Weis declared")
@@ -107,8 +121,10 @@ def plot_contract_choice(table: pd.DataFrame, ax=None, feature: str = "aces"):
     ``obenabe``, ``undenufe`` and their ``_ci_low``/``_ci_high``."""
     need(table, [f"{f}{s}" for f in FAMILIES for s in ("", "_ci_low", "_ci_high")], "plot_contract_choice")
     if feature not in table.index.get_level_values(0):
-        raise UsageError(f"feature {feature!r} is not in the table; it has "
-                         f"{', '.join(map(str, table.index.get_level_values(0).unique()))}")  # fmt: skip
+        raise UsageError(
+            f"feature {feature!r} is not in the table; it has "
+            f"{', '.join(map(str, table.index.get_level_values(0).unique()))}"
+        )
     t = table.xs(feature, level=0).sort_index()
     x = np.asarray(t.index, dtype=float)
     with styled():
@@ -135,11 +151,21 @@ def plot_house_rules(table: pd.DataFrame, ax=None):
     with styled():
         ax = _axes(ax)
         y = np.arange(len(table))[::-1]
-        for i, (col, label) in enumerate((("default", "rulebook defaults"),
-                                          ("swiss", "Swiss house rules (6 = 11 in Undenufe, four 9s = 150, "
-                                           "scaled long runs)"))):  # fmt: skip
-            ax.errorbar(table[col], y + (0.15 if i == 0 else -0.15), xerr=_err(table, col), fmt="o",
-                        color=f"C{i}", label=label, capsize=2)  # fmt: skip
+        for i, (col, label) in enumerate(
+            (
+                ("default", "rulebook defaults"),
+                ("swiss", "Swiss house rules (6 = 11 in Undenufe, four 9s = 150, scaled long runs)"),
+            )
+        ):
+            ax.errorbar(
+                table[col],
+                y + (0.15 if i == 0 else -0.15),
+                xerr=_err(table, col),
+                fmt="o",
+                color=f"C{i}",
+                label=label,
+                capsize=2,
+            )
         ax.set_yticks(y, [str(i) for i in table.index])
         ax.axvline(0, color="grey", linewidth=1)
         ax.set_xlabel("forehand team's net points per deal (own minus other team's, after the multiplier)")
@@ -156,19 +182,30 @@ def plot_push_rules(table: pd.DataFrame, ax=None):
 
     ``table`` is ``push_check(...)["push"]``: ``threshold``, ``crossing``, ``gain_over_never``,
     ``gain_over_always`` and their CI columns."""
-    cols = ["threshold", "crossing"] + [f"gain_over_{w}{s}" for w in ("never", "always")
-                                        for s in ("", "_ci_low", "_ci_high")]  # fmt: skip
+    cols = ["threshold", "crossing"] + [
+        f"gain_over_{w}{s}" for w in ("never", "always") for s in ("", "_ci_low", "_ci_high")
+    ]
     need(table, cols, "plot_push_rules")
     with styled():
         ax = _axes(ax)
         y = np.arange(len(table))[::-1]
-        for i, (col, label) in enumerate((("gain_over_never", "over never pushing"),
-                                          ("gain_over_always", "over always pushing"))):  # fmt: skip
-            ax.errorbar(table[col], y + (0.15 if i == 0 else -0.15), xerr=_err(table, col), fmt="o",
-                        color=f"C{i}", label=label, capsize=2)  # fmt: skip
-        labels = [f"{name}: push below {int(r['threshold'])}"
-                  + ("" if pd.isna(r["crossing"]) else f" (pays below about {int(r['crossing'])})")
-                  for name, r in table.iterrows()]  # fmt: skip
+        for i, (col, label) in enumerate(
+            (("gain_over_never", "over never pushing"), ("gain_over_always", "over always pushing"))
+        ):
+            ax.errorbar(
+                table[col],
+                y + (0.15 if i == 0 else -0.15),
+                xerr=_err(table, col),
+                fmt="o",
+                color=f"C{i}",
+                label=label,
+                capsize=2,
+            )
+        labels = [
+            f"{name}: push below {int(r['threshold'])}"
+            + ("" if pd.isna(r["crossing"]) else f" (pays below about {int(r['crossing'])})")
+            for name, r in table.iterrows()
+        ]
         ax.set_yticks(y, labels)
         ax.axvline(0, color="grey", linewidth=1)
         ax.set_xlabel("gain of the push rule (forehand team's net points per deal, same deals)")

@@ -4,11 +4,11 @@ Hand-built views whose best card is forced, views read from traces (the
 heuristic's card from the view is the card the kernel's heuristic seat
 played, and the view's legal cards the trace's), the same answer whatever
 the threads, and impossible views refused in one line."""
+
 from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
 
 import cardmc
@@ -34,26 +34,47 @@ def test_one_legal_card_is_the_best_and_every_policy_plays_it(game):
     assert list(a.cards.index) == ["6C"]
     assert a.best == "6C"
     assert a.policies == {"heuristic": "6C", "random": "6C", "pimc": "6C"}
-    assert int(a.cards.loc["6C", "n"]) == 0 and a.notes[0].startswith("not searched")  # whole deals: not searched
+    assert int(a.cards.loc["6C", "n"]) == 0 and a.notes[0].startswith(
+        "not searched"
+    )  # whole deals: not searched
     assert a.view["me"] == 1
 
 
 def norwegian_two_left() -> list[tuple[int, str]]:
     """Eleven tricks of Norwegian Jazz deal 1 (4 players), each led and won by
     seat 0, after which it holds AS 2H and the others only hearts above 2H."""
-    tricks = [("AC", "3C", "4C", "5C"), ("KC", "6C", "7C", "8C"), ("QC", "9C", "TC", "JC"),
-              ("AD", "3D", "4D", "5D"), ("KD", "6D", "7D", "8D"), ("QD", "9D", "TD", "JD"),
-              ("KS", "2S", "3S", "4S"), ("QS", "5S", "6S", "7S"), ("JS", "8S", "9S", "TS"),
-              ("2C", "9H", "TH", "JH"), ("2D", "QH", "KH", "AH")]
+    tricks = [
+        ("AC", "3C", "4C", "5C"),
+        ("KC", "6C", "7C", "8C"),
+        ("QC", "9C", "TC", "JC"),
+        ("AD", "3D", "4D", "5D"),
+        ("KD", "6D", "7D", "8D"),
+        ("QD", "9D", "TD", "JD"),
+        ("KS", "2S", "3S", "4S"),
+        ("QS", "5S", "6S", "7S"),
+        ("JS", "8S", "9S", "TS"),
+        ("2C", "9H", "TH", "JH"),
+        ("2D", "QH", "KH", "AH"),
+    ]
     return [(s, c) for trick in tricks for s, c in enumerate(trick)]
 
 
 def test_a_card_that_is_best_in_every_sample():
     # leading AS takes the trick (nobody holds a spade): one more unit; leading 2H loses both tricks
-    a = cardmc.advise("norwegian_jazz", hand="AS 2H", plays=norwegian_two_left(), dealer=3, players=4, number=1,
-                      samples=6, seed=1)
+    a = cardmc.advise(
+        "norwegian_jazz",
+        hand="AS 2H",
+        plays=norwegian_two_left(),
+        dealer=3,
+        players=4,
+        number=1,
+        samples=6,
+        seed=1,
+    )
     assert a.best == "2H"
-    assert a.cards.loc["2H", "estimate"] == 11 and a.cards.loc["AS", "estimate"] == 12  # 11 tricks taken before
+    assert (
+        a.cards.loc["2H", "estimate"] == 11 and a.cards.loc["AS", "estimate"] == 12
+    )  # 11 tricks taken before
     assert a.cards.loc["2H", "se"] == 0 and a.cards.loc["AS", "se"] == 0  # the same in every sample
     assert a.policies["heuristic"] in ("AS", "2H")
 
@@ -90,8 +111,15 @@ def test_the_heuristic_from_the_view_plays_the_traced_card(traced):
     checked = 0
     for index, deal, card in points(lines):
         keywords, turn = advice_view.traced(spec, path, index, deal, card)
-        view = advice_view.build(spec, keywords["hand"], keywords["seat"], keywords["plays"], keywords["dealer"],
-                                 keywords["players"], keywords["own"])
+        view = advice_view.build(
+            spec,
+            keywords["hand"],
+            keywords["seat"],
+            keywords["plays"],
+            keywords["dealer"],
+            keywords["players"],
+            keywords["own"],
+        )
         assert set(C.codes_of(view["legal"])) == set(turn["legal"]), (index, deal, card)
         assert C.code(spec.adviser.heuristic(view, params)) == turn["card"], (index, deal, card)
         checked += 1
@@ -100,9 +128,18 @@ def test_the_heuristic_from_the_view_plays_the_traced_card(traced):
 
 def test_advise_at_a_trace_point_names_the_traced_card(traced):
     game, path, lines = traced
-    late = [p for p in points(lines, 10_000) if p[0] == lines[0]["index"] and p[1] == 1][-1]  # few tricks left
-    a = cardmc.advise(game, trace=str(path), game_index=late[0], deal=late[1], card=late[2], samples=4,
-                      policy=["heuristic", "random"])
+    late = [p for p in points(lines, 10_000) if p[0] == lines[0]["index"] and p[1] == 1][
+        -1
+    ]  # few tricks left
+    a = cardmc.advise(
+        game,
+        trace=str(path),
+        game_index=late[0],
+        deal=late[1],
+        card=late[2],
+        samples=4,
+        policy=["heuristic", "random"],
+    )
     assert a.policies["heuristic"] == a.traced["card"]
     assert set(a.cards.index) == set(a.traced["legal"])
     assert a.best in a.cards.index and a.cards["n"].eq(4).all()
@@ -116,7 +153,9 @@ def test_the_same_answer_whatever_the_threads(game, tmp_path):
     deal = line["deals"][0]
     n = line["players"]
     card = len(deal["plays"]) - 3 * n  # three tricks and a card left, more or less
-    keywords = dict(trace=str(path), game_index=0, deal=1, card=card, samples=6, seed=9, policy="heuristic,pimc")
+    keywords = dict(
+        trace=str(path), game_index=0, deal=1, card=card, samples=6, seed=9, policy="heuristic,pimc"
+    )
     one = cardmc.advise(game, threads=1, **keywords)
     two = cardmc.advise(game, threads=2, **keywords)
     assert one.cards.equals(two.cards) and one.best == two.best and one.policies == two.policies
@@ -127,14 +166,28 @@ def test_the_same_answer_whatever_the_threads(game, tmp_path):
 IMPOSSIBLE = [
     ("schieber", dict(hand="6C 6C 8H 9H TH 7D 8D 9D TD", plays="AC", dealer=3, contract="S"), "twice"),
     ("schieber", dict(hand=ONE_CLUB, plays="AC 6C", dealer=3, contract="S"), "in the hand and was played"),
-    ("schieber", dict(hand="7H 8H 9H TH 7D 8D 9D", plays="AC 6C 7C", dealer=3, contract="S", seat=3), "holds"),
-    ("schieber", dict(hand="7C 8H 9H TH 7D 8D 9D TD", plays="AC 6H 8C 9C KC", dealer=3, contract="S", seat=1),
-     "not legal with the cards it held"),
+    (
+        "schieber",
+        dict(hand="7H 8H 9H TH 7D 8D 9D", plays="AC 6C 7C", dealer=3, contract="S", seat=3),
+        "holds",
+    ),
+    (
+        "schieber",
+        dict(hand="7C 8H 9H TH 7D 8D 9D TD", plays="AC 6H 8C 9C KC", dealer=3, contract="S", seat=1),
+        "not legal with the cards it held",
+    ),
     ("schieber", dict(hand=ONE_CLUB, plays="AC", dealer=3, contract="S", seat=2), "turn"),
-    ("differenzler", dict(hand="6S 7H 8H 9H TH 7D 8D 9D TD", plays="AC", dealer=3, trump_card="6S", declared=40),
-     "dealer"),
+    (
+        "differenzler",
+        dict(hand="6S 7H 8H 9H TH 7D 8D 9D TD", plays="AC", dealer=3, trump_card="6S", declared=40),
+        "dealer",
+    ),
     ("english_jazz", dict(hand="6C 7H 8H 9H TH 7D 8D 9D TD JD QD KD", plays="AC 2H", dealer=2), "card"),
-    ("norwegian_jazz", dict(hand="AS 2H", plays=norwegian_two_left(), dealer=3, players=4, number=6), "sevens"),
+    (
+        "norwegian_jazz",
+        dict(hand="AS 2H", plays=norwegian_two_left(), dealer=3, players=4, number=6),
+        "sevens",
+    ),
 ]
 
 
@@ -153,37 +206,61 @@ def test_a_play_that_contradicts_an_earlier_one_is_refused():
 
 def test_a_point_that_is_not_in_the_trace_is_refused(traced):
     game, path, lines = traced
-    for point, words in (((0, 99, 1), "deals"), ((0, 1, 999), "plays"), ((42, 1, 1), "no game"),
-                         ((0, 0, 1), "from 1")):
+    for point, words in (
+        ((0, 99, 1), "deals"),
+        ((0, 1, 999), "plays"),
+        ((42, 1, 1), "no game"),
+        ((0, 0, 1), "from 1"),
+    ):
         with pytest.raises(UsageError, match=words):
             cardmc.advise(game, trace=str(path), game_index=point[0], deal=point[1], card=point[2])
 
 
 def test_the_command_line_answers_and_refuses_in_one_line(tmp_path, capsys):
     out = tmp_path / "a.csv"
-    args = ["advise", "schieber", "--hand", ONE_CLUB, "--plays", "AC", "--dealer", "3", "--contract", "S",
-            "--samples", "2", "--policy", "heuristic", "--policy", "random", "--out", str(out)]
+    args = [
+        "advise",
+        "schieber",
+        "--hand",
+        ONE_CLUB,
+        "--plays",
+        "AC",
+        "--dealer",
+        "3",
+        "--contract",
+        "S",
+        "--samples",
+        "2",
+        "--policy",
+        "heuristic",
+        "--policy",
+        "random",
+        "--out",
+        str(out),
+    ]
     assert main(args) == 0
     text = capsys.readouterr().out
     assert "best: 6C" in text and "heuristic: 6C" in text and "random: 6C" in text
     assert out.read_text().splitlines()[0].startswith("card,estimate")
-    for bad in (["--hand", "6C 6C", "--contract", "S"], ["--hand", ONE_CLUB, "--contract", "X"],
-                ["--hand", ONE_CLUB, "--contract", "S", "--plays", "AC 6C"],
-                ["--trace", str(tmp_path / "none.jsonl"), "--game", "0", "--deal", "1", "--card", "1"]):
+    for bad in (
+        ["--hand", "6C 6C", "--contract", "S"],
+        ["--hand", ONE_CLUB, "--contract", "X"],
+        ["--hand", ONE_CLUB, "--contract", "S", "--plays", "AC 6C"],
+        ["--trace", str(tmp_path / "none.jsonl"), "--game", "0", "--deal", "1", "--card", "1"],
+    ):
         assert main(["advise", "schieber", "--samples", "2", *bad]) == 2
         err = capsys.readouterr().err
         assert err.startswith("cardmc: error: ") and err.count("\n") == 1, err
 
 
-def test_the_heuristic_answers_fast_after_the_first_call():
-    import time
-
+def test_the_heuristic_decision_is_a_benchmark(benchmark):
+    """The heuristic's one decision from a view, timed by pytest-benchmark (well under a millisecond
+    after the first call on this machine); the test checks its answer, not its time."""
     spec = registry.get("differenzler")
-    view = advice_view.build(spec, ONE_CLUB[:-3] + " JC", None, "AC", 3, None, {"trump_card": "6S", "declared": 40})
+    view = advice_view.build(
+        spec, ONE_CLUB[:-3] + " JC", None, "AC", 3, None, {"trump_card": "6S", "declared": 40}
+    )
     params = spec.params(spec.settings({}))
-    spec.adviser.heuristic(view, params)
-    started = time.perf_counter()
-    for _ in range(100):
-        spec.adviser.heuristic(view, params)
-    assert (time.perf_counter() - started) / 100 < 1e-3
-    assert isinstance(np.int64(spec.adviser.heuristic(view, params)), np.int64)
+    card = benchmark(spec.adviser.heuristic, view, params)
+    assert card == spec.adviser.heuristic(view, params)
+    assert (view["legal"] >> int(card)) & 1  # a legal card of the view

@@ -1,4 +1,5 @@
 """The Schieber report section: runs small, charts draw, every estimate has a CI, reproducible."""
+
 from __future__ import annotations
 
 import matplotlib
@@ -37,14 +38,26 @@ def test_section_shape(runs):
         assert all((folder / f).stat().st_size > 1000 for f in files)
     stored = s.data["schieber_solved_contracts"].attrs  # the solved table's run is stored, with its own seed
     own, (make, read) = s.commands[:-2], s.commands[-2:]
-    assert all(f"--seed {SEED}" in c or f"seed={SEED}" in c or "weis_odds" in c or "analyze" in c or
-               f"({SEED}, {GAMES}," in c for c in own)  # fmt: skip
+    assert all(
+        f"--seed {SEED}" in c
+        or f"seed={SEED}" in c
+        or "weis_odds" in c
+        or "analyze" in c
+        or f"({SEED}, {GAMES}," in c
+        for c in own
+    )
     assert any(f"--games {GAMES}" in c for c in own)
     assert make.startswith(stored["command"]) and "--out schieber_solved.parquet" in make
     assert "read_parquet('schieber_solved.parquet')" in read and "contracts_solved" in read
     assert f"--seed {stored['seed']}" in stored["command"] and "--solve" in stored["command"]
-    assert {n for n, _, _ in s.tables} >= {"contract_value", "push", "weis", "results", "contract_by_hand",
-                                           "solved_contracts"}  # fmt: skip
+    assert {n for n, _, _ in s.tables} >= {
+        "contract_value",
+        "push",
+        "weis",
+        "results",
+        "contract_by_hand",
+        "solved_contracts",
+    }
     assert "every hand seen" in s.answer and f"{stored['deals']:,} deals" in s.sample
 
 
@@ -82,13 +95,16 @@ def _has_uncertainty(ax) -> bool:
     return any(isinstance(c, (LineCollection, PolyCollection)) for c in ax.collections)
 
 
-@pytest.mark.parametrize("plot,table,kwargs", [
-    (sc.plot_push_gain, "schieber_push", {"threshold": 60}),
-    (sc.plot_contract_worth, "schieber_contract_value", {}),
-    (sc.plot_weis, "schieber_weis", {}),
-    (sc.plot_contract_choice, "schieber_contract_by_hand", {"feature": "sixes"}),
-    (sc.plot_push_rules, "schieber_house_push", {}),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "plot,table,kwargs",
+    [
+        (sc.plot_push_gain, "schieber_push", {"threshold": 60}),
+        (sc.plot_contract_worth, "schieber_contract_value", {}),
+        (sc.plot_weis, "schieber_weis", {}),
+        (sc.plot_contract_choice, "schieber_contract_by_hand", {"feature": "sixes"}),
+        (sc.plot_push_rules, "schieber_house_push", {}),
+    ],
+)
 def test_charts_draw_with_labels_and_uncertainty(runs, plot, table, kwargs):
     _, s = runs[0]
     t = s.data[table]
@@ -104,8 +120,13 @@ def test_charts_draw_with_labels_and_uncertainty(runs, plot, table, kwargs):
 
 
 def test_charts_reject_bad_tables():
-    for plot in (sc.plot_push_gain, sc.plot_contract_worth, sc.plot_weis, sc.plot_contract_choice,
-                 sc.plot_push_rules):
+    for plot in (
+        sc.plot_push_gain,
+        sc.plot_contract_worth,
+        sc.plot_weis,
+        sc.plot_contract_choice,
+        sc.plot_push_rules,
+    ):
         with pytest.raises(UsageError):
             plot(pd.DataFrame({"x": [1.0]}))
         with pytest.raises(UsageError):
@@ -113,12 +134,15 @@ def test_charts_reject_bad_tables():
 
 
 def test_push_threshold_interpolates_the_sign_change():
-    push = pd.DataFrame({
-        "push_minus_choose": [9.0, 50, 20, 5, -10, -30],
-        "verdict": ["either", "push", "push", "either", "either", "choose"],
-        "from_points": pd.array([pd.NA, 0, 10, 20, 30, 40], dtype="Int64"),
-        "to_points": pd.array([pd.NA, 10, 20, 30, 40, 50], dtype="Int64"),
-    }, index=["all deals", "0 to 10", "10 to 20", "20 to 30", "30 to 40", "40 to 50"])  # fmt: skip
+    push = pd.DataFrame(
+        {
+            "push_minus_choose": [9.0, 50, 20, 5, -10, -30],
+            "verdict": ["either", "push", "push", "either", "either", "choose"],
+            "from_points": pd.array([pd.NA, 0, 10, 20, 30, 40], dtype="Int64"),
+            "to_points": pd.array([pd.NA, 10, 20, 30, 40, 50], dtype="Int64"),
+        },
+        index=["all deals", "0 to 10", "10 to 20", "20 to 30", "30 to 40", "40 to 50"],
+    )
     # centres 25 (+5) and 35 (-10): zero at 25 + 10 * 5 / 15 = 28.3 -> 30
     assert xs.push_threshold(push) == (30, "10 to 20", "40 to 50")
     always = push.assign(push_minus_choose=[1.0, 5, 4, 3, 2, 1])

@@ -1,5 +1,6 @@
 """Whole Schieber matches: audited traces, dealing, determinism, the spec's
 functions, the policies' strength and the analyses."""
+
 from __future__ import annotations
 
 import copy
@@ -13,7 +14,8 @@ import pytest
 from cardmc import schieber as S
 from cardmc.registry import UsageError, join_spans
 from tests.helpers import check_trace_form
-from tests.reference import dealing, schieber as ref
+from tests.reference import dealing
+from tests.reference import schieber as ref
 
 SPEC = S.SPEC
 
@@ -23,10 +25,16 @@ def traces(seed, games, policy, **given):
     return [S.trace_game(seed, i, 4, settings, policy) for i in range(games)]
 
 
-@pytest.mark.parametrize("policy, target", [
-    ("random", 3000), ("heuristic", 3000), ("heuristic,random,heuristic,random", 3000),
-    ("random", 300), ("heuristic", 157),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "policy, target",
+    [
+        ("random", 3000),
+        ("heuristic", 3000),
+        ("heuristic,random,heuristic,random", 3000),
+        ("random", 300),
+        ("heuristic", 157),
+    ],
+)
 def test_traces_follow_the_rules(policy, target):
     lines = traces(21, 120, policy, target=target)
     plays = 0
@@ -148,8 +156,13 @@ def test_parse_policy():
 
 
 def test_options():
-    assert SPEC.settings() == {**ref.RULE_DEFAULTS, "contract": "choose", "forehand_push": "policy",
-                               "pimc_samples": 8, "pimc_tricks": 5}
+    assert SPEC.settings() == {
+        **ref.RULE_DEFAULTS,
+        "contract": "choose",
+        "forehand_push": "policy",
+        "pimc_samples": 8,
+        "pimc_tricks": 5,
+    }
     assert SPEC.rule_settings(SPEC.settings({"contract": "S"})) == ref.RULE_DEFAULTS
     with pytest.raises(UsageError, match="target"):
         SPEC.settings({"target": 5})
@@ -159,15 +172,24 @@ def test_options():
         SPEC.settings({"forehand_push": "sometimes"})
 
 
-@pytest.mark.parametrize("given, check", [
-    ({"contract": "undenufe"},
-     lambda d: (d["contract"] == "undenufe").all() and (d["multiplier"] == 4).all()),
-    ({"forehand_push": "always"},
-     lambda d: (d["pushed"] == 1).all() and (d["chooser"] == (d["forehand"] + 2) % 4).all()),
-    ({"forehand_push": "never"},
-     lambda d: (d["pushed"] == 0).all() and (d["chooser"] == d["forehand"]).all()),
-    ({}, lambda d: 0.1 < d["pushed"].mean() < 0.9),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "given, check",
+    [
+        (
+            {"contract": "undenufe"},
+            lambda d: (d["contract"] == "undenufe").all() and (d["multiplier"] == 4).all(),
+        ),
+        (
+            {"forehand_push": "always"},
+            lambda d: (d["pushed"] == 1).all() and (d["chooser"] == (d["forehand"] + 2) % 4).all(),
+        ),
+        (
+            {"forehand_push": "never"},
+            lambda d: (d["pushed"] == 0).all() and (d["chooser"] == d["forehand"]).all(),
+        ),
+        ({}, lambda d: 0.1 < d["pushed"].mean() < 0.9),
+    ],
+)
 def test_simulation_options(given, check):
     settings = SPEC.settings(given)
     df = S.frame(S.simulate_block(6, 0, 200, 4, SPEC.params(settings), S.parse_policy("heuristic")))
@@ -206,8 +228,18 @@ def test_analyze_tables():
     params, pol = SPEC.params(SPEC.settings()), S.parse_policy("heuristic")
     df = S.frame(S.simulate_block(12, 0, 600, 4, params, pol))
     out = S.analyze(df)
-    for name in ("contracts", "contract_by_chooser_hand", "points_by_contract", "weis_per_hand", "weis_team",
-                 "stoeck", "match_by_contract", "schneider", "match_length", "forehand_advantage"):
+    for name in (
+        "contracts",
+        "contract_by_chooser_hand",
+        "points_by_contract",
+        "weis_per_hand",
+        "weis_team",
+        "stoeck",
+        "match_by_contract",
+        "schneider",
+        "match_length",
+        "forehand_advantage",
+    ):
         t = out[name]
         assert len(t) > 0 and {"estimate", "ci_low", "ci_high", "n"} <= set(t.columns), name
         assert (t["ci_low"] <= t["estimate"] + 1e-12).all() and (t["estimate"] <= t["ci_high"] + 1e-12).all()

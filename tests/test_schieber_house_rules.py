@@ -1,6 +1,7 @@
 """Schieber house rules (rule options undenufe_points, four_nines, long_runs, multipliers):
 the options themselves, hand-built positions that show each one, random deals and hands against
 the reference rules under every option, and the exact Weis odds of a whole-hand enumeration."""
+
 from __future__ import annotations
 
 import json
@@ -16,8 +17,8 @@ from cardmc.cli import main
 from cardmc.kernels import rng
 from cardmc.kernels import schieber as K
 from cardmc.kernels import schieber_weis as W
-from cardmc.kernels.schieber_push import push_below
 from cardmc.kernels.cards import parse
+from cardmc.kernels.schieber_push import push_below
 from cardmc.registry import UsageError
 from tests.helpers import mask
 from tests.reference import schieber as ref
@@ -27,8 +28,14 @@ SPEC = S.SPEC
 CONTRACT = {name: i for i, name in enumerate(K.CONTRACT_NAMES)}
 SWISS = {"undenufe_points": "six", "four_nines": "150", "long_runs": "scaled"}
 NO_MULTIPLIERS = {"multipliers": "1,1,1,1,1,1"}
-OPTION_SETS = [{"undenufe_points": "six"}, {"four_nines": "150"}, {"long_runs": "scaled"}, NO_MULTIPLIERS,
-               SWISS, {**SWISS, "multipliers": "1,2,3,4,5,6"}]
+OPTION_SETS = [
+    {"undenufe_points": "six"},
+    {"four_nines": "150"},
+    {"long_runs": "scaled"},
+    NO_MULTIPLIERS,
+    SWISS,
+    {**SWISS, "multipliers": "1,2,3,4,5,6"},
+]
 
 
 def word(**rules) -> int:
@@ -46,30 +53,84 @@ def weis_bits(rules: dict) -> int:
 def test_defaults_and_params_layout():
     settings = SPEC.settings()
     assert SPEC.rule_settings(settings) == ref.RULE_DEFAULTS
-    params = SPEC.params(SPEC.settings({"contract": "S", "forehand_push": "never", "target": 1500, **SWISS,
-                                        "multipliers": (1, 2, 3, 4, 5, 6)}))  # fmt: skip
+    params = SPEC.params(
+        SPEC.settings(
+            {
+                "contract": "S",
+                "forehand_push": "never",
+                "target": 1500,
+                **SWISS,
+                "multipliers": (1, 2, 3, 4, 5, 6),
+            }
+        )
+    )
     # weis and stoeck on, the simulation options, then the push threshold the rules make (kernels.schieber_push)
-    assert params.tolist() == [1500, 1, 150, 1, 1, 2, 3, 4, 5, 6, 1, 1, CONTRACT["S"], 2, 8, 5,
-                               push_below(word(**SWISS, multipliers="1,2,3,4,5,6"))]
+    assert params.tolist() == [
+        1500,
+        1,
+        150,
+        1,
+        1,
+        2,
+        3,
+        4,
+        5,
+        6,
+        1,
+        1,
+        CONTRACT["S"],
+        2,
+        8,
+        5,
+        push_below(word(**SWISS, multipliers="1,2,3,4,5,6")),
+    ]
     assert len(params) == K.NPARAMS and params[K.P_CONTRACT] == 3 and params[K.P_FOREHAND_PUSH] == 2
     assert word() == K.DEFAULT_RULES == K.pack_rules(False, 0, K.MULTIPLIER.tolist())
     # acorns, roses, bells, shields, Obenabe, Undenufe: by contract code C D H S
     w = word(multipliers="1,2,3,4,5,6")
-    assert [K.multiplier_of(w, CONTRACT[c]) for c in ("C", "H", "D", "S", "obenabe", "undenufe")] == [1, 2, 3, 4, 5, 6]
+    assert [K.multiplier_of(w, CONTRACT[c]) for c in ("C", "H", "D", "S", "obenabe", "undenufe")] == [
+        1,
+        2,
+        3,
+        4,
+        5,
+        6,
+    ]
 
 
-@pytest.mark.parametrize("given", [(1, 1, 1, 1, 1, 1), [1, 1, 1, 1, 1, 1], "1,1,1,1,1,1", " 1, 1,1 ,1,1,1 ",
-                                   "(1,1,1,1,1,1)", (np.int64(1),) * 6])  # fmt: skip
+@pytest.mark.parametrize(
+    "given",
+    [
+        (1, 1, 1, 1, 1, 1),
+        [1, 1, 1, 1, 1, 1],
+        "1,1,1,1,1,1",
+        " 1, 1,1 ,1,1,1 ",
+        "(1,1,1,1,1,1)",
+        (np.int64(1),) * 6,
+    ],
+)
 def test_multipliers_are_read_in_every_spelling(given):
     assert SPEC.settings({"multipliers": given})["multipliers"] == "1,1,1,1,1,1"
 
 
-@pytest.mark.parametrize("name, value", [
-    ("multipliers", "1,1,1,1,1"), ("multipliers", "1,1,1,1,1,1,1"), ("multipliers", "0,1,1,1,1,1"),
-    ("multipliers", "1,1,1,1,1,16"), ("multipliers", "1,x,1,1,1,1"), ("multipliers", (1, 1, 1, 1, 1, True)),
-    ("multipliers", 4), ("multipliers", ""), ("multipliers", "1.5,1,1,1,1,1"),
-    ("four_nines", 100), ("four_nines", "yes"), ("long_runs", "long"), ("undenufe_points", "king"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "name, value",
+    [
+        ("multipliers", "1,1,1,1,1"),
+        ("multipliers", "1,1,1,1,1,1,1"),
+        ("multipliers", "0,1,1,1,1,1"),
+        ("multipliers", "1,1,1,1,1,16"),
+        ("multipliers", "1,x,1,1,1,1"),
+        ("multipliers", (1, 1, 1, 1, 1, True)),
+        ("multipliers", 4),
+        ("multipliers", ""),
+        ("multipliers", "1.5,1,1,1,1,1"),
+        ("four_nines", 100),
+        ("four_nines", "yes"),
+        ("long_runs", "long"),
+        ("undenufe_points", "king"),
+    ],
+)
 def test_bad_values_name_the_option_and_the_value(name, value):
     with pytest.raises(UsageError, match=name) as e:
         SPEC.settings({name: value})
@@ -78,8 +139,19 @@ def test_bad_values_name_the_option_and_the_value(name, value):
 
 def test_bad_multipliers_on_the_command_line(tmp_path, capsys):
     out = tmp_path / "m.parquet"
-    code = main(["simulate", "schieber", "--games", "5", "--set", "multipliers=1,1,1", "--out", str(out),
-                 "--no-progress"])  # fmt: skip
+    code = main(
+        [
+            "simulate",
+            "schieber",
+            "--games",
+            "5",
+            "--set",
+            "multipliers=1,1,1",
+            "--out",
+            str(out),
+            "--no-progress",
+        ]
+    )
     err = capsys.readouterr().err.strip()
     assert code == 2 and len(err.splitlines()) == 1 and "multipliers" in err and "'1,1,1'" in err
     assert not out.exists() and list(tmp_path.iterdir()) == []
@@ -87,14 +159,42 @@ def test_bad_multipliers_on_the_command_line(tmp_path, capsys):
 
 def test_command_line_takes_the_options(tmp_path):
     out = tmp_path / "m.parquet"
-    assert main(["simulate", "schieber", "--games", "20", "--seed", "2", "--set", "multipliers=1,1,1,1,1,1",
-                 "--set", "four_nines=150", "--set", "long_runs=scaled", "--set", "undenufe_points=six",
-                 "--out", str(out), "--no-progress"]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "simulate",
+                "schieber",
+                "--games",
+                "20",
+                "--seed",
+                "2",
+                "--set",
+                "multipliers=1,1,1,1,1,1",
+                "--set",
+                "four_nines=150",
+                "--set",
+                "long_runs=scaled",
+                "--set",
+                "undenufe_points=six",
+                "--out",
+                str(out),
+                "--no-progress",
+            ]
+        )
+        == 0
+    )
     df = api.read(out)
     assert (df["multiplier"] == 1).all()
     assert json.loads(df.attrs["settings"])["multipliers"] == "1,1,1,1,1,1"
-    same = api.simulate("schieber", games=20, seed=2, multipliers=(1, 1, 1, 1, 1, 1), four_nines=150,
-                        long_runs="scaled", undenufe_points="six")  # fmt: skip
+    same = api.simulate(
+        "schieber",
+        games=20,
+        seed=2,
+        multipliers=(1, 1, 1, 1, 1, 1),
+        four_nines=150,
+        long_runs="scaled",
+        undenufe_points="six",
+    )
     assert (df.to_numpy() == same.to_numpy()).all()
 
 
@@ -116,8 +216,23 @@ def test_run_folders_resume_with_the_same_multipliers_and_refuse_others(tmp_path
 def test_defaults_given_explicitly_play_the_same_rows():
     pol = S.parse_policy("heuristic")
     plain = S.simulate_block(4, 0, 60, 4, SPEC.params(SPEC.settings()), pol)
-    named = S.simulate_block(4, 0, 60, 4, SPEC.params(SPEC.settings(
-        {"undenufe_points": "ace", "four_nines": 0, "long_runs": "flat", "multipliers": (1, 1, 2, 2, 3, 4)})), pol)
+    named = S.simulate_block(
+        4,
+        0,
+        60,
+        4,
+        SPEC.params(
+            SPEC.settings(
+                {
+                    "undenufe_points": "ace",
+                    "four_nines": 0,
+                    "long_runs": "flat",
+                    "multipliers": (1, 1, 2, 2, 3, 4),
+                }
+            )
+        ),
+        pol,
+    )
     np.testing.assert_array_equal(plain, named)
 
 
@@ -131,7 +246,11 @@ def test_six_count_card_points():
     rules = {"undenufe_points": "six"}
     for card in ref.DECK:
         assert K.POINTS[six, parse(card)] == ref.card_points(card, "undenufe", rules), card
-    assert K.POINTS[six, parse("6S")] == 11 and K.POINTS[six, parse("AS")] == 0 and K.POINTS[six, parse("8S")] == 8
+    assert (
+        K.POINTS[six, parse("6S")] == 11
+        and K.POINTS[six, parse("AS")] == 0
+        and K.POINTS[six, parse("8S")] == 8
+    )
     assert sum(K.POINTS[six, x] for x in K.DECK) == 152  # + 5 for the last trick: 157
     for contract in ref.CONTRACTS[:5]:  # only Undenufe changes
         assert all(ref.card_points(c, contract, rules) == ref.card_points(c, contract) for c in ref.DECK)
@@ -162,15 +281,38 @@ def hand_built(hands, contract, rules, start=(0, 0), target=5000, policy=0, seed
     totals = np.array(start, np.int64)
     out = np.zeros(K.OUT_SIZE, np.int64)
     weis, kinds = np.zeros(4, np.int64), np.zeros(4, np.int64)
-    nev = K.play_deal(h, forehand, forehand, CONTRACT[contract], totals, target, np.full((4, 1), policy, np.int64),
-                      rng.stream(seed, 0, 0, rng.PLAY), weis, kinds, out, np.zeros(12, np.int64),
-                      np.zeros(4, np.uint64), events, 6, word(**rules))  # fmt: skip
+    nev = K.play_deal(
+        h,
+        forehand,
+        forehand,
+        CONTRACT[contract],
+        totals,
+        target,
+        np.full((4, 1), policy, np.int64),
+        rng.stream(seed, 0, 0, rng.PLAY),
+        weis,
+        kinds,
+        out,
+        np.zeros(12, np.int64),
+        np.zeros(4, np.uint64),
+        events,
+        6,
+        word(**rules),
+    )
     (deal,) = S.deal_records(events[:nev])
     winner = int(out[K.O_WINNER])
-    line = {"game": "schieber", "seed": 0, "index": 0, "players": 4,
-            "rules": SPEC.rule_settings(SPEC.settings({**rules, "target": target})), "policy": "random",
-            "deals": [deal], "totals": totals.tolist(), "winners": [winner] if winner >= 0 else [],
-            "schneider": winner >= 0 and bool(2 * totals[1 - winner] < target)}  # fmt: skip
+    line = {
+        "game": "schieber",
+        "seed": 0,
+        "index": 0,
+        "players": 4,
+        "rules": SPEC.rule_settings(SPEC.settings({**rules, "target": target})),
+        "policy": "random",
+        "deals": [deal],
+        "totals": totals.tolist(),
+        "winners": [winner] if winner >= 0 else [],
+        "schneider": winner >= 0 and bool(2 * totals[1 - winner] < target),
+    }
     return line, out
 
 
@@ -188,7 +330,7 @@ def _taken(deal, contract):
     seats = [p["seat"] for p in deal["plays"]]
     taken: list[list[str]] = [[], []]
     for t in range(0, len(plays), 4):
-        trick = plays[t:t + 4]
+        trick = plays[t : t + 4]
         taken[seats[t + ref.trick_winner(trick, contract)] % 2] += trick
     return taken
 
@@ -279,14 +421,17 @@ def test_a_run_of_seven():
     # scaled: 5..9 cards score 100 150 200 250 300
     for n, pts in zip(range(5, 10), (100, 150, 200, 250, 300)):
         run = [r + "D" for r in ref.RANKS[:n]]
-        assert declared(run + ["AC", "KH", "QS", "JC"][:9 - n], "C", {"long_runs": "scaled"}) == [
-            (tuple(sorted(run)), pts)]
+        assert declared(run + ["AC", "KH", "QS", "JC"][: 9 - n], "C", {"long_runs": "scaled"}) == [
+            (tuple(sorted(run)), pts)
+        ]
 
 
 def test_scaled_runs_change_which_quartet_is_claimed():
     # claiming the Qs leaves 9 T J of hearts: 100 + 20 beats a flat run of 100, but not a scaled 150
     hand = ["QC", "QD", "QH", "QS", "AH", "KH", "JH", "TH", "9H"]
-    assert declared(hand, "obenabe", {}) == sorted([(("QC", "QD", "QH", "QS"), 100), (("9H", "JH", "TH"), 20)])
+    assert declared(hand, "obenabe", {}) == sorted(
+        [(("QC", "QD", "QH", "QS"), 100), (("9H", "JH", "TH"), 20)]
+    )
     assert declared(hand, "obenabe", {"long_runs": "scaled"}) == [(("9H", "AH", "JH", "KH", "QH", "TH"), 150)]
 
 
@@ -308,7 +453,8 @@ def test_random_hands_with_nines_and_long_runs_declare_as_the_reference(rules):
         declared(hand, contract, rules)
         kinds = W.declare(mask(hand), CONTRACT[contract], weis_bits(rules))[3]
         assert {W.KIND_NAMES[b] for b in range(9) if kinds >> b & 1} == ref.kinds_of(
-            ref.declaration(hand, contract, rules))
+            ref.declaration(hand, contract, rules)
+        )
 
 
 @pytest.mark.parametrize("rules", [{"four_nines": "150"}, {"long_runs": "scaled"}, SWISS])
@@ -320,7 +466,7 @@ def test_random_deals_with_the_nines_together_weis_winner(rules):
         if i % 2:  # the 9s together
             nines = [c for c in deck if c[0] == "9"]
             deck = nines + [c for c in deck if c[0] != "9"]
-        winner([deck[j * 9:(j + 1) * 9] for j in range(4)], ref.CONTRACTS[i % 6], rules, forehand=i % 4)
+        winner([deck[j * 9 : (j + 1) * 9] for j in range(4)], ref.CONTRACTS[i % 6], rules, forehand=i % 4)
 
 
 # ------------------------------------------------------------- exact Weis odds
@@ -339,8 +485,10 @@ def test_exact_odds_kernel_enumeration_equals_reference_convolution(rules):
         totals[t] += n
     np.testing.assert_array_equal(counts, by_kinds)
     np.testing.assert_array_equal(by_total, totals)
-    odds, table = ref.weis_probabilities(rules), S.weis_odds(rules.get("four_nines", "0"),
-                                                             rules.get("long_runs", "flat"))  # fmt: skip
+    odds, table = (
+        ref.weis_probabilities(rules),
+        S.weis_odds(rules.get("four_nines", "0"), rules.get("long_runs", "flat")),
+    )
     for name in (*W.KIND_NAMES, "any"):
         assert table.loc[name, "exact"] == pytest.approx(float(odds[name]), rel=1e-12)
     assert table.attrs["mean_points"] == pytest.approx(float(odds["mean_points"]), rel=1e-12)
@@ -386,8 +534,9 @@ def test_traces_follow_the_reference_rules(rules, policy):
     assert plays > 1000
 
 
-@pytest.mark.parametrize("rules", [{"undenufe_points": "six"}, {"four_nines": "150"}, {"long_runs": "scaled"},
-                                   NO_MULTIPLIERS])  # fmt: skip
+@pytest.mark.parametrize(
+    "rules", [{"undenufe_points": "six"}, {"four_nines": "150"}, {"long_runs": "scaled"}, NO_MULTIPLIERS]
+)
 def test_audit_catches_a_trace_replayed_under_other_rules(rules):
     """A trace played under an option fails the audit with the default (the option does something)."""
     settings = SPEC.settings({**rules, "contract": "undenufe" if "undenufe_points" in rules else "choose"})
@@ -403,14 +552,19 @@ def test_audit_catches_a_trace_replayed_under_other_rules(rules):
 
 
 def test_a_match_without_multipliers():
-    df = S.frame(S.simulate_block(8, 0, 200, 4, SPEC.params(SPEC.settings(NO_MULTIPLIERS)),
-                                  S.parse_policy("heuristic")))  # fmt: skip
+    df = S.frame(
+        S.simulate_block(
+            8, 0, 200, 4, SPEC.params(SPEC.settings(NO_MULTIPLIERS)), S.parse_policy("heuristic")
+        )
+    )
     assert (df["multiplier"] == 1).all()
     d = df[(df["match_end"] == 0) & (df["weis_scored"] == 0) & (df["stoeck"] == 0)]
     partner_stoeck = df.groupby(["game", "deal", "team"])["stoeck"].transform("max")
     d = d[partner_stoeck.loc[d.index] == 0]
     assert len(d) > 1000 and (d["score"] == d["card_points"]).all()  # no Weis, no Stöck: the card points
-    default = S.frame(S.simulate_block(8, 0, 200, 4, SPEC.params(SPEC.settings()), S.parse_policy("heuristic")))
+    default = S.frame(
+        S.simulate_block(8, 0, 200, 4, SPEC.params(SPEC.settings()), S.parse_policy("heuristic"))
+    )
     assert default["deals"].mean() < df["deals"].mean()  # matches to 3000 take longer without multipliers
 
 
@@ -439,7 +593,9 @@ def test_the_heuristic_values_contracts_by_the_rules_in_force():
         np.testing.assert_array_equal(six[:5], default[:5])  # the six count changes Undenufe only
         chosen["default"] += best_d >= 4
         chosen["flat"] += best_f >= 4
-    assert chosen["flat"] < 0.75 * chosen["default"]  # without x3 and x4, Obenabe and Undenufe lose their pull
+    assert (
+        chosen["flat"] < 0.75 * chosen["default"]
+    )  # without x3 and x4, Obenabe and Undenufe lose their pull
     # Undenufe with the six count: the weights fitted under that count (EVAL_WEIGHTS row 3)
     f = np.zeros(K.NFEAT)
     differ = 0
@@ -463,8 +619,11 @@ def test_the_heuristic_weighs_its_weis_under_the_options():
     K.contract_values(hand, 0, plain)
     K.contract_values(hand, total, nines, word(four_nines="150"))
     assert (nines - plain >= 75 * K.MULTIPLIER - K.MULTIPLIER).all()
-    rows = S.frame(S.simulate_block(12, 0, 300, 4, SPEC.params(SPEC.settings({"four_nines": "150"})),
-                                    S.parse_policy("heuristic")))  # fmt: skip
+    rows = S.frame(
+        S.simulate_block(
+            12, 0, 300, 4, SPEC.params(SPEC.settings({"four_nines": "150"})), S.parse_policy("heuristic")
+        )
+    )
     held = rows[rows["weis_kinds"] & (1 << 8) != 0]
     assert len(held) > 0 and (held["weis"] >= 150).all()
 
@@ -524,5 +683,9 @@ def test_analyses_under_the_options_from_rows_and_aggregates():
     exact = S.weis_odds(four_nines=150, long_runs="scaled")["exact"]
     assert a["weis_per_hand"]["exact"].equals(exact.loc[a["weis_per_hand"].index])
     assert a["weis_per_hand"].loc["quartet_9", "exact"] > 0
-    assert api.analyze("schieber", api.simulate("schieber", games=20, seed=2))["weis_per_hand"].loc[
-        "quartet_9", "exact"] == 0
+    assert (
+        api.analyze("schieber", api.simulate("schieber", games=20, seed=2))["weis_per_hand"].loc[
+            "quartet_9", "exact"
+        ]
+        == 0
+    )

@@ -2,6 +2,7 @@
 the rulebook keeps its 60, the count is reproducible, the kernel pushes by the threshold its params
 carry, and under the rulebook, without multipliers, without multipliers or Weis and under the Swiss set
 the threshold lies where pushing stops paying and pushing by it beats never and always pushing."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -49,9 +50,24 @@ def test_the_count_plays_each_deal_choosing_and_pushing():
         net = []
         for chooser, contract in ((0, own), (2, other)):
             out = np.zeros(K.OUT_SIZE, np.int64)
-            K.play_deal(hands.copy(), 0, chooser, contract, np.zeros(2, np.int64), 1 << 40, heuristic,
-                        rng.stream(P.PUSH_SEED, i, 0, rng.PLAY), np.zeros(4, np.int64), np.zeros(4, np.int64), out,
-                        np.zeros(12, np.int64), np.zeros(4, np.uint64), np.zeros((0, 4), np.int64), 0, rules)
+            K.play_deal(
+                hands.copy(),
+                0,
+                chooser,
+                contract,
+                np.zeros(2, np.int64),
+                1 << 40,
+                heuristic,
+                rng.stream(P.PUSH_SEED, i, 0, rng.PLAY),
+                np.zeros(4, np.int64),
+                np.zeros(4, np.int64),
+                out,
+                np.zeros(12, np.int64),
+                np.zeros(4, np.uint64),
+                np.zeros((0, 4), np.int64),
+                0,
+                rules,
+            )
             net.append(out[K.O_SCORE] - out[K.O_SCORE + 1])
         want_deals[worth - P.LOWEST] += 1
         want_gain[worth - P.LOWEST] += net[1] - net[0]
@@ -105,8 +121,10 @@ def test_the_kernel_pushes_by_the_threshold_of_its_params(rules):
         assert abs(random_seat - 1 / 7) < 0.04
 
 
-CHECKED = {name: xs.PUSH_RULE_SETS[name] for name in (
-    "rulebook", "without multipliers", "without multipliers or Weis", "with the Swiss set")}
+CHECKED = {
+    name: xs.PUSH_RULE_SETS[name]
+    for name in ("rulebook", "without multipliers", "without multipliers or Weis", "with the Swiss set")
+}
 
 
 @pytest.fixture(scope="module")
@@ -134,4 +152,6 @@ def test_the_push_check_tables(checked):
         assert table.loc[name].loc["all deals", "n"] == table.loc[name].drop(index="all deals")["n"].sum()
     flat = contracts.loc["without multipliers"]
     assert flat.loc[["C", "D", "H", "S"], "estimate"].sum() > 0.6  # trumps are worth choosing at x1
-    assert (push["push_rate_ci_low"] <= push["push_rate"]).all() and push["options"].iloc[0] == "the rulebook's"
+    assert (push["push_rate_ci_low"] <= push["push_rate"]).all() and push["options"].iloc[
+        0
+    ] == "the rulebook's"

@@ -1,5 +1,6 @@
 """Schieber rules, kernel against the plain-Python reference: hand-built
 positions for every tricky rule, then thousands of random positions."""
+
 from __future__ import annotations
 
 import random
@@ -85,15 +86,18 @@ def test_no_trump_contracts_follow_suit(contract):
 # --------------------------------------------------------------- winners
 
 
-@pytest.mark.parametrize("trick, contract, pos", [
-    (["AS", "6S", "KS", "7S"], "undenufe", 1),
-    (["AS", "6S", "KS", "7S"], "obenabe", 0),
-    (["9S", "6C", "TS", "7S"], "undenufe", 3),
-    (["AS", "6H", "KS", "JH"], "H", 3),
-    (["AS", "9H", "AH", "KH"], "H", 1),
-    (["6D", "AS", "7D", "TD"], "S", 1),
-    (["6D", "AS", "7D", "TD"], "C", 3),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "trick, contract, pos",
+    [
+        (["AS", "6S", "KS", "7S"], "undenufe", 1),
+        (["AS", "6S", "KS", "7S"], "obenabe", 0),
+        (["9S", "6C", "TS", "7S"], "undenufe", 3),
+        (["AS", "6H", "KS", "JH"], "H", 3),
+        (["AS", "9H", "AH", "KH"], "H", 1),
+        (["6D", "AS", "7D", "TD"], "S", 1),
+        (["6D", "AS", "7D", "TD"], "C", 3),
+    ],
+)
 def test_trick_winner(trick, contract, pos):
     arr = np.array([parse(c) for c in trick], np.int64)
     assert K.trick_winner_pos(arr, CONTRACT[contract]) == pos
@@ -133,7 +137,7 @@ def test_random_positions_legal_and_winner():
             deck = deck[:12]
             rnd.shuffle(deck)
         size = rnd.randint(1, 9)
-        hand, trick = deck[:size], deck[size:size + rnd.randint(0, 3)]
+        hand, trick = deck[:size], deck[size : size + rnd.randint(0, 3)]
         both_legal(hand, trick, contract)
         n_legal += 1
         full = ref.DECK[:]
@@ -164,16 +168,38 @@ def hand_built(hands, contract, start, target=3000, policy=1, seed=0, pushed=Fal
     out = np.zeros(K.OUT_SIZE, np.int64)
     weis, kinds = np.zeros(4, np.int64), np.zeros(4, np.int64)
     policies = np.full((4, 1), policy, np.int64)
-    nev = K.play_deal(h, forehand, chooser, CONTRACT[contract], totals, target, policies,
-                      rng.stream(seed, 0, 0, rng.PLAY), weis, kinds, out, np.zeros(12, np.int64),
-                      np.zeros(4, np.uint64), events, 6, K.rules_of(S.SPEC.params(settings)))  # fmt: skip
+    nev = K.play_deal(
+        h,
+        forehand,
+        chooser,
+        CONTRACT[contract],
+        totals,
+        target,
+        policies,
+        rng.stream(seed, 0, 0, rng.PLAY),
+        weis,
+        kinds,
+        out,
+        np.zeros(12, np.int64),
+        np.zeros(4, np.uint64),
+        events,
+        6,
+        K.rules_of(S.SPEC.params(settings)),
+    )
     (deal,) = S.deal_records(events[:nev])
     winner = int(out[K.O_WINNER])
-    line = {"game": "schieber", "seed": 0, "index": 0, "players": 4,
-            "rules": {"target": target, **rules} if rules else {"target": target},
-            "policy": "heuristic", "deals": [deal], "totals": totals.tolist(),
-            "winners": [winner] if winner >= 0 else [],
-            "schneider": winner >= 0 and bool(2 * totals[1 - winner] < target)}  # fmt: skip
+    line = {
+        "game": "schieber",
+        "seed": 0,
+        "index": 0,
+        "players": 4,
+        "rules": {"target": target, **rules} if rules else {"target": target},
+        "policy": "heuristic",
+        "deals": [deal],
+        "totals": totals.tolist(),
+        "winners": [winner] if winner >= 0 else [],
+        "schneider": winner >= 0 and bool(2 * totals[1 - winner] < target),
+    }
     return line, out
 
 
@@ -204,7 +230,12 @@ def test_weis_wins_before_the_first_card_when_stoeck_does_not():
     assert ref.audit(line, start=(2950, 2990)) == []
 
 
-HOUSE_RULES = {"undenufe_points": "six", "four_nines": "150", "long_runs": "scaled", "multipliers": "1,2,3,1,2,3"}
+HOUSE_RULES = {
+    "undenufe_points": "six",
+    "four_nines": "150",
+    "long_runs": "scaled",
+    "multipliers": "1,2,3,1,2,3",
+}
 
 
 @pytest.mark.parametrize("contract, rules", [("obenabe", {}), ("undenufe", HOUSE_RULES), ("S", HOUSE_RULES)])
@@ -214,7 +245,7 @@ def test_match_ends_mid_deal_after_a_trick(contract, rules):
     for seed in range(40):
         deck = ref.DECK[:]
         rnd.shuffle(deck)
-        hands = [deck[i * 9:(i + 1) * 9] for i in range(4)]
+        hands = [deck[i * 9 : (i + 1) * 9] for i in range(4)]
         line, out = hand_built(hands, contract, (2990, 2000), policy=0, seed=seed, rules=rules)
         plays = line["deals"][0]["plays"]
         unfinished = [] if out[K.O_WINNER] >= 0 else ["the match ends before a team reached the target"]
@@ -226,8 +257,12 @@ def test_match_ends_mid_deal_after_a_trick(contract, rules):
 
 def test_winning_weis_team_scores_all_its_combinations():
     # seat 0 (forehand): four-run; seat 2 (partner): three-run; seat 1: three-run with a higher top
-    hands = ["6C 7C 8C 9C 7H TH QH JD AS".split(), "QD KD AD TC 6H 8H KH 6S 8S".split(),
-             "9S TS JS JC AC 6D 8D 9H AH".split(), "QC KC 7D 9D TD JH 7S QS KS".split()]
+    hands = [
+        "6C 7C 8C 9C 7H TH QH JD AS".split(),
+        "QD KD AD TC 6H 8H KH 6S 8S".split(),
+        "9S TS JS JC AC 6D 8D 9H AH".split(),
+        "QC KC 7D 9D TD JH 7S QS KS".split(),
+    ]
     assert sorted(c for h in hands for c in h) == sorted(ref.DECK)
     line, out = hand_built(hands, "obenabe", (0, 0), target=5000)
     deal = line["deals"][0]

@@ -1,4 +1,5 @@
 """Schieber Weis: declarations, the six comparison steps, exact per-hand odds."""
+
 from __future__ import annotations
 
 import random
@@ -15,13 +16,19 @@ from tests.reference import schieber as ref
 
 CONTRACT = {name: i for i, name in enumerate(ref.CONTRACTS)}
 # the Weis rule options, by their docs/RULES.md names, and as the kernel's ``weis`` bits
-WEIS_RULES = [{}, {"four_nines": "150"}, {"long_runs": "scaled"}, {"four_nines": "150", "long_runs": "scaled"}]
+WEIS_RULES = [
+    {},
+    {"four_nines": "150"},
+    {"long_runs": "scaled"},
+    {"four_nines": "150", "long_runs": "scaled"},
+]
 
 
 def weis_bits(rules) -> int:
     rules = rules or {}
     return (W.FOUR_NINES if rules.get("four_nines", "0") != "0" else 0) | (
-        W.SCALED_RUNS if rules.get("long_runs", "flat") == "scaled" else 0)
+        W.SCALED_RUNS if rules.get("long_runs", "flat") == "scaled" else 0
+    )
 
 
 def kernel_declaration(hand, contract, rules=None, bits=None):
@@ -48,7 +55,10 @@ def kernel_winner(hands, contract, forehand, rules=None, bits=None):
 
 
 def both_winner(hands, contract, forehand=0, rules=None):
-    got, want = kernel_winner(hands, contract, forehand, rules), ref.weis_winner(hands, contract, forehand, rules)
+    got, want = (
+        kernel_winner(hands, contract, forehand, rules),
+        ref.weis_winner(hands, contract, forehand, rules),
+    )
     assert got == want, (hands, contract, forehand, rules)
     return got
 
@@ -61,8 +71,9 @@ NONE = ["AC", "QD", "TH"]  # a hand part without Weis
 
 def test_runs_are_maximal():
     hand = ["6S", "7S", "8S", "9S", "TS", "JS", "QS", "KS", "AD"]
-    assert kernel_declaration(hand, "H") == reference_declaration(hand, "H") == [
-        (tuple(sorted(hand[:8])), 100)]
+    assert (
+        kernel_declaration(hand, "H") == reference_declaration(hand, "H") == [(tuple(sorted(hand[:8])), 100)]
+    )
 
 
 def test_quartet_and_run_share_a_card_claim_wins_the_tie_by_type():
@@ -123,8 +134,12 @@ def test_step2_four_of_a_kind_beats_an_equal_sequence():
 
 
 def test_step3_longer_sequence():
-    assert both_winner([["6D", "7D", "8D", "9D", "TD"], ["6S", "7S", "8S", "9S", "TS", "JS"], NONE, NONE],
-                       "obenabe") == 1  # fmt: skip
+    assert (
+        both_winner(
+            [["6D", "7D", "8D", "9D", "TD"], ["6S", "7S", "8S", "9S", "TS", "JS"], NONE, NONE], "obenabe"
+        )
+        == 1
+    )
 
 
 def test_step4_rank_reversed_in_undenufe():
@@ -166,7 +181,7 @@ def test_random_deals_weis_winner(rules):
     for i in range(3000 if not rules else 1500):
         deck = ref.DECK[:]
         rnd.shuffle(deck)
-        hands = [deck[j * 9:(j + 1) * 9] for j in range(4)]
+        hands = [deck[j * 9 : (j + 1) * 9] for j in range(4)]
         both_winner(hands, ref.CONTRACTS[i % 6], forehand=i % 4, rules=rules)
 
 

@@ -1,6 +1,7 @@
 """Schieber without Weis or without Stöck (rule options weis and stoeck): the options, hand-built deals
 where a Weis or Stöck would score and does not, random matches against the reference rules under both
 options, and what reads them (rows, traces, analyses, odds, compare, house_rules, the command line)."""
+
 from __future__ import annotations
 
 import json
@@ -27,13 +28,20 @@ CONTRACT = {name: i for i, name in enumerate(K.CONTRACT_NAMES)}
 SWISS = {"undenufe_points": "six", "four_nines": "150", "long_runs": "scaled"}
 NO_MULTIPLIERS = {"multipliers": "1,1,1,1,1,1"}
 NO_WEIS, NO_STOECK = {"weis": "off"}, {"stoeck": "off"}
-OPTION_SETS = [NO_WEIS, NO_STOECK, {**NO_WEIS, **NO_STOECK}, {**NO_WEIS, **SWISS, **NO_MULTIPLIERS},
-               {**NO_STOECK, **SWISS, "multipliers": "1,2,3,4,5,6"}]
+OPTION_SETS = [
+    NO_WEIS,
+    NO_STOECK,
+    {**NO_WEIS, **NO_STOECK},
+    {**NO_WEIS, **SWISS, **NO_MULTIPLIERS},
+    {**NO_STOECK, **SWISS, "multipliers": "1,2,3,4,5,6"},
+]
 # Obenabe with Weis in three hands: seat 0 (forehand) a run of four, seats 1 and 2 runs of three
-OBENABE_WEIS = [["6C", "7C", "8C", "9C", "7H", "TH", "QH", "JD", "AS"],
-                ["QD", "KD", "AD", "TC", "6H", "8H", "KH", "6S", "8S"],
-                ["9S", "TS", "JS", "JC", "AC", "6D", "8D", "9H", "AH"],
-                ["QC", "KC", "7D", "9D", "TD", "JH", "7S", "QS", "KS"]]
+OBENABE_WEIS = [
+    ["6C", "7C", "8C", "9C", "7H", "TH", "QH", "JD", "AS"],
+    ["QD", "KD", "AD", "TC", "6H", "8H", "KH", "6S", "8S"],
+    ["9S", "TS", "JS", "JC", "AC", "6D", "8D", "9H", "AH"],
+    ["QC", "KC", "7D", "9D", "TD", "JH", "7S", "QS", "KS"],
+]
 
 
 def word(**rules) -> int:
@@ -54,7 +62,9 @@ def test_the_options_and_their_bits():
     assert word(stoeck="off") == K.DEFAULT_RULES | K.NO_STOECK
     assert K.weis_of(word(weis="off", four_nines="150")) == W.NO_WEIS | W.FOUR_NINES
     assert K.weis_of(word(stoeck="off")) == 0
-    assert word(weis="off", stoeck="off") == K.pack_rules(False, W.NO_WEIS, K.MULTIPLIER.tolist(), stoeck=False)
+    assert word(weis="off", stoeck="off") == K.pack_rules(
+        False, W.NO_WEIS, K.MULTIPLIER.tolist(), stoeck=False
+    )
 
 
 @pytest.mark.parametrize("name, value", [("weis", "no"), ("weis", True), ("stoeck", 0), ("stoeck", "false")])
@@ -128,7 +138,9 @@ def test_the_same_play_scores_exactly_the_weis_and_stoeck_less(policy, seed):
         assert a["plays"] == b["plays"] and a["card_points"] == b["card_points"]
         assert ref.audit(off) == ["the match ends before a team reached the target"]
         if team is not None:
-            assert a["score"][team] - b["score"][team] == lost and a["score"][1 - team] == b["score"][1 - team]
+            assert (
+                a["score"][team] - b["score"][team] == lost and a["score"][1 - team] == b["score"][1 - team]
+            )
         else:  # nothing but the card points, times the multiplier
             assert b["score"] == [2 * p for p in b["card_points"]]
 
@@ -194,8 +206,27 @@ def test_the_kernel_writes_no_events_of_what_is_off(rules, kinds):
 
 def test_trace_files_without_weis_and_stoeck_have_the_shared_form(tmp_path):
     path = tmp_path / "t.jsonl"
-    assert main(["trace", "schieber", "--games", "10", "--seed", "2", "--set", "weis=off", "--set", "stoeck=off",
-                 "--set", "target=1000", "--out", str(path)]) == 0  # fmt: skip
+    assert (
+        main(
+            [
+                "trace",
+                "schieber",
+                "--games",
+                "10",
+                "--seed",
+                "2",
+                "--set",
+                "weis=off",
+                "--set",
+                "stoeck=off",
+                "--set",
+                "target=1000",
+                "--out",
+                str(path),
+            ]
+        )
+        == 0
+    )
     lines = [json.loads(x) for x in path.read_text().splitlines()]
     assert all(line["rules"]["weis"] == "off" and ref.audit(line) == [] for line in lines)
     assert "10 lines, 0 with form errors" in check_trace_form(path)

@@ -2,6 +2,7 @@
 positions of the point games (Schieber, Differenzler), where cards of one run
 are dominated by the run's most (or least) valuable card when the trick's
 winning side cannot change (``solve_search.order_moves``)."""
+
 from __future__ import annotations
 
 import random
@@ -39,7 +40,7 @@ def _moves(hands, trick, leader, param, max_side, counted, game=SR.SCHIEBER):
     R[SR.MAX_SIDE], R[SR.COUNTED] = max_side, counted
     h = np.array([mask_of(x) for x in hands], np.uint64)
     line = np.zeros(S.LINE, np.int64)
-    line[:len(trick)] = trick
+    line[: len(trick)] = trick
     k = len(trick)
     p = (leader + k) % 4
     present = np.uint64(0)
@@ -48,7 +49,10 @@ def _moves(hands, trick, leader, param, max_side, counted, game=SR.SCHIEBER):
     for c in trick:
         present |= np.uint64(1) << np.uint64(c)
     lg = S.legal_mask(R, h[p], line[:4], k)
-    moves, scores = np.zeros((S.MAX_DEPTH, S.MAX_MOVES), np.int64), np.zeros((S.MAX_DEPTH, S.MAX_MOVES), np.int64)
+    moves, scores = (
+        np.zeros((S.MAX_DEPTH, S.MAX_MOVES), np.int64),
+        np.zeros((S.MAX_DEPTH, S.MAX_MOVES), np.int64),
+    )
     m = S.order_moves(R, h, line, k, leader, -1, lg, present, moves, scores, 0)
     return sorted(int(c) for c in moves[0, :m])
 
@@ -72,4 +76,7 @@ def test_a_run_is_searched_by_its_best_card_only_when_the_trick_is_decided():
     # Undenufe (contract 5): seat 1 wins with the diamond 6; the clubs 8, still out, splits the
     # 7 (0 points) from the run of the 10 and the J: each run gives its least
     eight = 6
-    assert _moves([[ten, jack, seven], [eight], [], []], [d6, h6, 32 + 5], 1, 5, team0, team0) == [seven, jack]
+    assert _moves([[ten, jack, seven], [eight], [], []], [d6, h6, 32 + 5], 1, 5, team0, team0) == [
+        seven,
+        jack,
+    ]

@@ -8,6 +8,7 @@ to choose and forced to push, and ``push_rule`` sets the heuristic's own rule
 beside both; ``contract_study`` reads what each contract is worth and when it is
 chosen from one run of heuristic play; ``weis_odds`` counts every hand exactly.
 """
+
 from __future__ import annotations
 
 import functools
@@ -53,8 +54,9 @@ def _weis_odds(weis: int) -> pd.DataFrame:
     rows["any"] = 1 - counts[0] / hands
     out = pd.DataFrame({"exact": pd.Series(rows)})
     totals = np.flatnonzero(by_total)
-    out.attrs["by_total"] = pd.Series(by_total[totals] / hands, index=pd.Index(totals, name="points"),
-                                      name="exact")  # fmt: skip
+    out.attrs["by_total"] = pd.Series(
+        by_total[totals] / hands, index=pd.Index(totals, name="points"), name="exact"
+    )
     out.attrs["mean_points"] = float(totals @ by_total[totals]) / hands
     return out
 
@@ -82,34 +84,44 @@ def duplicate(seed: int, games: int, a: str = "heuristic", b: str = "random", **
         end = df[(df["match_end"] == 1) & (df["seat"] == 0)].set_index("game").sort_index()
         wins.append((end["winner"] == team_a).to_numpy())
         teams = df[df["seat"] < 2]
-        per = teams.pivot_table(index="game", columns="team", values="card_points", aggfunc="sum").sort_index()
+        per = teams.pivot_table(
+            index="game", columns="team", values="card_points", aggfunc="sum"
+        ).sort_index()
         share.append((per[team_a] / (per[0] + per[1])).to_numpy())
         sc = teams.pivot_table(index="game", columns="team", values="score", aggfunc="sum")
         n = df[df["seat"] == 0].groupby("game").size().sort_index()
         margin.append(((sc[team_a] - sc[1 - team_a]) / n).sort_index().to_numpy())
     allwins = np.concatenate(wins)
-    return pd.DataFrame([
-        {"measure": f"{a} wins the match", **stats.proportion(allwins.sum(), allwins.size)},
-        {"measure": f"{a} share of card points", **stats.mean((share[0] + share[1]) / 2)},
-        {"measure": f"{a} margin per deal (points)", **stats.mean((margin[0] + margin[1]) / 2)},
-    ]).set_index("measure")  # fmt: skip
+    return pd.DataFrame(
+        [
+            {"measure": f"{a} wins the match", **stats.proportion(allwins.sum(), allwins.size)},
+            {"measure": f"{a} share of card points", **stats.mean((share[0] + share[1]) / 2)},
+            {"measure": f"{a} margin per deal (points)", **stats.mean((margin[0] + margin[1]) / 2)},
+        ]
+    ).set_index("measure")
 
 
 def forced_runs(seed: int, games: int, policy: str = "heuristic", **settings) -> dict[str, pd.DataFrame]:
     """The same ``games`` matches with the forehand forced to choose (``never``) and to push
-    (``always``): one row per deal played out (``cardmc.schieber._deals``), by (game, deal)."""
+    (``always``): one row per deal played out (``cardmc.schieber.forehand_deals``), by (game, deal)."""
     seed, games = check_seed(seed), check_count("games", games)
     if any(x in settings for x in ("forehand_push", "contract")):
         raise UsageError("push_value sets forehand_push itself and needs contract=choose")
     nets = {}
     for mode in ("never", "always"):
-        d = sch._deals(_run(seed, games, policy, {**settings, "forehand_push": mode}))
+        d = sch.forehand_deals(_run(seed, games, policy, {**settings, "forehand_push": mode}))
         nets[mode] = d[d["complete"]].set_index(["game", "deal"])
     return nets
 
 
-def push_value(seed: int, games: int, policy: str = "heuristic", bins=(-1000, 0, 20, 40, 60, 80, 100, 1000),
-               forced: dict | None = None, **settings) -> pd.DataFrame:
+def push_value(
+    seed: int,
+    games: int,
+    policy: str = "heuristic",
+    bins=(-1000, 0, 20, 40, 60, 80, 100, 1000),
+    forced: dict | None = None,
+    **settings,
+) -> pd.DataFrame:
     """The same deals with the forehand forced to choose and forced to push (paired).
 
     Per deal played out in both runs: the forehand team's net deal score
@@ -133,15 +145,48 @@ def push_value(seed: int, games: int, policy: str = "heuristic", bins=(-1000, 0,
 
 
 FEATURES = {
-    "trump": ("intercept", "trumps", "trump J", "trump 9", "trump A", "trump K+Q", "side aces", "side tens",
-              "side kings", "voids"),
-    "obenabe": ("intercept", "aces", "kings", "queens", "jacks", "tens", "sure tricks", "long", "weak suits", "-"),
-    "undenufe": ("intercept", "sixes", "sevens", "eights", "nines", "-", "sure tricks", "long", "weak suits", "-"),
-}  # fmt: skip
+    "trump": (
+        "intercept",
+        "trumps",
+        "trump J",
+        "trump 9",
+        "trump A",
+        "trump K+Q",
+        "side aces",
+        "side tens",
+        "side kings",
+        "voids",
+    ),
+    "obenabe": (
+        "intercept",
+        "aces",
+        "kings",
+        "queens",
+        "jacks",
+        "tens",
+        "sure tricks",
+        "long",
+        "weak suits",
+        "-",
+    ),
+    "undenufe": (
+        "intercept",
+        "sixes",
+        "sevens",
+        "eights",
+        "nines",
+        "-",
+        "sure tricks",
+        "long",
+        "weak suits",
+        "-",
+    ),
+}
 
 
-def fit_evaluation(seed: int, games: int, contract: str = "H", target: int = 20000,
-                   undenufe_points: str = "ace") -> pd.DataFrame:
+def fit_evaluation(
+    seed: int, games: int, contract: str = "H", target: int = 20000, undenufe_points: str = "ace"
+) -> pd.DataFrame:
     """Least-squares fit of the chooser team's card points on the heuristic's hand features.
 
     Every deal is played under ``contract`` with the forehand choosing it
@@ -152,8 +197,17 @@ def fit_evaluation(seed: int, games: int, contract: str = "H", target: int = 200
     seed, games = check_seed(seed), check_count("games", games)
     if contract not in CONTRACTS:
         raise UsageError(f"contract must be one of {', '.join(CONTRACTS)}, not {contract!r}")
-    df = _run(seed, games, "heuristic", {"contract": contract, "forehand_push": "never", "target": target,
-                                         "undenufe_points": undenufe_points})
+    df = _run(
+        seed,
+        games,
+        "heuristic",
+        {
+            "contract": contract,
+            "forehand_push": "never",
+            "target": target,
+            "undenufe_points": undenufe_points,
+        },
+    )
     d = df[(df["seat"] == df["chooser"]) & (df["match_end"] == 0)]
     c = CONTRACTS.index(contract)
     cards, hands, st = np.empty(36, np.int64), np.zeros(4, np.uint64), np.zeros(1, np.uint64)
@@ -172,11 +226,17 @@ def fit_evaluation(seed: int, games: int, contract: str = "H", target: int = 200
     group = "trump" if c < 4 else contract
     six = c == CONTRACTS.index("undenufe") and undenufe_points == "six"
     weights = k.EVAL_WEIGHTS[0 if c < 4 else c - 3 + six]
-    return pd.DataFrame({"estimate": beta, "se": se, "ci_low": beta - stats.Z95 * se,
-                         "ci_high": beta + stats.Z95 * se, "n": len(y), "in_use": weights[used]},
-                        index=pd.Index([FEATURES[group][i] for i in used], name="feature"))  # fmt: skip
-
-
+    return pd.DataFrame(
+        {
+            "estimate": beta,
+            "se": se,
+            "ci_low": beta - stats.Z95 * se,
+            "ci_high": beta + stats.Z95 * se,
+            "n": len(y),
+            "in_use": weights[used],
+        },
+        index=pd.Index([FEATURES[group][i] for i in used], name="feature"),
+    )
 
 
 # ------------------------------------------------------------ contracts and pushing
@@ -187,11 +247,17 @@ CHOOSER_FEATURES = {"aces": 4, "sixes": 4, "longest": 7}  # chooser's hand featu
 FAMILIES = ("trump", "obenabe", "undenufe")  # contract families: trump (4 suits), obenabe, undenufe
 MIN_GROUP = 10  # rows of contract_by_hand need at least this many hands
 WEIS_LABELS = {
-    "run3": "run of 3 (20)", "run4": "run of 4 (50)", "run5": "run of 5+ (100)",
-    "quartet_T": "four tens (100)", "quartet_J": "four jacks (200)", "quartet_Q": "four queens (100)",
-    "quartet_K": "four kings (100)", "quartet_A": "four aces (100)", "quartet_9": "four nines (150)",
+    "run3": "run of 3 (20)",
+    "run4": "run of 4 (50)",
+    "run5": "run of 5+ (100)",
+    "quartet_T": "four tens (100)",
+    "quartet_J": "four jacks (200)",
+    "quartet_Q": "four queens (100)",
+    "quartet_K": "four kings (100)",
+    "quartet_A": "four aces (100)",
+    "quartet_9": "four nines (150)",
     "any": "any Weis",
-}  # fmt: skip
+}
 
 
 NO_ESTIMATE = {"estimate": np.nan, "se": np.nan, "ci_low": np.nan, "ci_high": np.nan}
@@ -205,8 +271,9 @@ def _rows(df, what: str, columns=ROW_COLUMNS) -> None:
         raise UsageError(f"{what} needs schieber rows as a DataFrame, not {type(df).__name__}")
     missing = [c for c in columns if c not in df.columns]
     if missing or df.empty:
-        raise UsageError(f"{what} needs non-empty schieber rows; missing columns: "
-                         f"{', '.join(missing) or 'none'}")  # fmt: skip
+        raise UsageError(
+            f"{what} needs non-empty schieber rows; missing columns: {', '.join(missing) or 'none'}"
+        )
 
 
 def _share(events, n) -> dict:
@@ -230,15 +297,17 @@ def deal_table(df: pd.DataFrame) -> pd.DataFrame:
     own = df[seat == chooser].set_index(key)
     other = df[seat == (chooser + 1) % 4].set_index(key)
     partner = df[seat == (chooser + 2) % 4].set_index(key)
-    d = pd.DataFrame({
-        "contract": own["contract"].cat.codes.astype(int),
-        "pushed": own["pushed"].astype(int),
-        "card_points": own["card_points"].astype(int),
-        "deal_score": own["score"].astype(int),
-        "net_score": own["score"].astype(int) - other.loc[own.index, "score"].astype(int),
-        "tricks": own["tricks"].astype(int) + partner.loc[own.index, "tricks"].astype(int),
-        "complete": own["match_end"] == 0,
-    })  # fmt: skip
+    d = pd.DataFrame(
+        {
+            "contract": own["contract"].cat.codes.astype(int),
+            "pushed": own["pushed"].astype(int),
+            "card_points": own["card_points"].astype(int),
+            "deal_score": own["score"].astype(int),
+            "net_score": own["score"].astype(int) - other.loc[own.index, "score"].astype(int),
+            "tricks": own["tricks"].astype(int) + partner.loc[own.index, "tricks"].astype(int),
+            "complete": own["match_end"] == 0,
+        }
+    )
     d["chooser_match"] = d["tricks"] == 9
     d["any_match"] = (d["tricks"] == 9) | (d["tricks"] == 0)
     return d
@@ -248,25 +317,37 @@ def contract_value(deals: pd.DataFrame) -> pd.DataFrame:
     """Per contract (complete deals): share chosen, chooser team's card points
     before and score after the multiplier, net score, match rate; 95% CIs.
     ``deals`` is the deal table of ``deal_table``."""
-    _rows(deals, "contract_value", ("contract", "complete", "card_points", "deal_score", "net_score",
-                                     "chooser_match"))  # fmt: skip
+    _rows(
+        deals,
+        "contract_value",
+        ("contract", "complete", "card_points", "deal_score", "net_score", "chooser_match"),
+    )
     done = deals[deals["complete"]]
     total = len(done)
     groups = [(contract_label(c), f"x{int(k.MULTIPLIER[c])}", done["contract"] == c) for c in range(6)]
-    groups += [("trumps x1 (C, H)", "x1", done["contract"].isin([0, 2])),
-               ("trumps x2 (D, S)", "x2", done["contract"].isin([1, 3])),
-               ("all contracts", "x1 to x4", pd.Series(True, index=done.index))]  # fmt: skip
+    groups += [
+        ("trumps x1 (C, H)", "x1", done["contract"].isin([0, 2])),
+        ("trumps x2 (D, S)", "x2", done["contract"].isin([1, 3])),
+        ("all contracts", "x1 to x4", pd.Series(True, index=done.index)),
+    ]
     rows = []
     for label, mult, sel in groups:
         g = done[sel]
         if g.empty:
             continue
         share = _share(len(g), total) if label != "all contracts" else NO_ESTIMATE
-        rows.append({"contract": label, "multiplier": mult, "n": len(g), **named("share_chosen", share),
-                     **named("card_points", stats.mean(g["card_points"])),
-                     **named("deal_score", stats.mean(g["deal_score"])),
-                     **named("net_score", stats.mean(g["net_score"])),
-                     **named("match_rate", _share(g["chooser_match"].sum(), len(g)))})  # fmt: skip
+        rows.append(
+            {
+                "contract": label,
+                "multiplier": mult,
+                "n": len(g),
+                **named("share_chosen", share),
+                **named("card_points", stats.mean(g["card_points"])),
+                **named("deal_score", stats.mean(g["deal_score"])),
+                **named("net_score", stats.mean(g["net_score"])),
+                **named("match_rate", _share(g["chooser_match"].sum(), len(g))),
+            }
+        )
     return pd.DataFrame(rows).set_index("contract")
 
 
@@ -304,8 +385,14 @@ def push_table(seed: int, games: int, forced: dict | None = None, **settings) ->
         a, b = (int(x) for x in s.strip("(]").split(","))
         lo.append(a), hi.append(b)
         labels.append(f"<= {b}" if a <= -1000 else f"> {a}" if b >= 1000 else f"{a} to {b}")
-    out = pv.rename(columns={"estimate": "push_minus_choose", "se": "push_minus_choose_se",
-                             "ci_low": "push_minus_choose_ci_low", "ci_high": "push_minus_choose_ci_high"})
+    out = pv.rename(
+        columns={
+            "estimate": "push_minus_choose",
+            "se": "push_minus_choose_se",
+            "ci_low": "push_minus_choose_ci_low",
+            "ci_high": "push_minus_choose_ci_high",
+        }
+    )
     out.index = pd.Index(labels, name="forehand's best contract value (points)")
     out["from_points"] = pd.array(lo, dtype="Int64")
     out["to_points"] = pd.array(hi, dtype="Int64")
@@ -327,8 +414,9 @@ def threshold_in_force(**settings) -> int:
     return int(sch.SPEC.params(sch.SPEC.settings(settings))[k.P_PUSH_BELOW])
 
 
-def push_rule(seed: int, games: int, policy_run: pd.DataFrame, forced: dict | None = None,
-              **settings) -> pd.DataFrame:
+def push_rule(
+    seed: int, games: int, policy_run: pd.DataFrame, forced: dict | None = None, **settings
+) -> pd.DataFrame:
     """The heuristic's push rule (push when no contract is worth the threshold of the rules in force,
     ``threshold_in_force``) against never and always pushing, paired on the deals played out in both
     runs: the forehand team's net points per deal. ``policy_run`` is ``games`` matches of ``seed`` under
@@ -343,9 +431,13 @@ def push_rule(seed: int, games: int, policy_run: pd.DataFrame, forced: dict | No
     for mode, label in (("never", "never pushing"), ("always", "always pushing")):
         net = forced[mode]["fh_score"] - forced[mode]["op_score"]
         both = rule.index.intersection(net.index)
-        rows.append({"comparison": f"push below {threshold} (heuristic) minus {label}",
-                     **named("gain", stats.paired_difference(rule.loc[both], net.loc[both])),
-                     "n": len(both)})  # fmt: skip
+        rows.append(
+            {
+                "comparison": f"push below {threshold} (heuristic) minus {label}",
+                **named("gain", stats.paired_difference(rule.loc[both], net.loc[both])),
+                "n": len(both),
+            }
+        )
     return record(pd.DataFrame(rows).set_index("comparison"), seed=seed, games=games, threshold=threshold)
 
 
@@ -378,16 +470,25 @@ def weis_table(df: pd.DataFrame, tables: dict) -> pd.DataFrame:
     _rows(df, "weis_table", ("weis",))
     if "weis_per_hand" not in tables:
         raise UsageError("weis_table needs the tables of cardmc.schieber.analyze (no 'weis_per_hand')")
-    w = tables["weis_per_hand"].rename(columns={
-        "estimate": "simulated", "se": "simulated_se", "ci_low": "simulated_ci_low",
-        "ci_high": "simulated_ci_high"})  # fmt: skip
+    w = tables["weis_per_hand"].rename(
+        columns={
+            "estimate": "simulated",
+            "se": "simulated_se",
+            "ci_low": "simulated_ci_low",
+            "ci_high": "simulated_ci_high",
+        }
+    )
     w = w[["exact", "simulated", "simulated_se", "simulated_ci_low", "simulated_ci_high", "n"]]
     w.index = pd.Index([WEIS_LABELS.get(i, i) for i in w.index], name="Weis declared")
     w.insert(0, "unit", "share of hands")
     points = stats.mean(df["weis"])
     exact = weis_odds().attrs["mean_points"]
-    w.loc["Weis points per hand (mean)"] = {"unit": "points per hand", "exact": exact,
-                                            **named("simulated", points), "n": points["n"]}  # fmt: skip
+    w.loc["Weis points per hand (mean)"] = {
+        "unit": "points per hand",
+        "exact": exact,
+        **named("simulated", points),
+        "n": points["n"],
+    }
     w["n"] = w["n"].astype("int64")
     return w
 
@@ -403,21 +504,25 @@ def results_table(deals: pd.DataFrame, tables: dict, dup: pd.DataFrame) -> pd.Da
         raise UsageError("results_table needs the table of cardmc.schieber.duplicate")
     done = deals[deals["complete"]]
     rows = [
-        {"measure": "match: a team takes all nine tricks (share of complete deals)",
-         **_share(done["any_match"].sum(), len(done))},
-        {"measure": "match by the chooser's team (share of complete deals)",
-         **_share(done["chooser_match"].sum(), len(done))},
-        {"measure": "Schneider: loser below half the target (share of matches)",
-         **tables["schneider"].iloc[0].to_dict()},
+        {
+            "measure": "match: a team takes all nine tricks (share of complete deals)",
+            **_share(done["any_match"].sum(), len(done)),
+        },
+        {
+            "measure": "match by the chooser's team (share of complete deals)",
+            **_share(done["chooser_match"].sum(), len(done)),
+        },
+        {
+            "measure": "Schneider: loser below half the target (share of matches)",
+            **tables["schneider"].iloc[0].to_dict(),
+        },
         {"measure": "deals per match", **tables["match_length"].iloc[0].to_dict()},
-    ]  # fmt: skip
+    ]
     for measure, r in dup.iterrows():
         rows.append({"measure": f"duplicate vs random: {measure}", **r.to_dict()})
     out = pd.DataFrame(rows).set_index("measure")[["estimate", "se", "ci_low", "ci_high", "n"]]
     out["n"] = out["n"].astype("int64")
     return out
-
-
 
 
 def contract_study(seed: int, games: int, progress: bool = False) -> dict[str, pd.DataFrame]:
@@ -434,9 +539,14 @@ def contract_study(seed: int, games: int, progress: bool = False) -> dict[str, p
     deals = deal_table(df)
     forced = forced_runs(seed, games)
     dup = duplicate(seed, games, "heuristic", "random")
-    out = {"contract_value": contract_value(deals), "contract_by_hand": contract_by_hand(df),
-           "push": push_table(seed, games, forced), "push_rule": push_rule(seed, games, df, forced),
-           "weis": weis_table(df, tables), "results": results_table(deals, tables, dup)}  # fmt: skip
+    out = {
+        "contract_value": contract_value(deals),
+        "contract_by_hand": contract_by_hand(df),
+        "push": push_table(seed, games, forced),
+        "push_rule": push_rule(seed, games, df, forced),
+        "weis": weis_table(df, tables),
+        "results": results_table(deals, tables, dup),
+    }
     out = {name: record(t, seed=seed, games=games) for name, t in out.items()}
     out["rows"] = df
     return out
@@ -457,19 +567,29 @@ def _contract_runs(seed: int, games: int, rules: dict, target: int) -> pd.DataFr
     for c, name in enumerate(CONTRACTS):
         fixed = {**rules, "contract": name, "forehand_push": "never", "target": target}
         df = _run(seed, games, "heuristic", fixed)
-        d = sch._deals(df).set_index(key)
+        d = sch.forehand_deals(df).set_index(key)
         d = d[d["complete"]]
         values[name] = d["fh_score"] - d["op_score"]
         if c == 0:
             choice = d["best_contract"].cat.codes.rename("choice")
         scored = df.loc[df["weis_scored"] == 1, [*key, "team", "weis", "multiplier"]]
         team = scored.groupby(key)["team"].first()
-        points = (scored["weis"].astype(int) * scored["multiplier"].astype(int)).groupby(
-            [scored["game"], scored["deal"]]).sum()
-        weis.append(pd.DataFrame({
-            "contract": c, "weis_team": team.reindex(d.index).fillna(-1).astype(int),
-            "weis_points": points.reindex(d.index).fillna(0).astype(int),
-            "fh_team": d["forehand"].astype(int) % 2, "net": values[name]}))  # fmt: skip
+        points = (
+            (scored["weis"].astype(int) * scored["multiplier"].astype(int))
+            .groupby([scored["game"], scored["deal"]])
+            .sum()
+        )
+        weis.append(
+            pd.DataFrame(
+                {
+                    "contract": c,
+                    "weis_team": team.reindex(d.index).fillna(-1).astype(int),
+                    "weis_points": points.reindex(d.index).fillna(0).astype(int),
+                    "fh_team": d["forehand"].astype(int) % 2,
+                    "net": values[name],
+                }
+            )
+        )
     out = pd.DataFrame(values).dropna().astype(int)
     out["choice"] = choice.reindex(out.index)
     w = pd.concat(weis).set_index("contract", append=True)
@@ -481,8 +601,9 @@ def _winner(net: np.ndarray, fh_team: np.ndarray) -> np.ndarray:
     return np.where(net > 0, fh_team, np.where(net < 0, 1 - fh_team, -1))
 
 
-def house_rules(seed: int = 1, games: int = 200, target: int = 20000,
-                rules: dict | None = None) -> dict[str, pd.DataFrame]:
+def house_rules(
+    seed: int = 1, games: int = 200, target: int = 20000, rules: dict | None = None
+) -> dict[str, pd.DataFrame]:
     """What a set of house rules changes against the rulebook's defaults, on the same deals: ``rules``,
     rule options by name (``weis="off"``, ``multipliers="1,1,1,1,1,1"``, ...), by default the common
     Swiss house rules (``undenufe_points=six``, ``four_nines=150``, ``long_runs=scaled``), whose
@@ -520,38 +641,59 @@ def house_rules(seed: int = 1, games: int = 200, target: int = 20000,
     measures = {}
     for name, v in values.items():
         table = v[list(CONTRACTS)].to_numpy()
-        measures[name] = {**{c: table[:, i] for i, c in enumerate(CONTRACTS)},
-                          "heuristic's choice": table[np.arange(n), v["choice"].to_numpy()],
-                          "best of the six (hindsight)": table.max(axis=1)}  # fmt: skip
+        measures[name] = {
+            **{c: table[:, i] for i, c in enumerate(CONTRACTS)},
+            "heuristic's choice": table[np.arange(n), v["choice"].to_numpy()],
+            "best of the six (hindsight)": table.max(axis=1),
+        }
         measures[name]["_best"] = table.argmax(axis=1)
     rows = []
     for label in [*CONTRACTS, "heuristic's choice", "best of the six (hindsight)"]:
         a, b = measures["default"][label], measures[house][label]
-        rows.append({"contract": contract_label(CONTRACTS.index(label)) if label in CONTRACTS else label,
-                     **named("default", stats.mean(a)), **named(house, stats.mean(b)),
-                     **named("difference", stats.paired_difference(b, a)), "n": n})  # fmt: skip
+        rows.append(
+            {
+                "contract": contract_label(CONTRACTS.index(label)) if label in CONTRACTS else label,
+                **named("default", stats.mean(a)),
+                **named(house, stats.mean(b)),
+                **named("difference", stats.paired_difference(b, a)),
+                "n": n,
+            }
+        )
     contracts = pd.DataFrame(rows).set_index("contract")
     rows = []
-    for what, pick in (("heuristic's choice", lambda name: values[name]["choice"].to_numpy()),
-                       ("best in hindsight", lambda name: measures[name]["_best"])):
+    for what, pick in (
+        ("heuristic's choice", lambda name: values[name]["choice"].to_numpy()),
+        ("best in hindsight", lambda name: measures[name]["_best"]),
+    ):
         for c, name in enumerate(CONTRACTS):
             a, b = pick("default") == c, pick(house) == c
-            rows.append({"measure": what, "contract": contract_label(c),
-                         **named("default", _share(a.sum(), n)), **named(house, _share(b.sum(), n)),
-                         **named("difference", stats.paired_difference(b, a)), "n": n})  # fmt: skip
+            rows.append(
+                {
+                    "measure": what,
+                    "contract": contract_label(c),
+                    **named("default", _share(a.sum(), n)),
+                    **named(house, _share(b.sum(), n)),
+                    **named("difference", stats.paired_difference(b, a)),
+                    "n": n,
+                }
+            )
     choice = pd.DataFrame(rows).set_index(["measure", "contract"])
     weis = _weis_decides(runs, values["default"]["choice"], house)
     out = {"contracts": contracts, "choice": choice, "weis": weis}
-    return {name: record(t, seed=seed, games=games, target=target, deals=n, policy="heuristic",
-                         rules=dict(rules)) for name, t in out.items()}  # fmt: skip
+    return {
+        name: record(t, seed=seed, games=games, target=target, deals=n, policy="heuristic", rules=dict(rules))
+        for name, t in out.items()
+    }
 
 
 def _weis_decides(runs: dict, choice: pd.Series, house: str) -> pd.DataFrame:
     """The ``weis`` table of ``house_rules`` (``house``: the name of the house rules' runs): on each deal,
     under the contract the heuristic chooses by the default rules (the same contract and cards in both
     rule sets)."""
-    idx = pd.MultiIndex.from_arrays([choice.index.get_level_values(0), choice.index.get_level_values(1),
-                                     choice.to_numpy()], names=["game", "deal", "contract"])  # fmt: skip
+    idx = pd.MultiIndex.from_arrays(
+        [choice.index.get_level_values(0), choice.index.get_level_values(1), choice.to_numpy()],
+        names=["game", "deal", "contract"],
+    )
     w = {name: weis.loc[idx] for name, (_, weis) in runs.items()}
     n = len(idx)
     flags = {}
@@ -563,15 +705,27 @@ def _weis_decides(runs: dict, choice: pd.Series, house: str) -> pd.DataFrame:
         flags[name] = {"scores": team >= 0, "changes": _winner(net, fh) != _winner(bare, fh)}
     differs = w["default"]["weis_team"].to_numpy() != w[house]["weis_team"].to_numpy()
     rows = []
-    for flag, measure in (("scores", "a team scores Weis"),
-                          ("changes", "the Weis changes the deal's winning team")):  # fmt: skip
+    for flag, measure in (
+        ("scores", "a team scores Weis"),
+        ("changes", "the Weis changes the deal's winning team"),
+    ):
         a, b = flags["default"][flag], flags[house][flag]
-        rows.append({"measure": measure, **named("default", _share(a.sum(), n)),
-                     **named(house, _share(b.sum(), n)),
-                     **named("difference", stats.paired_difference(b, a))})  # fmt: skip
-    rows.append({"measure": "the team scoring Weis differs between the rule sets",
-                 **named("default", NO_ESTIMATE), **named(house, NO_ESTIMATE),
-                 **named("difference", _share(differs.sum(), n))})  # fmt: skip
+        rows.append(
+            {
+                "measure": measure,
+                **named("default", _share(a.sum(), n)),
+                **named(house, _share(b.sum(), n)),
+                **named("difference", stats.paired_difference(b, a)),
+            }
+        )
+    rows.append(
+        {
+            "measure": "the team scoring Weis differs between the rule sets",
+            **named("default", NO_ESTIMATE),
+            **named(house, NO_ESTIMATE),
+            **named("difference", _share(differs.sum(), n)),
+        }
+    )
     out = pd.DataFrame(rows).set_index("measure")
     out["n"] = n
     return out
@@ -614,22 +768,42 @@ def push_check(seed: int, games: int, rule_sets: dict | None = None) -> dict[str
         never, always = (rule.iloc[i] for i in range(2))
         fh = df[df["seat"] == df["forehand"]]
         threshold = rule.attrs["threshold"]
-        rows.append({"rules": name, "options": _options_text(rules), "threshold": threshold, "crossing": crossing,
-                     "threshold_minus_crossing": None if crossing is None else threshold - crossing,
-                     **named("push_rate", _share(int(fh["pushed"].sum()), len(fh))),
-                     **named("gain_over_never", _estimate(never, "gain")),
-                     **named("gain_over_always", _estimate(always, "gain")),
-                     "n": int(never["n"])})  # fmt: skip
+        rows.append(
+            {
+                "rules": name,
+                "options": _options_text(rules),
+                "threshold": threshold,
+                "crossing": crossing,
+                "threshold_minus_crossing": None if crossing is None else threshold - crossing,
+                **named("push_rate", _share(int(fh["pushed"].sum()), len(fh))),
+                **named("gain_over_never", _estimate(never, "gain")),
+                **named("gain_over_always", _estimate(always, "gain")),
+                "n": int(never["n"]),
+            }
+        )
         chosen = df[df["seat"] == df["chooser"]]["contract"].cat.codes.to_numpy()
-        shares += [{"rules": name, "contract": CONTRACTS[c], **_share(int((chosen == c).sum()), len(chosen))}
-                   for c in range(6)]
+        shares += [
+            {"rules": name, "contract": CONTRACTS[c], **_share(int((chosen == c).sum()), len(chosen))}
+            for c in range(6)
+        ]
         tables.append(table.assign(rules=name).set_index("rules", append=True).reorder_levels([1, 0]))
     push = pd.DataFrame(rows).set_index("rules")
     push = push.astype({"crossing": "Int64", "threshold_minus_crossing": "Int64"})
-    out = {"push": push, "contracts": pd.DataFrame(shares).set_index(["rules", "contract"]),
-           "push_value": pd.concat(tables)}
-    return {name: record(t, seed=seed, games=games, policy="heuristic",
-                         rule_sets={k: dict(v) for k, v in rule_sets.items()}) for name, t in out.items()}
+    out = {
+        "push": push,
+        "contracts": pd.DataFrame(shares).set_index(["rules", "contract"]),
+        "push_value": pd.concat(tables),
+    }
+    return {
+        name: record(
+            t,
+            seed=seed,
+            games=games,
+            policy="heuristic",
+            rule_sets={k: dict(v) for k, v in rule_sets.items()},
+        )
+        for name, t in out.items()
+    }
 
 
 def _estimate(row: pd.Series, name: str) -> dict:
@@ -639,4 +813,3 @@ def _estimate(row: pd.Series, name: str) -> dict:
 
 def _options_text(rules: dict) -> str:
     return " ".join(f"{name}={value}" for name, value in rules.items()) or "the rulebook's"
-

@@ -11,6 +11,7 @@ the best choice, and the chance of a match (all nine tricks, Wilson CI);
 after a push, how often the partner chooses each contract; the Weis and
 Stöck the hand holds.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -33,9 +34,21 @@ DEFAULT_GAMES = 100_000
 PIMC_ROUND = 16  # deals a round with search player seats (every choice played: a second or so a deal)
 
 
-def odds(hand=None, *, seat: int = 0, dealer: int | None = None, pushed: bool = False, hands=None,
-         games: int = DEFAULT_GAMES, seed: int = 0, policy: str | None = None, settings=None,
-         target_se: float | None = None, max_seconds: float | None = None, progress: bool = False) -> Odds:
+def odds(
+    hand=None,
+    *,
+    seat: int = 0,
+    dealer: int | None = None,
+    pushed: bool = False,
+    hands=None,
+    games: int = DEFAULT_GAMES,
+    seed: int = 0,
+    policy: str | None = None,
+    settings=None,
+    target_se: float | None = None,
+    max_seconds: float | None = None,
+    progress: bool = False,
+) -> Odds:
     """Which contract ``hand`` (card codes; part of a hand is allowed) should
     choose, or whether to push. ``seat``: the hand's seat, the forehand (or,
     with ``pushed``, the forehand's partner, who must choose); ``dealer``, if
@@ -44,14 +57,28 @@ def odds(hand=None, *, seat: int = 0, dealer: int | None = None, pushed: bool = 
     the partner's choice after a push; default heuristic). Returns an ``Odds``."""
     from cardmc.schieber import SPEC
 
-    q = ask(SPEC, hand, seat=seat, dealer=dealer, hands=hands, games=games, seed=seed, policy=policy,
-            settings=settings, target_se=target_se, max_seconds=max_seconds, progress=progress)
+    q = ask(
+        SPEC,
+        hand,
+        seat=seat,
+        dealer=dealer,
+        hands=hands,
+        games=games,
+        seed=seed,
+        policy=policy,
+        settings=settings,
+        target_se=target_se,
+        max_seconds=max_seconds,
+        progress=progress,
+    )
     seat, pushed = q.seat, check_flag("pushed", pushed)
     forehand = (seat + 2) % PLAYERS if pushed else seat
     if q.dealer is not None and (q.dealer + 1) % PLAYERS != forehand:
         role = "the forehand's partner (after a push)" if pushed else "the forehand"
-        raise UsageError(f"dealer {q.dealer} does not fit seat {seat} as {role}: the forehand is seat "
-                         f"{forehand}, so the dealer is seat {(forehand - 1) % PLAYERS}")
+        raise UsageError(
+            f"dealer {q.dealer} does not fit seat {seat} as {role}: the forehand is seat "
+            f"{forehand}, so the dealer is seat {(forehand - 1) % PLAYERS}"
+        )
     for name in SPEC.options:
         if name in (settings or {}) and not (q.searching and name.startswith("pimc_")):
             if name.startswith("pimc_"):
@@ -69,8 +96,9 @@ def odds(hand=None, *, seat: int = 0, dealer: int | None = None, pushed: bool = 
 
     def sample(start, count):
         scores = pimc_scores if q.searching else k.deal_scores
-        own, other, match, contract = scores(q.seed, start, count, forehand, seat, fixed, choices, policies,
-                                             params)
+        own, other, match, contract = scores(
+            q.seed, start, count, forehand, seat, fixed, choices, policies, params
+        )
         own, other = own.astype(np.int64), other.astype(np.int64)
         net = own - other
         for key, x in (("own", own), ("other", other), ("net", net), ("match", match)):
@@ -86,8 +114,9 @@ def odds(hand=None, *, seat: int = 0, dealer: int | None = None, pushed: bool = 
         return stats.mean_from_sums(sums[key][j], products[j, j] if key == "net" else squares[key][j], n)
 
     def minus(j, b, n):
-        return stats.paired_from_sums(sums["net"][j], sums["net"][b], products[j, j], products[b, b],
-                                      products[j, b], n)
+        return stats.paired_from_sums(
+            sums["net"][j], sums["net"][b], products[j, j], products[b, b], products[j, b], n
+        )
 
     def worst_se():
         n = done[0]
@@ -101,23 +130,37 @@ def odds(hand=None, *, seat: int = 0, dealer: int | None = None, pushed: bool = 
     best = int(np.argmax(sums["net"]))
     rows = {}
     for j, name in enumerate(names):
-        rows[name] = {**named("net", mean("net", j, n)), **named("own", mean("own", j, n)),
-                      **named("other", mean("other", j, n)), **named("minus_best", minus(j, best, n)),
-                      **named("match", stats.proportion(sums["match"][j], n)), "n": n}
+        rows[name] = {
+            **named("net", mean("net", j, n)),
+            **named("own", mean("own", j, n)),
+            **named("other", mean("other", j, n)),
+            **named("minus_best", minus(j, best, n)),
+            **named("match", stats.proportion(sums["match"][j], n)),
+            "n": n,
+        }
     tables = {"choices": stats.table(rows, "choice"), "hand": hand_table(q.hands[seat], params)}
     if not pushed:
         chosen = {CONTRACTS[c]: stats.proportion(after_push[c], n) for c in range(6)}
         tables["after_push"] = stats.table(chosen, "contract")
     held = len(q.cards())
     role = "partner after a push" if pushed else "forehand"
-    question = (f"hand {' '.join(q.cards()) or 'any'}, seat {seat} ({role}; forehand {forehand}), "
-                f"policy {q.policy}")
+    question = (
+        f"hand {' '.join(q.cards()) or 'any'}, seat {seat} ({role}; forehand {forehand}), policy {q.policy}"
+    )
     notes = [] if held == HAND else [f"the hand table counts only the {held} given cards"]
     net = rows[names[best]]
-    return Odds(game="schieber", question=question, deals=n, seed=q.seed, stopped_by=stopped,
-                best=f"{names[best]} (net {net['net']:+.1f} [{net['net_ci_low']:+.1f}, "
-                f"{net['net_ci_high']:+.1f}] points a deal)", best_choice=names[best], tables=tables,
-                notes=notes)
+    return Odds(
+        game="schieber",
+        question=question,
+        deals=n,
+        seed=q.seed,
+        stopped_by=stopped,
+        best=f"{names[best]} (net {net['net']:+.1f} [{net['net_ci_low']:+.1f}, "
+        f"{net['net_ci_high']:+.1f}] points a deal)",
+        best_choice=names[best],
+        tables=tables,
+        notes=notes,
+    )
 
 
 def pimc_scores(seed, start, count, forehand, chooser, fixed, choices, policies, params):
@@ -138,12 +181,15 @@ def pimc_scores(seed, start, count, forehand, chooser, fixed, choices, policies,
         events = np.zeros((128, 4), np.int64)
         for j in range(count * share // shares, count * (share + 1) // shares):
             for c, choice in enumerate(choices.tolist()):
+
                 def play(script, i=start + j, choice=choice):
-                    return k.odds_deal_pimc(seed, i, forehand, chooser, fixed, choice, policies, params,
-                                            script, events)
+                    return k.odds_deal_pimc(
+                        seed, i, forehand, chooser, fixed, choice, policies, params, script, events
+                    )
 
                 own[j, c], other[j, c], match[j, c], contract[j, c], _ = pimc.scripted(
-                    "schieber", PLAYERS, seed, start + j, params, play, events, None, 52)
+                    "schieber", PLAYERS, seed, start + j, params, play, events, None, 52
+                )
 
     in_threads(work, shares)
     return own, other, match, contract
@@ -165,6 +211,12 @@ def hand_table(mask: int, params):
         _, total, _, kinds = w.declare(hand, c, wr)
         kq = (1 << (16 * c + KING)) | (1 << (16 * c + QUEEN)) if c < 4 and not rules & NO_STOECK else 0
         held = " ".join(n for i, n in enumerate(w.KIND_NAMES) if int(kinds) >> i & 1)
-        out.append({"contract": name, "weis": int(total), "weis_kinds": held or "-",
-                    "stoeck": bool(kq and mask & kq == kq)})
+        out.append(
+            {
+                "contract": name,
+                "weis": int(total),
+                "weis_kinds": held or "-",
+                "stoeck": bool(kq and mask & kq == kq),
+            }
+        )
     return pd.DataFrame(out).set_index("contract")

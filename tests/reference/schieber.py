@@ -11,6 +11,7 @@ trace's ``rules`` holds them; ``None`` or a missing name is the default:
 shields, Obenabe, Undenufe), ``weis`` (on / off: off, nobody declares a
 Weis and none scores) and ``stoeck`` (on / off: off, nobody holds Stöck).
 """
+
 from __future__ import annotations
 
 import itertools
@@ -23,8 +24,15 @@ SUITS = "CDHS"
 TRUMP_ORDER = "678TQKA9J"  # trump order, low to high
 CONTRACTS = ("C", "D", "H", "S", "obenabe", "undenufe")
 MULTIPLIER = {"C": 1, "H": 1, "D": 2, "S": 2, "obenabe": 3, "undenufe": 4}
-RULE_DEFAULTS = {"target": 3000, "undenufe_points": "ace", "four_nines": "0", "long_runs": "flat",
-                 "multipliers": "1,1,2,2,3,4", "weis": "on", "stoeck": "on"}
+RULE_DEFAULTS = {
+    "target": 3000,
+    "undenufe_points": "ace",
+    "four_nines": "0",
+    "long_runs": "flat",
+    "multipliers": "1,1,2,2,3,4",
+    "weis": "on",
+    "stoeck": "on",
+}
 MULTIPLIER_ORDER = ("C", "H", "D", "S", "obenabe", "undenufe")  # as the multipliers option lists them
 PLAIN_POINTS = {"A": 11, "K": 4, "Q": 3, "J": 2, "T": 10, "9": 0, "8": 0, "7": 0, "6": 0}
 TRUMP_POINTS = {**PLAIN_POINTS, "J": 20, "9": 14}
@@ -238,7 +246,7 @@ def weis_distribution(rules: dict | None = None) -> tuple[dict, int]:
     out: dict = defaultdict(int)
     unresolved = 0
     for ni in range(3):
-        for I in itertools.combinations(quartet_bits, ni):
+        for I in itertools.combinations(quartet_bits, ni):  # noqa: E741 - I within J, as in inclusion-exclusion
             subsets = [S for n in range(ni + 1) for S in itertools.combinations(I, n)]
             for nj in range(ni, 3):
                 for J in itertools.combinations(quartet_bits, nj):
@@ -259,8 +267,9 @@ def weis_distribution(rules: dict | None = None) -> tuple[dict, int]:
                             for (n2, s2), c2 in suit.items():
                                 if n1 + n2 > 9:
                                     continue
-                                st = tuple((a[0] + b[0], a[1] | b[1], max(a[2], b[2]))
-                                           for a, b in zip(s1, s2))
+                                st = tuple(
+                                    (a[0] + b[0], a[1] | b[1], max(a[2], b[2])) for a, b in zip(s1, s2)
+                                )
                                 nxt[(n1 + n2, st)] += c1 * c2
                         acc = nxt
                     for (n, st), count in acc.items():
@@ -288,8 +297,10 @@ def weis_probabilities(rules: dict | None = None) -> dict[str, Fraction]:
         raise AssertionError(f"{unresolved} hands with an undecided declaration")
     hands = comb(36, 9)
     assert sum(dist.values()) == hands
-    out = {k: Fraction(sum(c for (t, kinds), c in dist.items() if kinds >> i & 1), hands)
-           for i, k in enumerate(KINDS)}
+    out = {
+        k: Fraction(sum(c for (t, kinds), c in dist.items() if kinds >> i & 1), hands)
+        for i, k in enumerate(KINDS)
+    }
     out["any"] = Fraction(sum(c for (t, _), c in dist.items() if t > 0), hands)
     out["mean_points"] = Fraction(sum(t * c for (t, _), c in dist.items()), hands)
     return out
@@ -315,8 +326,13 @@ def audit(line: dict, start: tuple[int, int] = (0, 0)) -> list[str]:
     rules = line.get("rules", {})
     if "target" not in rules or set(rules) - set(RULE_DEFAULTS):
         err(f"rules should name target and only options of {sorted(RULE_DEFAULTS)}, got {sorted(rules)}")
-    allowed = {"undenufe_points": ("ace", "six"), "four_nines": ("0", "150"), "long_runs": ("flat", "scaled"),
-               "weis": ("on", "off"), "stoeck": ("on", "off")}
+    allowed = {
+        "undenufe_points": ("ace", "six"),
+        "four_nines": ("0", "150"),
+        "long_runs": ("flat", "scaled"),
+        "weis": ("on", "off"),
+        "stoeck": ("on", "off"),
+    }
     for name, values in allowed.items():
         if str(rule(rules, name)) not in values:
             err(f"rule {name} is {rule(rules, name)!r}, not one of {values}")
@@ -401,8 +417,10 @@ def audit(line: dict, start: tuple[int, int] = (0, 0)) -> list[str]:
                     err(f"{where} trick {t}: seat {p['seat']} played, {seat} was to play")
                 rule_set = legal(held[seat], trick, contract)
                 if set(p["legal"]) != rule_set or len(p["legal"]) != len(rule_set):
-                    err(f"{where} trick {t}: seat {seat} legal {sorted(p['legal'])}, "
-                        f"rules say {sorted(rule_set)}")
+                    err(
+                        f"{where} trick {t}: seat {seat} legal {sorted(p['legal'])}, "
+                        f"rules say {sorted(rule_set)}"
+                    )
                 card = p["card"]
                 if card not in rule_set:
                     err(f"{where} trick {t}: seat {seat} plays {card}, not allowed")
@@ -410,8 +428,12 @@ def audit(line: dict, start: tuple[int, int] = (0, 0)) -> list[str]:
                 held[seat].discard(card)
                 trick.append(card)
                 trump = trump_of(contract)
-                if (seat == st_seat and not stoeck_done and card in ("K" + str(trump), "Q" + str(trump))
-                        and not ({"K" + trump, "Q" + trump} & held[seat])):
+                if (
+                    seat == st_seat
+                    and not stoeck_done
+                    and card in ("K" + str(trump), "Q" + str(trump))
+                    and not ({"K" + trump, "Q" + trump} & held[seat])
+                ):
                     stoeck_done = True
                     credit(team(seat), 20 * m)
                     if winner is not None:
