@@ -17,7 +17,7 @@ from cardmc.solve import solve
 from tests.solve_positions import api_args, random_position
 from tests.test_solve_reference import expected
 
-POSITIONS = 1000  # per game
+POSITIONS = 400  # per game, beside the thousands of test_solve_reference, which the same pruning searches too
 SIZES = (2, 3, 3, 4)
 
 
