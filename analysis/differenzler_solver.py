@@ -106,12 +106,12 @@ def advice_traced(line: dict, deal: dict, seat: int) -> dict:
 
 def heuristic_card(view: dict, params: np.ndarray) -> int:
     """The heuristic's card towards the seat's declaration."""
-    from cardmc.kernels.advice import differenzler_card
+    from cardmc.kernels.differenzler import view_card
 
     plays = np.array([c for _, c in view["plays"]], np.int64)
     seats = np.array([s for s, _ in view["plays"]], np.int64)
     return int(
-        differenzler_card(
+        view_card(
             np.uint64(view["hand"]), plays, seats, len(plays), view["contract"], view["declared"], view["me"]
         )
     )

@@ -92,11 +92,11 @@ def advice_traced(line: dict, deal: dict, seat: int) -> dict:
 
 def heuristic_card(view: dict, params: np.ndarray) -> int:
     """The heuristic's card, with the tricks and points taken so far this deal."""
-    from cardmc.kernels.advice import english_jazz_card
+    from cardmc.kernels.english_jazz import view_card
 
     plays = np.array([c for _, c in view["plays"]], np.int64)
     seats = np.array([s for s, _ in view["plays"]], np.int64)
-    return int(english_jazz_card(np.uint64(view["hand"]), plays, seats, len(plays), view["me"]))
+    return int(view_card(np.uint64(view["hand"]), plays, seats, len(plays), view["me"]))
 
 
 def advice_value(view: dict, gained: int, value: int) -> float:

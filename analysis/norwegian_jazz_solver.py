@@ -102,11 +102,11 @@ def advice_traced(line: dict, deal: dict, seat: int) -> dict:
 
 def heuristic_card(view: dict, params: np.ndarray) -> int:
     """The heuristic's card of a trick deal."""
-    from cardmc.kernels.advice import norwegian_jazz_card
+    from cardmc.kernels.norwegian_jazz import view_card
 
     plays = np.array([c for _, c in view["plays"]], np.int64)
     return int(
-        norwegian_jazz_card(
+        view_card(
             view["number"],
             np.uint64(view["hand"]),
             plays,

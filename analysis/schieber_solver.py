@@ -113,12 +113,12 @@ def advice_traced(line: dict, deal: dict, seat: int) -> dict:
 
 def heuristic_card(view: dict, params: np.ndarray) -> int:
     """The heuristic's card (its team chose or not; the card points of the rules in force)."""
-    from cardmc.kernels.advice import schieber_card
+    from cardmc.kernels.schieber import view_card
 
     plays = np.array([c for _, c in view["plays"]], np.int64)
     chose = view["me"] % 2 == view["chooser"] % 2
     return int(
-        schieber_card(np.uint64(view["hand"]), plays, len(plays), view["contract"], chose, k.rules_of(params))
+        view_card(np.uint64(view["hand"]), plays, len(plays), view["contract"], chose, k.rules_of(params))
     )
 
 

@@ -642,3 +642,36 @@ def play_slices(seed, start, count, players, params, policies, table, cond, rows
             cond,
         )
         spans[s, 0], spans[s, 1] = first * m, n
+
+
+# ------------------------------------------------------------ advice from a view
+# One decision of the heuristic player from a seat's view (``cardmc.advise``): the seat's hand
+# now and the deal's plays so far in order, replayed with this kernel's own bookkeeping, then its
+# own heuristic card function: what a heuristic seat would play there, from nothing it did not see.
+
+
+@jit
+def view_card(hand, plays, seats, count, trump, declared, me):
+    """Differenzler: the heuristic's card towards the seat's declaration."""
+    tb = (trump & 3) * 64
+    gone = ZERO
+    made = 0
+    led, beat, winner, pot, i, t = -1, ~ZERO, -1, 0, 0, 0
+    for j in range(count):
+        if i == 0:
+            led, beat, pot = -1, ~ZERO, LAST_TRICK if t == 8 else 0
+        c = plays[j]
+        led = c >> 4 if i == 0 else led
+        if beat & bit(c) != ZERO:
+            winner = seats[j]
+            beat = BEATERS[tb + c]
+        pot += POINTS[tb + c]
+        gone |= bit(c)
+        i += 1
+        if i == PLAYERS:
+            made += pot if winner == me else 0
+            i, t = 0, t + 1
+    if i == 0:
+        led, beat, pot = -1, ~ZERO, LAST_TRICK if t == 8 else 0
+    legal = legal_cards(hand, led, trump, beat)
+    return heuristic_card(hand, legal, i, led, beat, pot, trump, declared - made, ~(hand | gone))

@@ -987,3 +987,40 @@ def odds_deal_pimc(seed, i, fixed, dealer, policies, pimc, events):
         out[1, s] = card_points(plain[s], won[s], trump)
     rule = deal_score(tricks, out[1], out[2])
     return out, rule, ne
+
+
+# ------------------------------------------------------------ advice from a view
+# One decision of the heuristic player from a seat's view (``cardmc.advise``): the seat's hand
+# now and the deal's plays so far in order, replayed with this kernel's own bookkeeping, then its
+# own heuristic card function: what a heuristic seat would play there, from nothing it did not see.
+
+
+@jit
+def view_card(hand, plays, seats, count, me):
+    """English Jazz: the heuristic's card, with the tricks and card points the
+    seats took so far this deal and the trump the play set."""
+    won = np.zeros(PLAYERS, np.uint64)
+    tricks = np.zeros(PLAYERS, np.int64)
+    plain = np.zeros(PLAYERS, np.int64)
+    trump, setter, played = -1, -1, ZERO
+    led, top, best, trick_mask, trick_plain, k, t, leader = -1, -1, 0, ZERO, 0, 0, 0, 0
+    for j in range(count):
+        if k == 0:
+            led, top, best, trick_mask, trick_plain, leader = -1, -1, 0, ZERO, 0, seats[j]
+        c = plays[j]
+        led, trump, setter, top, best = settle(c, k, seats[j], led, trump, setter, top, best)
+        trick_mask |= bit(c)
+        trick_plain += JASS_PLAIN[c & 15]
+        k += 1
+        if k == PLAYERS:
+            played |= trick_mask
+            close_trick(leader, best, trick_mask, trick_plain, won, tricks, plain)
+            k, t = 0, t + 1
+    if k == 0:
+        led, top, best, trick_mask, trick_plain = -1, -1, 0, ZERO, 0
+    legal = legal_cards(hand, led)
+    if legal & (legal - ONE) == ZERO:
+        return lowest(legal)
+    return heuristic_play(
+        k, me, hand, legal, led, trump, top, trick_plain, trick_mask, played, won, tricks, plain, t
+    )

@@ -625,3 +625,28 @@ def trace_game(seed, index, players, params, policies, cond=None):
     events = np.zeros((DEALS * (1 + players) + 5 * 52 + 52 * players + players + 8, 4), np.int64)
     nr, ne = play_game(seed, index, players, params, policies, rows, events, cond)
     return rows[:nr], events[:ne]
+
+
+# ------------------------------------------------------------ advice from a view
+# One decision of the heuristic player from a seat's view (``cardmc.advise``): the seat's hand
+# now and the deal's plays so far in order, replayed with this kernel's own bookkeeping, then its
+# own heuristic card function: what a heuristic seat would play there, from nothing it did not see.
+
+
+@jit
+def view_card(number, hand, plays, count, n, deck):
+    """Norwegian Jazz, deals 1-5 (``number``): the heuristic's card; ``deck``:
+    the deal's cards (the adjusted deck)."""
+    others = deck & ~hand
+    for j in range(count):
+        others &= ~bit(plays[j])
+    pos = count % n
+    if pos == 0:
+        return heuristic_trick_card(number, hand, hand, 0, n, -1, others)
+    led_mask = SUIT16 << np.uint64(plays[count - pos] & 48)
+    trick = ZERO
+    for j in range(count - pos, count):
+        trick |= bit(plays[j])
+    return heuristic_trick_card(
+        number, hand, trick_legal(hand, led_mask), pos, n, highest(trick & led_mask), others
+    )

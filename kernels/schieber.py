@@ -1037,3 +1037,43 @@ def play_slices(seed, start, count, params, policies, cond, rows, spans, lo, hi)
             n, _ = play_match(seed, start + j, params, policies, rows, r, events, scratch, cond)
             r += n
         spans[s, 0], spans[s, 1] = first * per, r - first * per
+
+
+# ------------------------------------------------------------ advice from a view
+# One decision of the heuristic player from a seat's view (``cardmc.advise``): the seat's hand
+# now and the deal's plays so far in order, replayed with this kernel's own bookkeeping, then its
+# own heuristic card function: what a heuristic seat would play there, from nothing it did not see.
+
+
+@jit
+def view_card(hand, plays, count, contract, chose, rules):
+    """Schieber: the heuristic's card (``chose``: the seat's team chose the
+    contract; ``rules``: the rules word of ``schieber.rules_of``)."""
+    prow = points_row(rules, contract)
+    tmask, jack = trump_masks(contract)
+    trump = trump_of(contract)
+    played = ZERO
+    for j in range(count):
+        played |= ONE << np.uint64(plays[j])
+    k = count % 4
+    lead = win_card = win_pos = pts = 0
+    win_str = -1
+    follow = ZERO
+    beat = tmask
+    trump_led = False
+    for pos in range(k):
+        card = plays[count - k + pos]
+        b = ONE << np.uint64(card)
+        suit = card >> 4
+        if pos == 0:
+            lead = card
+            follow = SUIT16 << np.uint64(16 * suit)
+            trump_led = suit == trump
+        s = STRENGTH[contract, card] if b & (follow | tmask) != ZERO else -1
+        if s > win_str:
+            win_card, win_pos, win_str = card, pos, s
+            if b & tmask != ZERO:
+                beat = TRUMPS_ABOVE[card & 15] << np.uint64(16 * suit)
+        pts += POINTS[prow, card]
+    legal = hand if k == 0 else follow_rule(hand, follow, tmask, jack, beat, trump_led)
+    return choose_card(hand, legal, played, lead, win_card, k, win_pos, win_str, pts, contract, chose, prow)
