@@ -64,6 +64,7 @@ import numpy as np
 from cardmc import registry
 from cardmc.kernels import cards as C
 from cardmc.kernels import script as sc
+from cardmc.kernels import solve_rules as SR
 from cardmc.kernels import solve_search as S
 from cardmc.kernels.events import EV_CONTRACT, EV_DEAL, EV_DECLARE, EV_HAND, EV_PLAY
 from cardmc.objectives import sides
@@ -145,6 +146,7 @@ def scripted(
     script[sc.SC_TRICKS] = tricks
     count = 0
     tt = search_table()
+    salts: dict = {}  # one key space an objective for the whole deal: the solves share the table
     while True:
         script[sc.SC_COUNT] = count
         out = play(script)
@@ -156,7 +158,7 @@ def scripted(
         if hooks.apart is not None:  # a decision the game searches apart (Norwegian Jazz's sevens)
             card = hooks.apart(events[: need + 1], players, samples, rng, tt, params)
         if card is None:
-            card = decide(seen(game, events[: need + 1], rows, players), samples, rng, tt)
+            card = decide(seen(game, events[: need + 1], rows, players), samples, rng, tt, salts)
         script[sc.SC_CARDS + count] = card
         count += 1
 
@@ -274,23 +276,88 @@ def history(view: dict, R: np.ndarray) -> tuple[int, int]:
     return gained, int(flags)
 
 
-def decide(view: dict, samples: int, rng: np.random.Generator, tt) -> int:
+def decide(view: dict, samples: int, rng: np.random.Generator, tt, salts: dict | None = None) -> int:
     """The card the seat of ``view`` plays: the legal card with the best mean
     value over ``samples`` deals of the unseen cards (the highest or the
     lowest, as the game's ``search_player.sign`` says; ties: the lowest card
-    code)."""
+    code). ``salts``: the key spaces of the table's objectives so far this
+    deal (``keyed``), so that its solves share entries.
+
+    Found by a ranking search (``rank``), not by every card's exact value."""
     if view["legal"] & (view["legal"] - 1) == 0:
         return int(view["legal"]).bit_length() - 1
     hooks = registry.get(view["game"]).search_player
     R = rules(view)
     banned = forbidden(view, R, unseen_of(view))  # what the plays tell, and the deal so far: once a decision
-    past = None if hooks.cards is not None else history(view, R)
-    totals: dict[int, int] = {}
-    for _ in range(samples):
-        hands = sample(view, rng, R, banned)
-        for card, value in solve_cards(view, hands, R, tt, past).items():
-            totals[card] = totals.get(card, 0) + value
-    return min(totals, key=lambda c: (hooks.sign * totals[c], c))
+    deals = [sample(view, rng, R, banned) for _ in range(samples)]
+    if hooks.cards is not None:  # a search of the game's own: every card's value
+        totals: dict[int, int] = {}
+        for hands in deals:
+            for card, value in hooks.cards(view, hands).items():
+                totals[card] = totals.get(card, 0) + value
+        return min(totals, key=lambda c: (hooks.sign * totals[c], c))
+    return rank(view, deals, R, tt, history(view, R), salts)
+
+
+def rank(view: dict, deals: list, R: np.ndarray, tt, past: tuple[int, int], salts: dict | None = None) -> int:
+    """The legal card with the best mean value over ``deals`` (ties: the
+    lowest code), the same card as every card's exact value would give, for
+    less search. Per deal: the position's value (its first probe at the
+    value of the deal before), then one null-window probe per card at it
+    (``card_bounds``): the best cards get their exact value, each other card a
+    bound on each side. Then, while the card with the best optimistic mean
+    (each unknown value taken at its best bound) has a value that is only
+    bounded, that value is searched exactly (``card_exact``); once that card
+    is exact in every deal, no other card's mean can beat it."""
+    hooks = registry.get(view["game"]).search_player
+    keys, lows, highs, bests, ages, moves, scores, fr, fk = tt
+    keyed(R, keys, salts)
+    gained, flags = past
+    target = -2 * S.BIG if hooks.target is None else hooks.target(view, gained)  # None: the value
+    line = np.zeros(S.LINE, np.int64)
+    line[: len(view["trick"])] = view["trick"]
+    k, leader = len(view["trick"]), view["leader"]
+    out_c = np.zeros(S.MAX_MOVES, np.int64)
+    low = np.zeros(S.MAX_MOVES, np.int64)
+    high = np.zeros(S.MAX_MOVES, np.int64)
+    bounds: dict[int, np.ndarray] = {}  # card -> (deals, 2) [low, high]
+    guess = S.NONE
+    for j, hands in enumerate(deals):
+        m, guess = S.card_bounds(
+            R, keys, lows, highs, bests, ages, hands, line, k, leader, -1, flags, target, guess,
+            out_c, low, high, moves, scores, fr, fk,
+        )  # fmt: skip
+        for i in range(m):
+            bounds.setdefault(int(out_c[i]), np.zeros((len(deals), 2), np.int64))[j] = low[i], high[i]
+    side = 1 if hooks.sign < 0 else 0  # the bound a card's mean is best at: high when the most is best
+    while True:
+        card = min(bounds, key=lambda c: (hooks.sign * int(bounds[c][:, side].sum()), c))
+        b = bounds[card]
+        open_ = np.flatnonzero(b[:, 0] != b[:, 1])
+        if open_.size == 0:
+            return card
+        j = int(open_[0])
+        v = S.card_exact(
+            R, keys, lows, highs, bests, ages, deals[j], line, k, leader, -1, flags, target, card,
+            int(b[j, 0]), int(b[j, 1]), moves, scores, fr, fk,
+        )  # fmt: skip
+        b[j] = v, v
+
+
+def keyed(R: np.ndarray, keys: np.ndarray, salts: dict | None) -> None:
+    """Points the rules ``R`` at the table of ``keys``: in the key space its
+    objective had before this deal (``salts``, rules to key space), else a
+    fresh one. A position's bounds hold for every solve of one objective,
+    whatever the sampled deal or the decision, so its entries are shared."""
+    from cardmc.solve import fresh_keys
+
+    name = R.tobytes()
+    if salts is not None and name in salts:
+        R[SR.TT_MASK], R[SR.SALT] = salts[name]
+        return
+    fresh_keys(R, keys)
+    if salts is not None:
+        salts[name] = int(R[SR.TT_MASK]), int(R[SR.SALT])
 
 
 def _legal(R: np.ndarray, hand: int, trick: list[int]) -> int:

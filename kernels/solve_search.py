@@ -667,11 +667,61 @@ def root_bounds(R, hands, line, k, leader, trump, flags):
 @jit(_nrt=False)  # no reference counting (see the module notes)
 def value(R, keys, lows, highs, bests, ages, hands, line, k, leader, trump, flags, moves, scores, fr, fk):
     """The value of the position: the most the maximising side can ensure."""
+    a, b = root_bounds(R, hands, line, k, leader, trump, flags)
+    return value_within(
+        R,
+        keys,
+        lows,
+        highs,
+        bests,
+        ages,
+        hands,
+        line,
+        k,
+        leader,
+        trump,
+        flags,
+        a,
+        b,
+        NONE,
+        moves,
+        scores,
+        fr,
+        fk,
+    )
+
+
+@jit(_nrt=False)  # no reference counting (see the module notes)
+def value_within(
+    R,
+    keys,
+    lows,
+    highs,
+    bests,
+    ages,
+    hands,
+    line,
+    k,
+    leader,
+    trump,
+    flags,
+    a,
+    b,
+    guess,
+    moves,
+    scores,
+    fr,
+    fk,
+):
+    """The value of the position, known to lie in [a, b]: bisection on
+    null-window probes, the first of them at ``guess`` when it lies in
+    (a, b] (a value seen before, as MTD(f) starts from one)."""
     R[MODE] = THRESHOLD
     forget_killers(fr)
-    a, b = root_bounds(R, hands, line, k, leader, trump, flags)
     while a < b:
         mid = (a + b + 1) // 2
+        if a < guess and guess <= b:
+            mid, guess = guess, NONE
         g = search(
             R,
             keys,
@@ -707,10 +757,56 @@ def least_distance(
 ):
     """The least ``e`` such that the maximising side can keep the value within
     [target - e, target + e] whatever the others do."""
+    R[MODE] = INTERVAL  # (the bounds of INTERVAL mode: a bound of the value, not of what one side wants)
+    bottom, top = root_bounds(R, hands, line, k, leader, trump, flags)
+    return distance_within(
+        R,
+        keys,
+        lows,
+        highs,
+        bests,
+        ages,
+        hands,
+        line,
+        k,
+        leader,
+        trump,
+        flags,
+        target,
+        0,
+        max(abs(target - bottom), abs(top - target)),
+        moves,
+        scores,
+        fr,
+        fk,
+    )
+
+
+@jit(_nrt=False)  # no reference counting (see the module notes)
+def distance_within(
+    R,
+    keys,
+    lows,
+    highs,
+    bests,
+    ages,
+    hands,
+    line,
+    k,
+    leader,
+    trump,
+    flags,
+    target,
+    a,
+    b,
+    moves,
+    scores,
+    fr,
+    fk,
+):
+    """``least_distance`` to ``target``, known to lie in [a, b]."""
     R[MODE] = INTERVAL
     forget_killers(fr)
-    bottom, top = root_bounds(R, hands, line, k, leader, trump, flags)
-    a, b = 0, max(abs(target - bottom), abs(top - target))
     while a < b:
         mid = (a + b) // 2
         ok = (
@@ -830,3 +926,194 @@ def random_playout(R, hands, line, k, leader, trump, flags, cards, u):
             line[:] = 0
         k = k2
     return k, leader, trump, flags
+
+
+@jit
+def card_bounds(
+    R,
+    keys,
+    lows,
+    highs,
+    bests,
+    ages,
+    hands,
+    line,
+    k,
+    leader,
+    trump,
+    flags,
+    target,
+    guess,
+    cards,
+    low,
+    high,
+    moves,
+    scores,
+    fr,
+    fk,
+):
+    """For every legal card (written to ``cards``): bounds [low, high] of the
+    position's value after it, exact (low == high) for the best cards. The
+    position's value comes first (``value`` from ``guess``; ``target`` >=
+    -BIG: ``least_distance`` to ``target``, the seat to play keeping the
+    window), then one null-window probe per card at it: is this card as good
+    as the best? A card that is not gets the probe's bound on one side and
+    its sure points on the other. Returns (how many cards, the position's
+    value)."""
+    n = R[PLAYERS]
+    p = (leader + k) % n
+    lg = legal_mask(R, hands[p], line[:n], k)
+    if target < -BIG:
+        a, b = root_bounds(R, hands, line, k, leader, trump, flags)
+        best = value_within(
+            R,
+            keys,
+            lows,
+            highs,
+            bests,
+            ages,
+            hands,
+            line,
+            k,
+            leader,
+            trump,
+            flags,
+            a,
+            b,
+            guess,
+            moves,
+            scores,
+            fr,
+            fk,
+        )
+    else:
+        best = least_distance(
+            R,
+            keys,
+            lows,
+            highs,
+            bests,
+            ages,
+            hands,
+            line,
+            k,
+            leader,
+            trump,
+            flags,
+            target,
+            moves,
+            scores,
+            fr,
+            fk,
+        )
+    maxing = (R[MAX_SIDE] >> p) & 1
+    m = 0
+    rest = lg
+    h2 = hands.copy()
+    l2 = line.copy()
+    while rest != ZERO and R[STOP] == 0:
+        c = lowest(rest)
+        rest &= rest - ONE
+        for i in range(h2.size):
+            h2[i] = hands[i]
+        for i in range(l2.size):
+            l2[i] = line[i]
+        kk, ll, tt, ff, gain = play_card(R, h2, l2, k, k, leader, trump, flags, p, c)
+        R[MODE] = THRESHOLD if target < -BIG else INTERVAL
+        bottom, top = root_bounds(R, h2, l2, kk, ll, tt, ff)
+        cards[m] = c
+        low[m], high[m] = best, best
+        forget_killers(fr)
+        if target < -BIG:
+            cut = best - gain + (0 if maxing else 1)  # maximising: as much as the best; minimising: more
+            g = search(
+                R, keys, lows, highs, bests, ages, h2, l2, kk, ll, tt, ff, cut, BIG, moves, scores, fr, fk
+            )
+            if maxing and g < cut:
+                low[m], high[m] = bottom + gain, max(g, bottom) + gain
+            elif not maxing and g >= cut:
+                low[m], high[m] = min(g, top) + gain, top + gain
+        else:
+            t = target - gain
+            g = search(
+                R,
+                keys,
+                lows,
+                highs,
+                bests,
+                ages,
+                h2,
+                l2,
+                kk,
+                ll,
+                tt,
+                ff,
+                t - best,
+                t + best,
+                moves,
+                scores,
+                fr,
+                fk,
+            )
+            if g < t - best:
+                low[m], high[m] = best + 1, max(best + 1, abs(t - bottom), abs(top - t))
+            R[MODE] = THRESHOLD
+        m += 1
+    return m, best
+
+
+@jit
+def card_exact(
+    R,
+    keys,
+    lows,
+    highs,
+    bests,
+    ages,
+    hands,
+    line,
+    k,
+    leader,
+    trump,
+    flags,
+    target,
+    c,
+    a,
+    b,
+    moves,
+    scores,
+    fr,
+    fk,
+):
+    """The position's value after card ``c``, known to lie in [a, b] (``target``
+    >= -BIG: ``least_distance`` to ``target``, as in ``card_values``)."""
+    n = R[PLAYERS]
+    p = (leader + k) % n
+    h2 = hands.copy()
+    l2 = line.copy()
+    kk, ll, tt, ff, gain = play_card(R, h2, l2, k, k, leader, trump, flags, p, c)
+    if target < -BIG:
+        return gain + value_within(
+            R,
+            keys,
+            lows,
+            highs,
+            bests,
+            ages,
+            h2,
+            l2,
+            kk,
+            ll,
+            tt,
+            ff,
+            a - gain,
+            b - gain,
+            NONE,
+            moves,
+            scores,
+            fr,
+            fk,
+        )
+    return distance_within(
+        R, keys, lows, highs, bests, ages, h2, l2, kk, ll, tt, ff, target - gain, a, b, moves, scores, fr, fk
+    )
