@@ -26,10 +26,11 @@ ties to the lowest card); and the card each policy of ``policy`` plays:
 the view alone, ``random`` uniformly among the legal cards from the seed,
 ``pimc`` the best card when ``pimc_tricks`` tricks or fewer are left, else
 as ``heuristic``. The deals are drawn one after another from the seed and
-then solved side by side on ``threads`` threads: the result depends on the
-game, the view, the policies, the samples and the seed only. With more
-tricks left than the game's search player can search (its ``pimc_tricks``
-option's most), the cards get no estimate and the policies still answer.
+then solved side by side on ``threads`` threads, each thread taking the next
+deal not yet solved: the result depends on the game, the view, the
+policies, the samples and the seed only. With more tricks left than the
+game's search player can search (its ``pimc_tricks`` option's most), the
+cards get no estimate and the policies still answer.
 Not advised here: the contract or push of a Schieber deal and the
 declaration of a Differenzler deal before the first card (``cardmc.odds``
 answers those), and sevens, Norwegian Jazz's sixth deal.
@@ -131,7 +132,9 @@ def advise(
     seed = checks.check_seed(seed)
     threads = checks.check_threads(threads)
     full = spec.settings(settings)
-    params = spec.params(full)
+    # the options alone: what a spec's params derive from them for the decisions before the play (a push
+    # threshold) plays no part in a card
+    params = registry.GameSpec.params(spec, full)
     samples = spec.options["pimc_samples"].parse(
         "samples", full["pimc_samples"] if samples is None else samples
     )
@@ -204,6 +207,8 @@ def estimates(
     """Each legal card's estimate over ``samples`` deals of the unseen cards,
     and the best card (the search player's rule on the means of the search's
     values)."""
+    import threading
+
     import numba
 
     from cardmc.kernels.jit import in_threads
@@ -219,11 +224,18 @@ def estimates(
     past = None if hooks.cards is not None else pimc.history(view, R)
     found: list[dict[int, int] | None] = [None] * samples
     shares = max(1, min(samples, threads or numba.get_num_threads()))
+    # each deal to whichever thread is free next: a deal's values are exact, whoever solves it
+    order = iter(range(samples))
+    lock = threading.Lock()
 
     def work(p: int) -> None:
         mine = R.copy()  # a search writes its key space into its rules array
         tt = pimc.search_table()
-        for i in range(samples * p // shares, samples * (p + 1) // shares):
+        while True:
+            with lock:
+                i = next(order, None)
+            if i is None:
+                return
             found[i] = pimc.solve_cards(view, deals[i], mine, tt, past)
 
     in_threads(work, shares)
