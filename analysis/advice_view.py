@@ -109,7 +109,9 @@ def build(
     me = (leader + k) % n
     if seat is not None and checks.check_seat(seat, n) != me:
         raise UsageError(f"after {len(done)} plays it is seat {me}'s turn, not seat {seat}'s")
-    mine = hand_mask(hand, spec.deck, deck, me)
+    if hand is None:
+        raise UsageError(f"the hand of seat {me}, the seat to play, is needed (hand=, --hand)")
+    mine = hand_mask(hand, spec.deck, deck)
     for s, c in done:
         if (mine >> c) & 1:
             raise UsageError(f"card {C.code(c)} is in the hand and was played")
@@ -127,10 +129,9 @@ def build(
     return view
 
 
-def hand_mask(hand, deck: int, mask: int, seat: int) -> int:
-    """The hand's cards as a mask; ``UsageError`` for a card twice or outside the deal."""
-    if hand is None:
-        raise UsageError(f"the hand of seat {seat}, the seat to play, is needed (hand=, --hand)")
+def hand_mask(hand, deck: int, mask: int) -> int:
+    """The hand's cards (codes separated by spaces or commas, or a list) as a
+    mask; ``UsageError`` for a card twice or outside the deal."""
     items = hand.replace(",", " ").split() if isinstance(hand, str) else list(hand)
     out = 0
     for item in items:

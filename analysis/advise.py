@@ -4,7 +4,8 @@ and ``cardmc.advise(game, ...)``.
     >>> import cardmc
     >>> a = cardmc.advise("schieber", hand="JS 9S AS KH QH TD 8D", dealer=3, contract="S",
     ...                   plays="0:6C 1:7C 2:AC 3:8C 2:KC 3:9C 0:TC 1:QC")    # doctest: +SKIP
-    >>> a.cards, a.best, a.policies                                            # doctest: +SKIP
+    >>> a.choices, a.best, a.policies                                          # doctest: +SKIP
+    >>> cardmc.advise("schieber", hand="JS 9S AS TS 8S 8H 9H 8D 9D", dealer=3)  # doctest: +SKIP
 
 The view (``cardmc.advice_view``): the seat's hand now, the plays so far in
 order (each ``CARD`` or ``SEAT:CARD``; the seats follow from the dealer and
@@ -31,9 +32,12 @@ deal not yet solved: the result depends on the game, the view, the
 policies, the samples and the seed only. With more tricks left than the
 game's search player can search (its ``pimc_tricks`` option's most), the
 cards get no estimate and the policies still answer.
-Not advised here: the contract or push of a Schieber deal and the
-declaration of a Differenzler deal before the first card (``cardmc.odds``
-answers those), and sevens, Norwegian Jazz's sixth deal.
+
+At a deal's start (no plays, and the view does not give the decision as
+made: Schieber's contract, Differenzler's declaration) the advice is the
+seat's decision there instead, each choice estimated by the game's hand
+advice under heuristic play (``cardmc.advise_start``). Not advised here:
+sevens, Norwegian Jazz's sixth deal.
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from cardmc import CallableModule, advice_view, checks, pimc, registry, stats
+from cardmc import CallableModule, advice_view, advise_start, checks, pimc, registry, stats
 from cardmc.kernels import cards as C
 from cardmc.registry import UsageError
 
@@ -54,19 +58,24 @@ RANDOM_CARD = 0xAE
 
 @dataclass
 class Advice:
-    """The answer of ``advise``: the cards' estimates, the best card, each policy's card."""
+    """The answer of ``advise``: the choices' estimates (the legal cards, or
+    at a deal's start the game's decision there), the best choice, each
+    policy's choice."""
 
     game: str
     question: str  # one line: the seat, its hand, the plays, the game's keys
     measure: str  # what an estimate is
-    cards: pd.DataFrame  # one row a legal card: card, estimate, se, ci_low, ci_high, n
+    # one row a choice (as text: a card, a contract, a declaration): estimate, se, ci_low, ci_high, n, and
+    # at a deal's start the game's own columns
+    choices: pd.DataFrame
     best: str | None  # None when the cards were not searched
     policies: dict[str, str]
-    samples: int
+    samples: int  # deals sampled
     seed: int
     view: dict = field(repr=False)
     traced: dict | None = None  # at a trace's point: its turn there ({"seat", "legal", "card"})
     notes: list[str] = field(default_factory=list)
+    decision: str = "card"  # what the choices are: a card, or the game's decision at a deal's start
 
 
 def advise(
@@ -89,13 +98,14 @@ def advise(
     most_tricks=None,
     **own,
 ) -> Advice:
-    """Advice for the seat to play (see the module notes). ``own``: the
-    game's keywords (its spec's ``adviser.options``). ``policy``: a name, a
-    comma list or a list of names (default: heuristic). ``samples``: default
-    the search player's ``pimc_samples``. ``most_tricks``: search only with
-    this many tricks left or fewer (default: the most the game's search
-    player searches; whole deals can take minutes a sample). ``UsageError``
-    names an impossible view."""
+    """Advice for the seat to play, or at a deal's start for the seat to
+    decide (see the module notes). ``own``: the game's keywords (its spec's
+    ``adviser.options``). ``policy``: a name, a comma list or a list of names
+    (default: heuristic). ``samples``: default the search player's
+    ``pimc_samples``, at a deal's start the hand advice's deals.
+    ``most_tricks``: search only with this many tricks left or fewer
+    (default: the most the game's search player searches; whole deals can
+    take minutes a sample). ``UsageError`` names an impossible view."""
     spec = registry.get(game)
     adviser = spec.adviser
     if adviser is None or spec.search_player is None:
@@ -131,6 +141,13 @@ def advise(
         raise UsageError("game_index, deal and card name a point of a trace: give trace= too")
     seed = checks.check_seed(seed)
     threads = checks.check_threads(threads)
+    names = policy_names(policy)
+    if plays is not None and not isinstance(plays, str):
+        plays = list(plays)
+    if advise_start.asks(spec, plays, own):
+        return advise_start.advise(
+            spec, hand, seat, dealer, players, own, names, samples, seed, settings, threads
+        )
     full = spec.settings(settings)
     # the options alone: what a spec's params derive from them for the decisions before the play (a push
     # threshold) plays no part in a card
@@ -138,7 +155,6 @@ def advise(
     samples = spec.options["pimc_samples"].parse(
         "samples", full["pimc_samples"] if samples is None else samples
     )
-    names = policy_names(policy)
     view = advice_view.build(spec, hand, seat, plays, dealer, players, own)
     kinds = {name: play_kind(spec, name, view["players"]) for name in names}
     left = bin(view["hand"]).count("1")
@@ -167,7 +183,7 @@ def advise(
         game=spec.name,
         question=question(view, own),
         measure=adviser.measure,
-        cards=table,
+        choices=table,
         best=best,
         policies=chosen,
         samples=samples,
@@ -271,13 +287,14 @@ def question(view: dict, own: dict) -> str:
 
 
 def show(result: Advice) -> str:
-    """The result as text: the view, each card's estimate with its 95% CI, the best card, each policy's card."""
+    """The result as text: the view, each choice's estimate with its 95% CI, the best choice, each
+    policy's choice."""
     from cardmc.display import show as show_table
 
     lines = [
         f"{result.game}: {result.question}",
-        f"{result.samples} sampled deals, seed {result.seed}; estimate: {result.measure}",
-        show_table("cards", result.cards),
+        f"{result.samples:,} sampled deals, seed {result.seed}; estimate: {result.measure}",
+        show_table(f"{result.decision}s", result.choices, max_rows=len(result.choices)),
     ]
     if result.best is not None:
         lines.append(f"\nbest: {result.best}")
@@ -287,14 +304,14 @@ def show(result: Advice) -> str:
 
 
 def write(result: Advice, out, force: bool = False):
-    """The cards' table as one CSV, with a ``best`` flag and one flag column per policy. Atomic."""
+    """The choices' table as one CSV, with a ``best`` flag and one flag column per policy. Atomic."""
     from pathlib import Path
 
     from cardmc import files
 
     path = Path(out)
     checks.check_file_target(path, force)
-    t = result.cards.copy()
+    t = result.choices.copy()
     t["best"] = [c == result.best for c in t.index]
     for name, c in result.policies.items():
         t[f"policy_{name}"] = [x == c for x in t.index]

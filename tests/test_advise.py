@@ -3,18 +3,23 @@
 Hand-built views whose best card is forced, views read from traces (the
 heuristic's card from the view is the card the kernel's heuristic seat
 played, and the view's legal cards the trace's), the same answer whatever
-the threads, and impossible views refused in one line."""
+the threads, and impossible views refused in one line. At a deal's start:
+hand-built hands whose best contract or declaration is clear, rule options
+that reach the estimates, each policy's contract, push or declaration
+against what the kernel's seats chose in traces, impossible starts refused."""
 
 from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 
 import cardmc
 from cardmc import advice_view, registry
 from cardmc.cli import main
 from cardmc.kernels import cards as C
+from cardmc.kernels import schieber_weis
 from cardmc.registry import UsageError
 
 GAMES = ("schieber", "differenzler", "english_jazz", "norwegian_jazz")
@@ -31,10 +36,10 @@ FORCED = {
 @pytest.mark.parametrize("game", GAMES)
 def test_one_legal_card_is_the_best_and_every_policy_plays_it(game):
     a = cardmc.advise(game, policy="heuristic,random,pimc", samples=4, seed=3, most_tricks=7, **FORCED[game])
-    assert list(a.cards.index) == ["6C"]
+    assert list(a.choices.index) == ["6C"]
     assert a.best == "6C"
     assert a.policies == {"heuristic": "6C", "random": "6C", "pimc": "6C"}
-    assert int(a.cards.loc["6C", "n"]) == 0 and a.notes[0].startswith(
+    assert int(a.choices.loc["6C", "n"]) == 0 and a.notes[0].startswith(
         "not searched"
     )  # whole deals: not searched
     assert a.view["me"] == 1
@@ -73,9 +78,9 @@ def test_a_card_that_is_best_in_every_sample():
     )
     assert a.best == "2H"
     assert (
-        a.cards.loc["2H", "estimate"] == 11 and a.cards.loc["AS", "estimate"] == 12
+        a.choices.loc["2H", "estimate"] == 11 and a.choices.loc["AS", "estimate"] == 12
     )  # 11 tricks taken before
-    assert a.cards.loc["2H", "se"] == 0 and a.cards.loc["AS", "se"] == 0  # the same in every sample
+    assert a.choices.loc["2H", "se"] == 0 and a.choices.loc["AS", "se"] == 0  # the same in every sample
     assert a.policies["heuristic"] in ("AS", "2H")
 
 
@@ -141,8 +146,8 @@ def test_advise_at_a_trace_point_names_the_traced_card(traced):
         policy=["heuristic", "random"],
     )
     assert a.policies["heuristic"] == a.traced["card"]
-    assert set(a.cards.index) == set(a.traced["legal"])
-    assert a.best in a.cards.index and a.cards["n"].eq(4).all()
+    assert set(a.choices.index) == set(a.traced["legal"])
+    assert a.best in a.choices.index and a.choices["n"].eq(4).all()
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -158,9 +163,9 @@ def test_the_same_answer_whatever_the_threads(game, tmp_path):
     )
     one = cardmc.advise(game, threads=1, **keywords)
     two = cardmc.advise(game, threads=2, **keywords)
-    assert one.cards.equals(two.cards) and one.best == two.best and one.policies == two.policies
+    assert one.choices.equals(two.choices) and one.best == two.best and one.policies == two.policies
     other = cardmc.advise(game, threads=2, **{**keywords, "seed": 10})
-    assert other.cards.index.equals(one.cards.index)
+    assert other.choices.index.equals(one.choices.index)
 
 
 IMPOSSIBLE = [
@@ -264,3 +269,152 @@ def test_the_heuristic_decision_is_a_benchmark(benchmark):
     card = benchmark(spec.adviser.heuristic, view, params)
     assert card == spec.adviser.heuristic(view, params)
     assert (view["legal"] >> int(card)) & 1  # a legal card of the view
+
+
+# ------------------------------------------------------------------ a deal's start
+
+TOP_TRUMPS = "JS 9S AS TS 8S 8H 9H 8D 9D"  # the three best shields and two more: shields is the contract
+
+
+def test_a_hand_with_the_top_trumps_chooses_them_and_the_forehand_may_push():
+    a = cardmc.advise("schieber", hand=TOP_TRUMPS, dealer=3, samples=2048, seed=2, policy="heuristic,random")
+    assert a.decision == "contract" and a.view["me"] == 0
+    assert list(a.choices.index) == ["C", "D", "H", "S", "obenabe", "undenufe", "push"]
+    assert a.best == "S"
+    others = a.choices.drop(index="S")
+    assert (others["net_ci_high"] < a.choices.loc["S", "net_ci_low"]).all()
+    assert a.choices["n"].eq(2048).all() and a.samples == 2048
+    assert a.policies["random"] in a.choices.index
+    assert "heuristic" in a.measure and "not by the search" in a.measure
+    partner = cardmc.advise("schieber", hand=TOP_TRUMPS, dealer=1, pushed=True, samples=512, seed=2)
+    assert partner.view["me"] == 0 and "push" not in partner.choices.index and partner.best == "S"
+
+
+def test_rule_options_reach_the_deal_start_estimates():
+    # four jacks: no other hand's Weis can beat it, so the team scores the hand's Weis (and the partner's)
+    hand = "JC JD JH JS 9S TS QS KS AS"
+    weis = int(schieber_weis.declare(np.uint64(C.parse_hand(hand, 9)), schieber_weis.OBENABE, 0)[1])
+    keywords = dict(hand=hand, dealer=3, samples=1024, seed=4)
+    on = cardmc.advise("schieber", **keywords)
+    off = cardmc.advise("schieber", settings={"weis": "off"}, **keywords)
+    gained = on.choices.loc["S", "estimate"] - off.choices.loc["S", "estimate"]
+    assert 2 * weis <= gained <= 2 * weis + 80, (weis, gained)  # shields count twice
+    doubled = cardmc.advise("schieber", settings={"multipliers": "2,2,2,2,2,2"}, **keywords)
+    assert doubled.choices.loc["C", "estimate"] == pytest.approx(
+        2 * on.choices.loc["C", "estimate"], rel=0.02
+    )
+
+
+def test_a_differenzler_declaration_follows_the_hand():
+    strong = cardmc.advise(
+        "differenzler", hand="AS KS QS JS 9S TS AH AD AC", dealer=3, trump_card="6S", samples=1024, seed=1
+    )
+    weak = cardmc.advise(
+        "differenzler", hand="6C 7C 8C 6D 7D 8D 6H 7H 8H", dealer=3, trump_card="6S", samples=1024, seed=1
+    )
+    assert strong.decision == "declaration" and strong.view["me"] == 0
+    assert int(strong.best) >= 100 and int(weak.best) <= 20, (strong.best, weak.best)
+    for a in (strong, weak):
+        assert a.best in a.choices.index
+        assert a.choices.loc[a.best, "estimate"] == a.choices["estimate"].min()
+        assert a.policies["heuristic"] in a.choices.index  # the rule's own declaration has its row
+
+
+def test_the_heuristic_chooses_at_the_start_as_the_traced_seat_did():
+    pushes = 0
+    for settings in ({}, {"weis": "off", "multipliers": "1,1,1,1,1,1"}):
+        (line,) = cardmc.trace("schieber", games=1, seed=21, policy="heuristic", **settings)
+        for deal in line["deals"][:12]:
+            forehand = deal["forehand"]
+            keywords = dict(dealer=(forehand - 1) % 4, samples=16, settings=line["rules"], policy="heuristic")
+            chose = cardmc.advise("schieber", hand=deal["hands"][forehand], **keywords)
+            assert chose.policies["heuristic"] == ("push" if deal["pushed"] else deal["contract"]), deal
+            if deal["pushed"]:
+                pushes += 1
+                partner = (forehand + 2) % 4
+                after = cardmc.advise("schieber", hand=deal["hands"][partner], pushed=True, **keywords)
+                assert after.view["me"] == partner and after.policies["heuristic"] == deal["contract"]
+    assert pushes >= 2
+
+
+def test_each_declaration_rule_declares_at_the_start_as_the_traced_seat_did():
+    seats = ("heuristic", "calibrated", "heuristic", "calibrated")
+    (line,) = cardmc.trace("differenzler", games=1, seed=7, policy=",".join(seats))
+    for deal in line["deals"][:2]:
+        for seat, rule in enumerate(seats):
+            a = cardmc.advise(
+                "differenzler",
+                hand=deal["hands"][seat],
+                seat=seat,
+                dealer=deal["dealer"],
+                trump_card=deal["trump_card"],
+                samples=16,
+                policy=rule,
+            )
+            assert a.view["me"] == seat and a.policies[rule] == str(deal["declared"][seat]), (deal, seat)
+
+
+@pytest.mark.parametrize(
+    "game, view",
+    [
+        ("schieber", dict(hand=TOP_TRUMPS, dealer=2)),
+        ("differenzler", dict(hand=TOP_TRUMPS, dealer=2, seat=1, trump_card="7C")),
+    ],
+)
+def test_the_same_start_advice_whatever_the_threads(game, view):
+    keywords = dict(samples=3000, seed=5, policy="heuristic,random", **view)
+    one = cardmc.advise(game, threads=1, **keywords)
+    two = cardmc.advise(game, threads=2, **keywords)
+    assert one.choices.equals(two.choices) and one.best == two.best and one.policies == two.policies
+
+
+IMPOSSIBLE_STARTS = [
+    ("schieber", dict(hand="JS 9S AS KS QS TS 8S 6H", dealer=3), "holds 9 cards"),
+    ("schieber", dict(hand="JS 9S AS KS QS TS 8S 6H 6H", dealer=3), "twice"),
+    ("schieber", dict(hand=TOP_TRUMPS, dealer=3, seat=2), "seat 0 chooses"),
+    ("schieber", dict(hand=TOP_TRUMPS, dealer=3, pushed=True, chooser=0), "seat 2 chooses"),
+    ("schieber", dict(hand=TOP_TRUMPS, dealer=3, settings={"forehand_push": "never"}), "rule options"),
+    ("differenzler", dict(hand=TOP_TRUMPS, dealer=3), "trump card"),
+    ("differenzler", dict(hand=TOP_TRUMPS, dealer=3, trump_card="JS"), "dealer"),
+    ("differenzler", dict(hand=TOP_TRUMPS, dealer=0, seat=0, trump_card="7C"), "dealer"),
+]
+
+
+@pytest.mark.parametrize("game, view, words", IMPOSSIBLE_STARTS)
+def test_an_impossible_start_is_a_usage_error(game, view, words):
+    with pytest.raises(UsageError, match=words):
+        cardmc.advise(game, samples=16, **view)
+
+
+def test_the_command_line_advises_a_start_and_refuses_an_impossible_one(tmp_path, capsys):
+    out = tmp_path / "start.csv"
+    args = [
+        "advise",
+        "schieber",
+        "--hand",
+        TOP_TRUMPS,
+        "--dealer",
+        "3",
+        "--samples",
+        "512",
+        "--out",
+        str(out),
+    ]
+    assert main([*args, "--set", "weis=off", "--policy", "heuristic,pimc"]) == 0
+    text = capsys.readouterr().out
+    assert "== contracts" in text and "best: S" in text
+    chosen = dict(x.split(": ") for x in text.splitlines() if x.startswith(("heuristic: ", "pimc: ")))
+    assert chosen["heuristic"] == chosen["pimc"]  # a pimc seat chooses its contract as the heuristic
+    head, *rows = out.read_text().splitlines()
+    assert head.startswith("contract,estimate") and head.endswith("best,policy_heuristic,policy_pimc")
+    assert len(rows) == 7
+    for bad in (
+        ["schieber", "--hand", TOP_TRUMPS[:-3], "--dealer", "3"],
+        ["schieber", "--hand", TOP_TRUMPS, "--dealer", "3", "--seat", "1"],
+        ["schieber", "--hand", TOP_TRUMPS, "--dealer", "3", "--set", "contract=S"],
+        ["differenzler", "--hand", TOP_TRUMPS, "--dealer", "3"],
+        ["differenzler", "--hand", TOP_TRUMPS, "--dealer", "3", "--trump-card", "AS"],
+    ):
+        assert main(["advise", *bad, "--samples", "16"]) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("cardmc: error: ") and err.count("\n") == 1, err
