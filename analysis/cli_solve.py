@@ -104,6 +104,14 @@ each legal card's estimate (with a 95% CI over the sampled deals, each consisten
 view and solved with every hand seen), the best card, and each --policy's card. Estimates:
 schieber, the team's points this deal; differenzler, the penalty for the seat's declaration;
 english_jazz, the deal score; norwegian_jazz, the penalty points of the deal.
+
+at a deal's start (no --plays, and no --contract or --declared) the decision there instead:
+  cardmc advise schieber --hand "JS 9S AS TS 8S 8H 9H 8D 9D" --dealer 3 [--pushed] [--set weis=off]
+  cardmc advise differenzler --hand "..." --dealer 3 --trump-card 7S [--seat 1]
+each contract and the push (the forehand; with --pushed its partner chooses), or each
+declaration, with its estimate over deals of the unseen cards played by the game's heuristic
+(cardmc odds: the team's score of the deal and its net, or the expected penalty), the best
+choice, and each --policy's choice from the hand.
 """
 
 
@@ -114,7 +122,12 @@ def advise_arguments(p) -> None:
     p.add_argument(
         "--plays", default=None, help='the deal\'s cards so far in order, e.g. "0:6C 1:7C 2:AC" or "6C 7C AC"'
     )
-    p.add_argument("--seat", type=int, default=None, help="the seat to play (checked against the plays)")
+    p.add_argument(
+        "--seat",
+        type=int,
+        default=None,
+        help="the seat to play (checked against the plays), or at a deal's start the seat to decide",
+    )
     p.add_argument(
         "--dealer", type=int, default=None, help="the dealer (default: the last seat, so seat 0 leads)"
     )
@@ -125,7 +138,12 @@ def advise_arguments(p) -> None:
         help="a policy whose card to name (repeatable or "
         "comma-separated; default heuristic): random, heuristic, pimc, Differenzler also calibrated",
     )
-    p.add_argument("--samples", type=int, default=None, help="sampled deals (default: pimc_samples, 8)")
+    p.add_argument(
+        "--samples",
+        type=int,
+        default=None,
+        help="sampled deals (default: pimc_samples, 8; at a deal's start, cardmc odds' 100,000)",
+    )
     p.add_argument("--seed", type=int, default=0, help="random seed of the samples (default 0)")
     p.add_argument(
         "--set",
@@ -145,7 +163,7 @@ def advise_arguments(p) -> None:
         help="search only with this many tricks left or "
         "fewer (default: the most the search player searches: whole deals can take minutes)",
     )
-    p.add_argument("--out", default=None, metavar="FILE.csv", help="write the cards' table as CSV")
+    p.add_argument("--out", default=None, metavar="FILE.csv", help="write the choices' table as CSV")
     p.add_argument("--force", action="store_true", help="overwrite an existing output file")
     g = p.add_argument_group("a point of a trace")
     g.add_argument("--trace", default=None, metavar="FILE", help="a trace written by cardmc trace")
@@ -156,7 +174,10 @@ def advise_arguments(p) -> None:
     g.add_argument("--contract", default=None, help="C D H S obenabe undenufe")
     g.add_argument("--chooser", type=int, default=None, help="the seat that chose (default: the forehand)")
     g.add_argument(
-        "--pushed", action="store_true", default=None, help="the forehand pushed: its partner chose"
+        "--pushed",
+        action="store_true",
+        default=None,
+        help="the forehand pushed: its partner chose (at the deal's start: chooses)",
     )
     g = p.add_argument_group("Differenzler")
     g.add_argument("--trump-card", default=None, help="the face-up trump card (the dealer's until played)")
