@@ -543,13 +543,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "advise",
-        help="advice at one decision: each legal card's value from one seat's view, 95%% CIs",
+        help="advice at one decision: each legal card's value from one seat's view, or at a deal's "
+        "start each contract's or declaration's, 95%% CIs",
         epilog=cli_solve.ADVISE_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description="From one seat's view of a deal in progress (its hand, the plays so far, the "
         "contract or trump), or a point of a trace, deal the unseen cards consistently with the play "
         "(reproducible by seed), solve each deal with every hand seen, and report each legal card's "
-        "value for the seat with a 95% CI, the best card, and the card each --policy plays.",
+        "value for the seat with a 95% CI, the best card, and the card each --policy plays. At a "
+        "deal's start, the decision there: each Schieber contract and the push, or each Differenzler "
+        "declaration, estimated under heuristic play as cardmc odds does, the best choice and each "
+        "--policy's choice.",
     )
     cli_solve.advise_arguments(p)
 
