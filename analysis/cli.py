@@ -106,6 +106,8 @@ def _run_args(p: argparse.ArgumentParser, games_default: int | None = None) -> N
     )
 
 
+PROBE_DISTANCES = (-20, -10, -5, -1, 0, 1, 5, 10, 20)  # bench --solver --probes: points from the value
+
 CONDITIONS = """Fix cards of any seat; the rest are dealt uniformly at random from the
 cards left, in every deal of every game (Norwegian Jazz: only deal N).
 Seats are absolute (0..n-1). Reproducible by seed, game, deal and condition.
@@ -496,6 +498,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--positions", type=positive_int, default=None, help="--solver: positions timed (default 100)"
     )
     search.add_argument(
+        "--probes",
+        action="store_true",
+        help="--solver: also time one null-window probe at each of "
+        f"{', '.join(f'{d:+d}' for d in PROBE_DISTANCES)} points from each position's value, "
+        "from an empty table (nodes against the distance)",
+    )
+    search.add_argument(
         "--objective",
         default=None,
         help="--solver: the value solved instead: Differenzler "
@@ -735,6 +744,7 @@ def cmd_bench(args) -> int:
     belongs = {
         "--tricks-left": ("--solver",),
         "--positions": ("--solver",),
+        "--probes": ("--solver",),
         "--objective": ("--solver",),
         "--tricks": ("--pimc",),
         "--samples": ("--pimc",),
@@ -753,7 +763,7 @@ def cmd_bench(args) -> int:
     if mode is not None and (args.hands or args.trump_card is not None or args.deal is not None):
         raise UsageError(f"conditions (--hand, --trump-card, --deal) are not for {mode}")
     if args.solver:
-        from cardmc.bench import solver_line
+        from cardmc.bench_search import solver_line
 
         seed = 1 if args.seed is None else args.seed
         print(
@@ -764,12 +774,13 @@ def cmd_bench(args) -> int:
                 args.tricks_left,
                 players=args.players or 4,
                 objective=args.objective,
+                probes=PROBE_DISTANCES if args.probes else (),
             ),
             flush=True,
         )
         return 0
     if args.pimc:
-        from cardmc.bench import pimc_line
+        from cardmc.bench_search import pimc_line
 
         print(
             pimc_line(

@@ -231,7 +231,7 @@ def advise_command(args) -> int:
 
 def solver_bench_main(argv=None) -> int:
     """``python -m cardmc.cli_solve solver GAME [--positions N] [--tricks-left K] ...``
-    (also ``cardmc bench GAME --solver``): ``cardmc.bench.solver_line``."""
+    (also ``cardmc bench GAME --solver``): ``cardmc.bench_search.solver_line``."""
     p = argparse.ArgumentParser(
         prog="python -m cardmc.cli_solve solver", description=solver_bench_main.__doc__
     )
@@ -251,7 +251,7 @@ def solver_bench_main(argv=None) -> int:
         "Differenzler also sure_at_most, Norwegian Jazz also escape)",
     )
     a = p.parse_args(argv)
-    from cardmc.bench import solver_line
+    from cardmc.bench_search import solver_line
 
     try:
         print(
@@ -266,7 +266,7 @@ def solver_bench_main(argv=None) -> int:
 
 def pimc_bench_main(argv=None) -> int:
     """``python -m cardmc.cli_solve pimc GAME [--games N] [--tricks T] [--samples K]``
-    (also ``cardmc bench GAME --pimc``): ``cardmc.bench.pimc_line``."""
+    (also ``cardmc bench GAME --pimc``): ``cardmc.bench_search.pimc_line``."""
     p = argparse.ArgumentParser(prog="python -m cardmc.cli_solve pimc", description=pimc_bench_main.__doc__)
     p.add_argument("game", choices=list(GAMES))
     p.add_argument("--games", type=int, default=2, help="games timed (default 2)")
@@ -277,7 +277,7 @@ def pimc_bench_main(argv=None) -> int:
     p.add_argument("--players", type=int, default=None, help="Norwegian Jazz players (default 4)")
     p.add_argument("--seed", type=int, default=1)
     a = p.parse_args(argv)
-    from cardmc.bench import pimc_line
+    from cardmc.bench_search import pimc_line
 
     try:
         print(pimc_line(a.game, a.games, a.tricks, a.samples, a.players, a.seed))

@@ -59,6 +59,9 @@ cards and hand size).
 
 from __future__ import annotations
 
+import contextlib
+import time
+
 import numpy as np
 
 from cardmc import registry
@@ -70,7 +73,7 @@ from cardmc.kernels.events import EV_CONTRACT, EV_DEAL, EV_DECLARE, EV_HAND, EV_
 from cardmc.objectives import sides
 from cardmc.registry import Option
 
-TT_MIB = 16  # a search from five tricks left fills a small table; one a thread
+TT_MIB = 128  # a search from five tricks left fills a small table; one a thread
 TRIES = 200  # samples drawn for one accepted (a player's inferences make almost every one pass)
 
 
@@ -286,6 +289,7 @@ def decide(view: dict, samples: int, rng: np.random.Generator, tt, salts: dict |
     Found by a ranking search (``rank``), not by every card's exact value."""
     if view["legal"] & (view["legal"] - 1) == 0:
         return int(view["legal"]).bit_length() - 1
+    start = time.perf_counter()
     hooks = registry.get(view["game"]).search_player
     R = rules(view)
     banned = forbidden(view, R, unseen_of(view))  # what the plays tell, and the deal so far: once a decision
@@ -295,8 +299,35 @@ def decide(view: dict, samples: int, rng: np.random.Generator, tt, salts: dict |
         for hands in deals:
             for card, value in hooks.cards(view, hands).items():
                 totals[card] = totals.get(card, 0) + value
-        return min(totals, key=lambda c: (hooks.sign * totals[c], c))
-    return rank(view, deals, R, tt, history(view, R), salts)
+        card = min(totals, key=lambda c: (hooks.sign * totals[c], c))
+    else:
+        card = rank(view, deals, R, tt, history(view, R), salts)
+    if _decisions is not None:
+        _decisions.append(
+            (
+                int(view["hand"]).bit_count(),
+                view.get("contract"),
+                time.perf_counter() - start,
+                int(R[SR.NODES]),
+            )
+        )
+    return card
+
+
+_decisions: list | None = None  # while ``recorded`` is open: the decisions searched
+
+
+@contextlib.contextmanager
+def recorded():
+    """While open, every decision the search player searches in this process
+    is listed (tricks left, contract, seconds, nodes; English Jazz's own
+    search counts no nodes): what ``cardmc bench GAME --pimc`` tables."""
+    global _decisions
+    _decisions = []
+    try:
+        yield _decisions
+    finally:
+        _decisions = None
 
 
 def rank(view: dict, deals: list, R: np.ndarray, tt, past: tuple[int, int], salts: dict | None = None) -> int:
@@ -324,9 +355,28 @@ def rank(view: dict, deals: list, R: np.ndarray, tt, past: tuple[int, int], salt
     guess = S.NONE
     for j, hands in enumerate(deals):
         m, guess = S.card_bounds(
-            R, keys, lows, highs, bests, ages, hands, line, k, leader, -1, flags, target, guess,
-            out_c, low, high, moves, scores, fr, fk,
-        )  # fmt: skip
+            R,
+            keys,
+            lows,
+            highs,
+            bests,
+            ages,
+            hands,
+            line,
+            k,
+            leader,
+            -1,
+            flags,
+            target,
+            guess,
+            out_c,
+            low,
+            high,
+            moves,
+            scores,
+            fr,
+            fk,
+        )
         for i in range(m):
             bounds.setdefault(int(out_c[i]), np.zeros((len(deals), 2), np.int64))[j] = low[i], high[i]
     side = 1 if hooks.sign < 0 else 0  # the bound a card's mean is best at: high when the most is best
@@ -338,9 +388,27 @@ def rank(view: dict, deals: list, R: np.ndarray, tt, past: tuple[int, int], salt
             return card
         j = int(open_[0])
         v = S.card_exact(
-            R, keys, lows, highs, bests, ages, deals[j], line, k, leader, -1, flags, target, card,
-            int(b[j, 0]), int(b[j, 1]), moves, scores, fr, fk,
-        )  # fmt: skip
+            R,
+            keys,
+            lows,
+            highs,
+            bests,
+            ages,
+            deals[j],
+            line,
+            k,
+            leader,
+            -1,
+            flags,
+            target,
+            card,
+            int(b[j, 0]),
+            int(b[j, 1]),
+            moves,
+            scores,
+            fr,
+            fk,
+        )
         b[j] = v, v
 
 

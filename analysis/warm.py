@@ -53,7 +53,7 @@ def compile_group(group: str) -> None:
         for game in registry.GAMES:
             for position in registry.get(game).example.positions:
                 cardmc.solve(game, **position)
-        from cardmc.bench import bench_solver
+        from cardmc.bench_search import bench_solver
 
         bench_solver(registry.GAMES[0], positions=1, tricks_left=3)
         return

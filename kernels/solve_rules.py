@@ -38,7 +38,9 @@ from cardmc.kernels.tricks import (
 
 SCHIEBER, DIFFERENZLER, ENGLISH_JAZZ, NORWEGIAN_JAZZ = 0, 1, 2, 3
 GAME, PLAYERS, PARAM, MAX_SIDE, COUNTED, BONUS, LAST_BONUS, MODE, TT_MASK, SALT, NODES, STOP = range(12)
-R_SIZE = 12
+CUTS = 12  # R[CUTS + cut_slot(k, left, first)]: the search's cut nodes, counted (``cut_slot``)
+TRICK_SEATS, MOST_TRICKS = 8, 18  # a trick's seats, a hand's tricks: at most
+R_SIZE = CUTS + TRICK_SEATS * MOST_TRICKS * 2
 THRESHOLD, INTERVAL = 0, 1  # R[MODE]: "at least lo" searches, or "within [lo, hi]"
 
 # BETWEEN[kind, a, b]: 16-bit rank set strictly between ranks a and b in the

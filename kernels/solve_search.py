@@ -42,11 +42,13 @@ from cardmc.kernels.jit import jit
 from cardmc.kernels.solve_rules import (
     BONUS,
     COUNTED,
+    CUTS,
     DIFFERENZLER,
     ENGLISH_JAZZ,
     GAME,
     INTERVAL,
     MAX_SIDE,
+    MOST_TRICKS,
     MODE,
     NODES,
     PARAM,
@@ -635,8 +637,11 @@ def search(
         else:
             fr[d, F_BEST] = min(fr[d, F_BEST], g)
             cut = g < fr[d, F_LO]
-        if cut and fr[d, F_K] == 0:
-            fr[d, F_KILLER + fr[d, F_SEAT]] = moves[d, fr[d, F_IDX]]
+        if cut:  # counted by the seat's place in the trick, the tricks left and whether the first move cut
+            left = popcount(hands[fr[d, F_SEAT]])  # (its card is back in its hand)
+            R[CUTS + 2 * (fr[d, F_K] * MOST_TRICKS + left - 1) + (fr[d, F_IDX] == 0)] += 1
+            if fr[d, F_K] == 0:
+                fr[d, F_KILLER + fr[d, F_SEAT]] = moves[d, fr[d, F_IDX]]
         if not cut:  # the next move, or the node fails for its side
             fr[d, F_IDX] += 1
             if fr[d, F_IDX] < fr[d, F_COUNT]:

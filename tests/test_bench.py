@@ -70,9 +70,11 @@ def test_bench_times_the_solver_and_the_search_player(capsys):
         cli.main(["bench", "schieber", "--solver", "--tricks-left", "3", "--positions", "4", "--seed", "2"])
         == 0
     )
-    line = capsys.readouterr().out.strip()
+    out = capsys.readouterr().out.strip()
+    line = out.splitlines()[0]
     assert line.startswith("schieber team0 (3 tricks left, contract random, seed 2): 4 positions, median ")
     assert " ms, p99 " in line and "M nodes/s" in line
+    assert "by contract family:" in out and "share of cut nodes cut by their first move (%):" in out
     assert (
         cli.main(["bench", "english_jazz", "--pimc", "--games", "1", "--tricks", "1", "--samples", "2"]) == 0
     )
@@ -82,8 +84,28 @@ def test_bench_times_the_solver_and_the_search_player(capsys):
     )
 
 
+def test_the_search_benches_show_where_the_work_goes():
+    from cardmc.bench_search import bench_pimc, bench_solver, cut_rates, decision_table, probe_nodes
+
+    df = bench_solver("schieber", 12, 4, 4, probes=(-5, 0, 5))
+    assert set(df["family"]) <= {"trump", "obenabe", "undenufe"} and (df["tricks_left"] == 4).all()
+    cuts = df.attrs["cuts"]
+    assert 0 < cuts.sum() <= df["nodes"].sum()
+    rates = cut_rates(cuts)
+    assert list(rates.columns) == [3, 4]  # the last two tricks are played without a search
+    assert ((rates.fillna(0) >= 0) & (rates.fillna(0) <= 100)).all().all()
+    probes = probe_nodes(df.attrs["probes"])
+    assert list(probes.index) == [-5, 0, 5] and (probes["probes"] == 12).all()
+    decisions, seconds, deals = bench_pimc("schieber", 1, 4, 2)
+    assert seconds > 0 and deals > 0 and len(decisions) > 10
+    assert set(decisions["tricks_left"]) <= {1, 2, 3, 4} and (decisions["nodes"] > 0).all()
+    assert set(decisions["family"]) <= {"trump", "obenabe", "undenufe"}
+    table = decision_table(decisions)
+    assert table["decisions"].sum() == len(decisions)
+
+
 def test_the_solver_bench_solves_the_objective_asked(capsys):
-    from cardmc.bench import bench_solver
+    from cardmc.bench_search import bench_solver
 
     at_least = bench_solver("differenzler", 30, 3, 3)
     at_most = bench_solver("differenzler", 30, 3, 3, objective="sure_at_most")

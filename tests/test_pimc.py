@@ -379,11 +379,12 @@ def test_norwegian_jazz_pimc_games_are_reproducible_and_audit_clean():
         cardmc.simulate("norwegian_jazz", games=1, policy="pimc", pimc_tricks=18)
 
 
-def test_the_speed_benchmark_prints_one_line_and_refuses_bad_values(capsys):
+def test_the_speed_benchmark_prints_its_line_and_table_and_refuses_bad_values(capsys):
     assert pimc_bench_main(["differenzler", "--games", "1", "--tricks", "2", "--samples", "1"]) == 0
-    line = capsys.readouterr().out.strip()
+    line, *table = capsys.readouterr().out.strip().splitlines()
     assert line.startswith("differenzler: every seat pimc, 1 samples, from 2 tricks left, seed 1: 1 games, ")
     assert line.endswith("s a deal (1 thread)")
+    assert table[1] == "a decision searched, by tricks left and contract family:"
     for bad in (
         ["schieber", "--tricks", "10"],
         ["schieber", "--games", "0"],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardmc.bench import bench_solver, solver_summary
+from cardmc.bench_search import bench_solver, solver_summary
 from cardmc.registry import UsageError
 from cardmc.solve import solve
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from cardmc.bench import bench_solver
+from cardmc.bench_search import bench_solver
 
 # (game, players, seed, tricks left, contract, values of bench_solver's positions)
 STORED = [
