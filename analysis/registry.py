@@ -115,6 +115,25 @@ class Study:
     full: int
 
 
+LINEUP = ("random", "heuristic", "pimc", "pimc@2")  # ``cardmc ladder``'s players unless a game names its own
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """How ``cardmc ladder`` (``cardmc.ladder``) plays the game: its players by
+    default and what it measures of one side of the table."""
+
+    # the players by default: policy names the game parses, and ``pimc@N``, the search player searching from
+    # N tricks left; a game's own player joins by its name (``lineup=(*LINEUP, "mine")``)
+    lineup: tuple[str, ...] = LINEUP
+    # (seats, players) -> a function of a block's rows giving one value per game for the side at ``seats`` (a
+    # DataFrame indexed by game, a column per measure); None: the natural measure
+    measure: Callable[[tuple[int, ...], int], Callable] | None = None
+    # (rows, players) -> the decisions in the rows, for the seconds a decision; None: the tricks taken, a card
+    # from every seat each
+    decisions: Callable[[object, int], int] | None = None
+
+
 @dataclass(frozen=True)
 class SolverSpec:
     """The game as the exact solver (``cardmc.solve``) and its bench see it:
@@ -263,6 +282,8 @@ class GameSpec:
     solved: Solved | None = None
     # ``cardmc.advise``: a seat's view of a deal in progress and its heuristic's card
     adviser: Adviser | None = None
+    # ``cardmc ladder``: every pair of players in duplicate
+    ladder: Ladder = Ladder()
 
     def settings(self, given: dict[str, object] | None = None) -> dict[str, object]:
         """Defaults overlaid with ``given`` (rule and simulation options), checked."""

@@ -22,6 +22,7 @@ from cardmc.registry import (
     Deferred,
     Example,
     GameSpec,
+    Ladder,
     Option,
     Study,
     UsageError,
@@ -476,6 +477,26 @@ def compare_measure(seats: tuple[int, ...], players: int):
     return measure
 
 
+def ladder_measure(seats: tuple[int, ...], players: int):
+    """``cardmc ladder``'s measures of the side at ``seats`` (one team): its share of the card points of the
+    match's deals (a half when no card was played: a Weis won the match first), then the natural measure (its
+    points per deal and match wins)."""
+    from cardmc.compare import per_game
+
+    natural = compare_measure(seats, players)
+    team = seats[0] % 2
+
+    def measure(rows):
+        out = natural(rows)
+        seat, points = rows["seat"].to_numpy(), rows["card_points"].to_numpy(float)
+        ours = per_game(rows, points, "ours", seat == team)  # a team's card points on each of its rows
+        both = per_game(rows, points, "both", seat < 2)
+        out.insert(0, "card points share", (ours / (2 * both)).fillna(0.5))
+        return out
+
+    return measure
+
+
 class SchieberSpec(GameSpec):
     """Schieber's spec: its ``params`` end with what the rules in force make of the heuristic's push, the
     threshold ``push_below`` (``cardmc.kernels.schieber_push``), at ``k.P_PUSH_BELOW``."""
@@ -539,7 +560,9 @@ SPEC = SchieberSpec(
             "force the forehand to push or to choose",
             choices={"policy": 0, "always": 1, "never": 2},
         ),
-        **pimc.options(9, "9: every card; whole deals take seconds a solve"),
+        **pimc.options(
+            9, "a deal with every seat searching: 0.2 s from 6 tricks, 1 s from 7, 10 s from 8", 7
+        ),
     },
     policies=tuple(POLICIES),
     default_policy="heuristic",
@@ -574,6 +597,7 @@ SPEC = SchieberSpec(
     summarise=summarise,
     advice=odds,
     natural_measure=compare_measure,
+    ladder=Ladder(measure=ladder_measure),
     bench_games=65_536,  # long enough that a run's fixed costs (about 10 ms) do not set the rate
     solver=schieber_solver.SOLVER,
     search_player=schieber_solver.SEARCH_PLAYER,
