@@ -5,6 +5,7 @@ Norwegian Jazz.
     >>> df = cardmc.simulate("differenzler", games=10_000, seed=1)
     >>> tables = cardmc.analyze("differenzler", df)
     >>> cardmc.compare("differenzler", ["heuristic", "random"], games=20_000)   # paired, same deals
+    >>> cardmc.ladder("schieber", ["random", "heuristic", "pimc"], search_games=20)   # every pair in duplicate
 
 The parts: ``cardmc.kernels`` (the Numba kernels: cards, dealing, the rules
 of each game, policies, batch drivers), ``cardmc.reports`` (charts and the
@@ -23,6 +24,7 @@ _GAME_API = {"house_rules": "cardmc.schieber"}
 _PARTS = ("kernels", "reports")
 _CALLABLE = (
     "compare",
+    "ladder",
     "solve",
     "odds",
     "advise",

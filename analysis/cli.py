@@ -1,4 +1,4 @@
-"""The ``cardmc`` command line: simulate, analyze, compare, trace, odds, calibrate, bench, report."""
+"""The ``cardmc`` command line: simulate, analyze, compare, ladder, trace, odds, calibrate, bench, report."""
 
 from __future__ import annotations
 
@@ -264,6 +264,77 @@ example:
 """
 
 
+LADDER_HELP = """players (default: the game's lineup, e.g. random heuristic pimc pimc@2):
+  a policy name the game knows, played at each of its seats, or pimc@N, the
+  search player searching from N tricks left (pimc_tricks=N)
+
+Each player meets every player before it, X (the later) against Y, in
+duplicate: every game twice on the same deals, X at the even seats and Y at
+the odd ones, then the seats swapped. The figure is the game's own measure of
+X's seats minus Y's, one value a game, with its 95% CI, paired on the deals:
+differenzler: penalty per hand; schieber: share of the card points, points per
+deal and match wins of the team; english_jazz, norwegian_jazz: score per deal
+and wins. Two search players at different depths cannot share a table and are
+not paired. Each player's seconds a decision are timed apart: every seat
+playing it, one thread, the seed's first games for about a second.
+
+example:
+  cardmc ladder schieber --games 20000 --search-games 50
+  cardmc ladder differenzler random calibrated pimc@3 --max-seconds 60 --out ladder.csv
+"""
+
+
+def ladder_arguments(parser) -> None:
+    """The options of ``cardmc ladder`` (an argparse parser or subparser)."""
+    _game(parser)
+    parser.add_argument(
+        "lineup", nargs="*", metavar="PLAYER", help="the players (default: the game's lineup; see below)"
+    )
+    parser.add_argument(
+        "--games", type=positive_int, default=10_000, help="games a pair at most (default 10,000)"
+    )
+    parser.add_argument(
+        "--search-games",
+        type=positive_int,
+        default=100,
+        help="games at most of a pair with a search player (default 100; a second or so a game)",
+    )
+    parser.add_argument(
+        "--seed", type=seed_int, default=0, help="random seed (default 0): game i of seed s is fixed"
+    )
+    parser.add_argument(
+        "--players", type=positive_int, default=None, help="number of players (Norwegian Jazz: 3-7)"
+    )
+    parser.add_argument(
+        "--set",
+        dest="settings",
+        type=setting,
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rule or simulation option of every game (a player's own depth wins), repeatable",
+    )
+    parser.add_argument(
+        "--target-se",
+        type=float,
+        default=None,
+        help="a pair stops once the standard errors of its figures are below this",
+    )
+    parser.add_argument(
+        "--max-seconds",
+        type=float,
+        default=None,
+        help="a pair stops after this many seconds (between rounds)",
+    )
+    parser.add_argument(
+        "--threads", type=positive_int, default=None, help="Numba threads (default: all cores)"
+    )
+    parser.add_argument("--no-timing", action="store_true", help="do not time the players' decisions")
+    parser.add_argument("--out", default=None, metavar="FILE.csv", help="write the table as CSV")
+    parser.add_argument("--force", action="store_true", help="overwrite an existing output file")
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+
+
 def where_argument(parser) -> None:
     """``--where``: a filter on the row columns (``cardmc analyze`` and ``cardmc compare``)."""
     parser.add_argument(
@@ -443,6 +514,16 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     compare_arguments(p)
+
+    p = sub.add_parser(
+        "ladder",
+        help="every pair of players in duplicate on the same deals, paired",
+        description="Play every pair of players in duplicate on identical deals (seats swapped) and show "
+        "the game's measure of one minus the other with 95% CIs, and each player's seconds a decision.",
+        epilog=LADDER_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ladder_arguments(p)
 
     p = sub.add_parser(
         "trace",
@@ -921,6 +1002,45 @@ COMMANDS = {
 
 
 COMMANDS["compare"] = cmd_compare
+
+
+def cmd_ladder(args) -> int:
+    from cardmc.display import show
+    from cardmc.ladder import ladder
+
+    table = ladder(
+        args.game,
+        args.lineup or None,
+        games=args.games,
+        seed=args.seed,
+        search_games=args.search_games,
+        players=args.players,
+        target_se=args.target_se,
+        max_seconds=args.max_seconds,
+        threads=args.threads,
+        timed=not args.no_timing,
+        progress=not args.no_progress,
+        out=args.out,
+        force=args.force,
+        **_settings(args),
+    )
+    a = table.attrs
+    print(f"{args.game}: {', '.join(a['lineup'])}; seed {a['seed']}, {a['seconds']:.1f} s")
+    shown = table.drop(columns=["se", "seconds", "x_seconds", "y_seconds"])
+    for measure in dict.fromkeys(shown.index.get_level_values("measure")):
+        print(show(f"{measure}: X minus Y, in duplicate, paired on the deals", shown.loc[measure]))
+    if len(a["timing"]):
+        per = a["timing"]["seconds_per_decision"].map("{:.3g}".format)
+        timing = a["timing"].assign(seconds_per_decision=per)
+        print(show("seconds a decision (timed apart: every seat playing it, one thread)", timing.round(2)))
+    for x, y, why in a["unpaired"]:
+        print(f"\nnot paired: {x} and {y} ({why})")
+    if args.out:
+        print(f"\nwrote {args.out}")
+    return 0
+
+
+COMMANDS["ladder"] = cmd_ladder
 
 
 if __name__ == "__main__":
