@@ -30,12 +30,14 @@ MARKER = ".cardmc-report"
 # beside each game's study (its spec's ``study``): the advice for one hand, deals per hand and choice in
 # --quick and by default (reports/yourhand.py caps them)
 YOURHAND = Study("yourhand", 2_000, 20_000)
+# beside them: every game's ladder (reports/ladder.py), games a pair of plain policies in --quick and by default
+LADDER = Study("ladder", 400, 20_000)
 
 
 def studies() -> list[Study]:
-    """The report's studies in order of their module's name: every game's, then your hand's."""
+    """The report's studies: every game's in order of their module's name, then the ladders and your hand's."""
     games = [registry.get(game).study for game in registry.GAMES]
-    return sorted([s for s in games if s is not None] + [YOURHAND], key=lambda s: s.module)
+    return sorted([s for s in games if s is not None], key=lambda s: s.module) + [LADDER, YOURHAND]
 
 
 def build_report(

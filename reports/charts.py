@@ -114,6 +114,35 @@ def plot_calibration(table: pd.DataFrame, ax=None, title: str = "Declared vs mad
     return ax
 
 
+def plot_ladder(table: pd.DataFrame, title: str = ""):
+    """Each pair's X minus Y with its 95% CI, one panel per measure, pairs down the side (``table``:
+    ``cardmc.ladder``'s, indexed by measure, x and y); returns the first panel."""
+    need(table, ("estimate", "ci_low", "ci_high"), "plot_ladder", levels=("measure", "x", "y"))
+    measures = list(dict.fromkeys(table.index.get_level_values("measure")))
+    pairs = table.loc[measures[0]].index
+    with styled():
+        fig, panels = plt.subplots(
+            1,
+            len(measures),
+            sharey=True,
+            squeeze=False,
+            figsize=(7.0, 1.6 + 0.4 * len(pairs)),
+            layout="constrained",
+        )
+        place = np.arange(len(pairs))[::-1]
+        for ax, measure in zip(panels[0], measures):
+            t = table.loc[measure].reindex(pairs)
+            ax.errorbar(
+                t["estimate"], place, xerr=np.nan_to_num(_yerr(t)).clip(min=0), marker="o", linestyle="none"
+            )
+            ax.axvline(0, color="grey", linewidth=1)
+            ax.set_title(measure)
+        panels[0][0].set_yticks(place, [f"{x} - {y}" for x, y in pairs])
+        fig.supxlabel("X minus Y (95% CI)", fontsize=10)
+        fig.suptitle(title, fontweight="bold")
+    return panels[0][0]
+
+
 def save(ax, folder, name: str) -> list[str]:
     """Write the chart as PNG and SVG; returns the file names."""
     fig = ax.figure
