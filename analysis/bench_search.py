@@ -267,7 +267,12 @@ def solver_line(
 
 
 def bench_pimc(
-    game: str, games: int = 2, tricks: int = 5, samples: int = 8, players: int | None = None, seed: int = 1
+    game: str,
+    games: int = 2,
+    tricks: int | None = None,
+    samples: int = 8,
+    players: int | None = None,
+    seed: int = 1,
 ) -> tuple[pd.DataFrame, float, int]:
     """The search player with every seat searching, one thread, after one
     warm-up game (compile or load the cache): one row per decision it
@@ -281,6 +286,8 @@ def bench_pimc(
         raise registry.UsageError(f"unknown game {game!r}: one of {', '.join(registry.GAMES)}")
     if games < 1:
         raise registry.UsageError(f"games must be at least 1, not {games}")
+    if tricks is None:  # the game's default depth
+        tricks = int(registry.get(game).options["pimc_tricks"].default)
     before = numba.get_num_threads()
     numba.set_num_threads(1)
     try:
@@ -335,11 +342,17 @@ def decision_table(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def pimc_line(
-    game: str, games: int = 2, tricks: int = 5, samples: int = 8, players: int | None = None, seed: int = 1
+    game: str,
+    games: int = 2,
+    tricks: int | None = None,
+    samples: int = 8,
+    players: int | None = None,
+    seed: int = 1,
 ) -> str:
     """``bench_pimc`` as one line (seconds a deal over whole games) and its
     table of decisions (``decision_table``): ``cardmc bench GAME --pimc``."""
     df, seconds, deals = bench_pimc(game, games, tricks, samples, players, seed)
+    tricks = int(registry.get(game).options["pimc_tricks"].default) if tricks is None else tricks
     line = (
         f"{game}: every seat pimc, {samples} samples, from {tricks} tricks left, seed {seed}: "
         f"{games} games, {deals} deals in {seconds:.1f} s = {seconds / deals:.3f} s a deal (1 thread)"

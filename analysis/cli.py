@@ -601,7 +601,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--tricks",
         type=positive_int,
         default=None,
-        help="--pimc: search from this many tricks left (pimc_tricks, default 5)",
+        help="--pimc: search from this many tricks left (pimc_tricks, default: the game's)",
     )
     search.add_argument(
         "--samples",
@@ -867,7 +867,7 @@ def cmd_bench(args) -> int:
             pimc_line(
                 args.game,
                 args.games or 2,
-                args.tricks or 5,
+                args.tricks,
                 args.samples or 8,
                 args.players,
                 1 if args.seed is None else args.seed,

@@ -271,7 +271,10 @@ def pimc_bench_main(argv=None) -> int:
     p.add_argument("game", choices=list(GAMES))
     p.add_argument("--games", type=int, default=2, help="games timed (default 2)")
     p.add_argument(
-        "--tricks", type=int, default=5, help="pimc_tricks: search from this many tricks left (default 5)"
+        "--tricks",
+        type=int,
+        default=None,
+        help="pimc_tricks: search from this many tricks left (default: the game's)",
     )
     p.add_argument("--samples", type=int, default=8, help="pimc_samples: deals solved a card (default 8)")
     p.add_argument("--players", type=int, default=None, help="Norwegian Jazz players (default 4)")

@@ -310,7 +310,9 @@ SPEC = GameSpec(
     default_players=3,
     rules={},
     options={
-        **pimc.options(7, "a solve takes about 2 ms from 5 tricks, 40 ms from 6 and 0.2 s from 7"),
+        **pimc.options(
+            7, "a deal with every seat searching: 0.08 s from 5 tricks, 0.7 s from 6, 13 s from 7", 6
+        ),
     },
     policies=tuple(POLICIES),
     default_policy="heuristic",

@@ -34,9 +34,12 @@ code) for its own objective:
   samples keep every pass (a seat that passed held no card playable then).
 
 Whole deals take seconds each to solve, so the player searches once
-``pimc_tricks`` tricks or fewer are left (default 5, about a millisecond a
-solve) and plays as ``heuristic`` before; ``pimc_tricks=9`` searches every
-card. It chooses contracts and declares as its seat's policy says
+``pimc_tricks`` tricks or fewer are left and plays as ``heuristic`` before
+(the default is each game's deepest setting that keeps a deal with every seat
+searching at about a second: Schieber 7, Differenzler 5, English Jazz 6,
+Norwegian Jazz 7); ``pimc_tricks=9`` searches every Schieber card. It does
+not value every card: it ranks them (``rank``), and plays the card every
+card's exact value would give. It chooses contracts and declares as its seat's policy says
 (Schieber: as ``heuristic``; Differenzler: ``pimc:calibrated`` and the like).
 It does not use the Weis shown or Stöck, and its solver counts the
 rulebook's points (with ``undenufe_points=six`` too).
@@ -73,20 +76,22 @@ from cardmc.kernels.events import EV_CONTRACT, EV_DEAL, EV_DECLARE, EV_HAND, EV_
 from cardmc.objectives import sides
 from cardmc.registry import Option
 
-TT_MIB = 128  # a search from five tricks left fills a small table; one a thread
+TT_MIB = 16  # a game's searches from seven tricks left share it (a larger one saves no nodes); one a thread
 TRIES = 200  # samples drawn for one accepted (a player's inferences make almost every one pass)
 
 
-def options(most: int, cost: str) -> dict[str, Option]:
+def options(most: int, cost: str, default: int) -> dict[str, Option]:
     """The search player's two simulation options, as every game offers them:
     ``most`` tricks at the most (``pimc_tricks``), ``cost`` what searching
-    from more tricks costs in the game."""
+    from more tricks costs in the game, ``default`` the depth it searches
+    from unless told (the deepest that keeps a deal with every seat searching
+    at about a second on one thread)."""
     return {
         "pimc_samples": Option(
             8, "int", "deals of the unseen cards the pimc player solves for each card it plays", 1, 1000
         ),
         "pimc_tricks": Option(
-            5,
+            default,
             "int",
             "the pimc player searches once this many tricks or fewer are left, and "
             f"plays as heuristic before ({cost})",
