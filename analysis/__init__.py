@@ -28,6 +28,7 @@ _CALLABLE = (
     "solve",
     "odds",
     "advise",
+    "train",
 )  # modules that call their function: cardmc.compare(game, arms, ...)
 
 __all__ = [*_API, *_GAME_API, *_CALLABLE, "__version__"]

@@ -1,4 +1,5 @@
-"""The ``cardmc`` command line: simulate, analyze, compare, ladder, trace, odds, calibrate, bench, report."""
+"""The ``cardmc`` command line: simulate, analyze, compare, ladder, trace, odds, calibrate, train, bench,
+report."""
 
 from __future__ import annotations
 
@@ -667,6 +668,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--force", action="store_true", help="overwrite an existing table")
 
     p = sub.add_parser(
+        "train",
+        help="fit a game's learned player to the search player (Schieber)",
+        description="Play games of the heuristic, label decisions with DEPTH tricks left or fewer by the "
+        "search player (each legal card's mean value over SAMPLES solved deals of the unseen cards), fit "
+        "the learned player's weights to them and write its weights file. Seeded: the same input gives "
+        "the same file. The default size takes about a quarter of an hour on two cores.",
+    )
+    p.add_argument("game", metavar="GAME", help="schieber")
+    p.add_argument("--decisions", type=positive_int, default=None, help="decisions labelled (default 4,000)")
+    p.add_argument("--seed", type=seed_int, default=1, help="seed of the games and samples (default 1)")
+    p.add_argument("--depth", type=positive_int, default=None, help="tricks left to label from (default 7)")
+    p.add_argument("--samples", type=positive_int, default=None, help="deals solved a decision (default 4)")
+    p.add_argument("--threads", type=positive_int, default=None, help="threads (default: all)")
+    p.add_argument(
+        "--out", default=None, help="file to write (default learned_GAME.csv in the working folder)"
+    )
+    p.add_argument("--force", action="store_true", help="overwrite an existing file")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    p = sub.add_parser(
         "compile",
         help="compile every kernel into Numba's cache, one process per core",
         description="Compile the kernels of the games and the solver into Numba's on-disk cache, "
@@ -920,6 +941,26 @@ def cmd_calibrate(args) -> int:
     return 0
 
 
+def cmd_train(args) -> int:
+    from cardmc import train
+
+    given = {name: getattr(args, name) for name in ("decisions", "depth", "samples") if getattr(args, name)}
+    done = train.train(
+        args.game,
+        seed=args.seed,
+        out=args.out,
+        force=args.force,
+        threads=args.threads,
+        progress=not args.no_progress,
+        **given,
+    )
+    print(
+        f"wrote {done['out']}: {done['decisions']} decisions of {done['games']} games in "
+        f"{done['seconds']:.0f} s; the search's best card in {done['agreement']:.1%} of them"
+    )
+    return 0
+
+
 def cmd_report(args) -> int:
     from cardmc.reports.build import build_report
 
@@ -993,6 +1034,7 @@ COMMANDS = {
     "trace": cmd_trace,
     "bench": cmd_bench,
     "calibrate": cmd_calibrate,
+    "train": cmd_train,
     "odds": cmd_odds,
     "report": cmd_report,
     "solve": cmd_solve,

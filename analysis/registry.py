@@ -284,6 +284,9 @@ class GameSpec:
     adviser: Adviser | None = None
     # ``cardmc ladder``: every pair of players in duplicate
     ladder: Ladder = Ladder()
+    # ``cardmc train GAME``: fits the game's ``learned`` player to the search player,
+    # ``trainer(decisions, seed, depth, samples, out, force, progress, threads)`` -> what it did (a dict)
+    trainer: Callable | None = None
 
     def settings(self, given: dict[str, object] | None = None) -> dict[str, object]:
         """Defaults overlaid with ``given`` (rule and simulation options), checked."""

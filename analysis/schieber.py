@@ -19,6 +19,7 @@ from cardmc.kernels import schieber_weis as w
 from cardmc.kernels.events import EV_CARD_POINTS, EV_CONTRACT, EV_DEAL_END, EV_STOECK, EV_WEIS, EV_WEIS_TEAM
 from cardmc.kernels.schieber_push import push_below
 from cardmc.registry import (
+    LINEUP,
     Deferred,
     Example,
     GameSpec,
@@ -499,11 +500,16 @@ def ladder_measure(seats: tuple[int, ...], players: int):
 
 class SchieberSpec(GameSpec):
     """Schieber's spec: its ``params`` end with what the rules in force make of the heuristic's push, the
-    threshold ``push_below`` (``cardmc.kernels.schieber_push``), at ``k.P_PUSH_BELOW``."""
+    threshold ``push_below`` (``cardmc.kernels.schieber_push``), at ``k.P_PUSH_BELOW``, then the ``learned``
+    player's weights (``cardmc.schieber_learned``), from ``k.P_WEIGHTS``."""
 
     def params(self, settings: dict[str, object]) -> np.ndarray:
+        from cardmc.schieber_learned import shipped_weights
+
         options = super().params(settings)
-        return np.append(options, np.int64(push_below(int(k.rules_of(options)))))
+        return np.concatenate([options, [push_below(int(k.rules_of(options)))], shipped_weights()]).astype(
+            np.int64
+        )
 
 
 SPEC = SchieberSpec(
@@ -597,10 +603,12 @@ SPEC = SchieberSpec(
     summarise=summarise,
     advice=odds,
     natural_measure=compare_measure,
-    ladder=Ladder(measure=ladder_measure),
+    ladder=Ladder(measure=ladder_measure, lineup=(*LINEUP, "learned")),
+    bench=(("random", "random", {}), ("heuristic", "heuristic", {}), ("learned", "learned", {})),
     bench_games=65_536,  # long enough that a run's fixed costs (about 10 ms) do not set the rate
     solver=schieber_solver.SOLVER,
     search_player=schieber_solver.SEARCH_PLAYER,
     adviser=schieber_solver.ADVISER,
     solved=schieber_solver.SOLVED,
+    trainer=Deferred("cardmc.schieber_learned", "train"),
 )

@@ -8,17 +8,18 @@ the middle of a deal. Weis live in ``cardmc.kernels.schieber_weis``; the policie
 
 ``params`` (``P_*``) = [target, undenufe_points, four_nines, long_runs,
 six multipliers, weis, stoeck, contract, forehand_push, pimc_samples,
-pimc_tricks, push_below]: the rule options in the spec's order
+pimc_tricks, push_below, weights...]: the rule options in the spec's order
 (undenufe_points 0 = ace, 1 = six; four_nines 0 or 150; long_runs 0 = flat,
 1 = scaled; multipliers of acorns, roses, bells, shields, Obenabe, Undenufe;
 weis and stoeck 1 = on, 0 = off), then the simulation options (contract -1 =
 chosen, else fixed; forehand_push 0 = as the policy says, 1 = always push,
 2 = never push), then what the spec derives from the rules: the heuristic
 forehand pushes when no contract is worth ``push_below``
-(``cardmc.kernels.schieber_push.push_below``).
+(``cardmc.kernels.schieber_push.push_below``), then from ``P_WEIGHTS`` on the
+``learned`` player's weights (``cardmc.kernels.schieber_learned``).
 The kernels carry the rule options other than the target as one int, the
 *rules word* (``rules_of``, ``DEFAULT_RULES``).
-``policies[seat, 0]``: 0 random, 1 heuristic.
+``policies[seat, 0]``: 0 random, 1 heuristic, 2 pimc (scripted), 3 learned.
 """
 
 from __future__ import annotations
@@ -55,6 +56,8 @@ from cardmc.kernels.events import (
     EV_WEIS_TEAM,
 )
 from cardmc.kernels.jit import in_shares, jit
+from cardmc.kernels.schieber_learned import NF as NWEIGHTS
+from cardmc.kernels.schieber_learned import card_features, learned_card
 from cardmc.kernels.schieber_weis import (
     FOUR_NINES,
     NO_WEIS,
@@ -88,6 +91,7 @@ P_CONTRACT, P_FOREHAND_PUSH = 12, 13
 P_PIMC_SAMPLES, P_PIMC_TRICKS = 14, 15  # read by cardmc.pimc, not here
 P_PUSH_BELOW = 16  # derived from the rules by the spec, not an option
 NPARAMS = 17
+P_WEIGHTS = NPARAMS  # the learned player's weights, NWEIGHTS of them, when the spec appends them
 MULTIPLIER_ORDER = (0, 2, 1, 3, 4, 5)  # the option's order (acorns roses bells shields ...) by contract code
 # the rules word: bit 0 Undenufe six count, bits 1-3 the Weis options of ``schieber_weis``
 # (FOUR_NINES, SCALED_RUNS, NO_WEIS), bit 4 no Stöck, 4 bits from bit 8 + 4 c the multiplier of contract c
@@ -299,8 +303,9 @@ def hand_features(hand, tmask, jack):
 
 
 # ---------------------------------------------------------------- policies
-RANDOM, HEURISTIC, SCRIPTED = 0, 1, 2
-POLICY_NAMES = ("random", "heuristic", "pimc")  # pimc: SCRIPTED here, its cards from cardmc.pimc
+RANDOM, HEURISTIC, SCRIPTED, LEARNED = 0, 1, 2, 3
+POLICY_NAMES = ("random", "heuristic", "pimc", "learned")  # pimc: SCRIPTED here, its cards from cardmc.pimc
+# learned: its cards from ``schieber_learned`` with the weights of ``params``; its contract and push the heuristic's
 
 # the scripted seats play from ``play_match``'s ``script`` (``cardmc.kernels.script``); runs without them pass
 # none, and Numba compiles them without its code (an array more per deal cost plain runs 7-12%)
@@ -700,17 +705,35 @@ def _heuristic_seats(policies):
     return bits
 
 
+LEARNED_BITS = 4  # ``_play_deal``'s seat bits from here on: the learned seats
+
+
+@jit(inline="always")
+def _learned_seats(params, policies):
+    """Bit 4 + s set: seat s plays by the learned weights (when ``params`` holds them)."""
+    bits = 0
+    if params.shape[0] >= P_WEIGHTS + NWEIGHTS:
+        for s in range(4):
+            bits |= (1 if policies[s, 0] == LEARNED else 0) << (s + LEARNED_BITS)
+    return bits
+
+
 @jit
-def _play_deal(state, events, forehand, chooser, contract, target, heuristic, z, nev, rules, script=None):
+def _play_deal(
+    state, events, forehand, chooser, contract, target, heuristic, z, nev, rules, script=None, weights=None
+):
     """``play_deal`` on a match ``state`` (``S_*``), with the players' stream state ``z`` in a register,
-    the heuristic seats as bits (``_heuristic_seats``) and the rules word ``rules``; the scripted seats
-    play the cards of ``script`` (``cardmc.kernels.script``). Returns (z, nev)."""
+    the heuristic seats as bits (``_heuristic_seats``; bits 4..7: the learned seats among them, which play
+    by ``weights``) and the rules word ``rules``; the scripted seats play the cards of ``script``
+    (``cardmc.kernels.script``). Returns (z, nev)."""
     m = multiplier_of(rules, contract)
     prow = points_row(rules, contract)  # the POINTS row of the contract's count
     wr = weis_of(rules)
     trump = trump_of(contract)
     tmask, jack = trump_masks(contract)
     rec = events.shape[0] > 0
+    learning = weights is not None and heuristic >> LEARNED_BITS != 0
+    voids = 0  # bit 4 * seat + suit: the seat played neither that led suit nor a trump (for learned seats)
     for i in range(OUT_SIZE):
         state[S_OUT + i] = 0
     k0 = k1 = k2 = k3 = 0  # the seats' best Weis keys
@@ -776,6 +799,11 @@ def _play_deal(state, events, forehand, chooser, contract, target, heuristic, z,
             legal = hand if pos == 0 else follow_rule(hand, follow, tmask, jack, beat, trump_led)
             if heuristic >> seat & 1:  # a scripted seat is a heuristic one too
                 card = -1 if script is None else scripted_card(script, seat, 9 - t, nev)
+                if card < 0 and learning and heuristic >> (seat + LEARNED_BITS) & 1:
+                    card = learned_card(
+                        hand, legal, played, voids, seat, lead, win_card, pos, win_pos, win_str, trick_pts,
+                        9 - t, contract, (seat & 1) == (chooser & 1), STRONGER[contract], POINTS[prow], weights,
+                    )  # fmt: skip
                 if card < 0:
                     card = choose_card(
                         hand,
@@ -811,6 +839,8 @@ def _play_deal(state, events, forehand, chooser, contract, target, heuristic, z,
                 lead = card
                 follow = SUIT16 << np.uint64(16 * suit)
                 trump_led = suit == trump
+            elif learning and suit != lead >> 4 and suit != trump:
+                voids |= 1 << (4 * seat + (lead >> 4))
             # masks, not selects: x86 code generation turns a select fed by a table load into a branch
             s_ = STRENGTH[contract, card] | (np.int64(b & (follow | tmask) != ZERO) - 1)  # -1: cannot win
             wins = -np.int64(s_ > win_str)  # all ones when the card wins the trick so far
@@ -907,7 +937,8 @@ def play_match(seed, index, params, policies, rows, r0, events, scratch, cond=No
     write = rows.shape[0] > 0
     rec = events.shape[0] > 0
     z = rng.key(seed, index, 0, rng.PLAY)  # the players' stream, in a register
-    heuristic = _heuristic_seats(policies)
+    heuristic = _heuristic_seats(policies) | _learned_seats(params, policies)
+    weights = params[P_WEIGHTS:]
     if script is not None:
         start_script(script, policies, 4, SCRIPTED)
     state[S_TOTALS] = state[S_TOTALS + 1] = 0
@@ -951,7 +982,7 @@ def play_match(seed, index, params, policies, rows, r0, events, scratch, cond=No
         if rec:
             nev = _event(events, nev, EV_CONTRACT, chooser, 1 if pushed else 0, contract)
         z, nev = _play_deal(
-            state, events, forehand, chooser, contract, target, heuristic, z, nev, rules, script
+            state, events, forehand, chooser, contract, target, heuristic, z, nev, rules, script, weights
         )
         winner = state[S_OUT + O_WINNER]
         if write:
@@ -1077,3 +1108,59 @@ def view_card(hand, plays, count, contract, chose, rules):
         pts += POINTS[prow, card]
     legal = hand if k == 0 else follow_rule(hand, follow, tmask, jack, beat, trump_led)
     return choose_card(hand, legal, played, lead, win_card, k, win_pos, win_str, pts, contract, chose, prow)
+
+
+@jit
+def view_learned(hand, seat, plays, seats, count, contract, chose, rules, weights, feats):
+    """The learned player from the view of ``seat``: ``plays[:count]`` the deal's cards in order and
+    ``seats`` who played them. Fills ``feats`` (a row per legal card, lowest code first)
+    with ``schieber_learned.card_features`` and returns (legal cards as a mask, the card ``weights`` play)."""
+    prow = points_row(rules, contract)
+    tmask, jack = trump_masks(contract)
+    trump = trump_of(contract)
+    played = ZERO
+    voids = 0
+    for j in range(count):
+        played |= ONE << np.uint64(plays[j])
+        led = plays[j - j % 4] >> 4
+        suit = plays[j] >> 4
+        if j % 4 > 0 and suit != led and suit != trump:
+            voids |= 1 << (4 * seats[j] + led)
+    k = count % 4
+    lead = win_card = win_pos = pts = 0
+    win_str = -1
+    follow = ZERO
+    beat = tmask
+    trump_led = False
+    for pos in range(k):
+        card = plays[count - k + pos]
+        b = ONE << np.uint64(card)
+        suit = card >> 4
+        if pos == 0:
+            lead = card
+            follow = SUIT16 << np.uint64(16 * suit)
+            trump_led = suit == trump
+        s = STRENGTH[contract, card] if b & (follow | tmask) != ZERO else -1
+        if s > win_str:
+            win_card, win_pos, win_str = card, pos, s
+            if b & tmask != ZERO:
+                beat = TRUMPS_ABOVE[card & 15] << np.uint64(16 * suit)
+        pts += POINTS[prow, card]
+    legal = hand if k == 0 else follow_rule(hand, follow, tmask, jack, beat, trump_led)
+    left = 9 - count // 4
+    stronger, points = STRONGER[contract], POINTS[prow]
+    m = legal
+    i = 0
+    while m != ZERO:
+        c = lowest(m)
+        m &= m - ONE
+        card_features(
+            c, hand, played, voids, seat, lead, win_card, k, win_pos, win_str, pts, left, contract, chose,
+            stronger, points, feats[i],
+        )  # fmt: skip
+        i += 1
+    card = learned_card(
+        hand, legal, played, voids, seat, lead, win_card, k, win_pos, win_str, pts, left, contract, chose,
+        stronger, points, weights,
+    )  # fmt: skip
+    return np.int64(legal), card

@@ -275,7 +275,7 @@ def test_spec_bench_and_registry():
 
     assert registry.get("schieber") is SPEC
     assert SPEC.columns == tuple(S.k.COLUMNS)
-    assert [label for label, _, _ in SPEC.bench] == ["random", "heuristic"]
+    assert [label for label, _, _ in SPEC.bench] == ["random", "heuristic", "learned"]
     df = S.frame(S.simulate_block(0, 0, 3, 4, SPEC.params(SPEC.settings()), S.parse_policy("random")))
     assert isinstance(df, pd.DataFrame) and list(df.columns) == list(SPEC.columns)
 

@@ -64,8 +64,9 @@ def test_defaults_and_params_layout():
             }
         )
     )
-    # weis and stoeck on, the simulation options, then the push threshold the rules make (kernels.schieber_push)
-    assert params.tolist() == [
+    # weis and stoeck on, the simulation options, then the push threshold the rules make (kernels.schieber_push),
+    # then the learned player's weights
+    assert params[: K.P_WEIGHTS].tolist() == [
         1500,
         1,
         150,
@@ -84,7 +85,11 @@ def test_defaults_and_params_layout():
         5,
         push_below(word(**SWISS, multipliers="1,2,3,4,5,6")),
     ]
-    assert len(params) == K.NPARAMS and params[K.P_CONTRACT] == 3 and params[K.P_FOREHAND_PUSH] == 2
+    assert (
+        len(params) == K.P_WEIGHTS + K.NWEIGHTS
+        and params[K.P_CONTRACT] == 3
+        and params[K.P_FOREHAND_PUSH] == 2
+    )
     assert word() == K.DEFAULT_RULES == K.pack_rules(False, 0, K.MULTIPLIER.tolist())
     # acorns, roses, bells, shields, Obenabe, Undenufe: by contract code C D H S
     w = word(multipliers="1,2,3,4,5,6")

@@ -1,0 +1,172 @@
+"""Schieber's learned player: legal play, its features against a plain-Python computation, the
+weights file as data, and cardmc train (reproducible, bad input)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cardmc import cli
+from cardmc import schieber as S
+from cardmc import schieber_learned as L
+from cardmc.kernels import cards as C
+from cardmc.kernels import schieber as k
+from cardmc.kernels.schieber_learned import FEATURES
+from cardmc.train import train
+from tests.reference import schieber as ref
+
+SPEC = S.SPEC
+
+
+def traces(seed, games, policy, **given):
+    settings = SPEC.settings(given)
+    return [S.trace_game(seed, i, 4, settings, policy) for i in range(games)]
+
+
+@pytest.mark.parametrize("policy", ["learned", "learned,heuristic,learned,random"])
+def test_learned_plays_legal_cards(policy):
+    plays = 0
+    for line in traces(5, 20, policy):
+        assert ref.audit(line) == []
+        plays += sum(len(d["plays"]) for d in line["deals"])
+    assert plays > 1000
+
+
+def reference_features(hand, plays, seat, contract, chose, rules):
+    """Each legal card's features from the seat's view, written from the features' definitions."""
+    trump = ref.trump_of(contract)
+    played = {c for _, c in plays}
+    unseen = set(ref.DECK) - played - set(hand)
+    voids = set()
+    for i, (s, c) in enumerate(plays):
+        led = plays[i - i % 4][1][1]
+        if i % 4 and c[1] != led and c[1] != trump:
+            voids.add((s, led))
+    trick = [c for _, c in plays[len(plays) - len(plays) % 4 :]]
+    pos, left = len(trick), 9 - len(plays) // 4
+    led = trick[0][1] if trick else None
+    powers = [ref.power(c, led, contract) for c in trick]
+    win = powers.index(max(powers)) if trick else -1
+    pts = sum(ref.card_points(c, contract, rules) for c in trick)
+
+    def above(card):
+        return {
+            x
+            for x in ref.DECK
+            if x[1] == card[1] and ref.power(x, x[1], contract) > ref.power(card, x[1], contract)
+        }
+
+    trumps_out = sum(1 for x in unseen if x[1] == trump)
+    out = {}
+    for card in ref.legal(hand, trick, contract):
+        p = ref.card_points(card, contract, rules)
+        t = int(card[1] == trump)
+        master = int(not above(card) & unseen)
+        suit_cards = {x for x in hand if x[1] == card[1]}
+        jn = int(t == 1 and card[0] in "J9")
+        lead = int(pos == 0)
+        follow = 1 - lead
+        opp_void = int((((seat + 1) % 4, card[1]) in voids) or (((seat + 3) % 4, card[1]) in voids))
+        w = int(pos > 0 and ref.power(card, led, contract) > max(powers))
+        pw = int(pos >= 2 and win == pos - 2)
+        ow = follow - pw
+        last = int(pos == 3)
+        safe = 0
+        if pw:
+            wc = trick[win]
+            sure = not above(wc) & unseen and (trump is None or wc[1] == trump or trumps_out == 0)
+            safe = int(last or sure)
+        disc = int(follow and card[1] != led and not t)
+        f = [
+            lead * master, lead * master * p, lead * t, lead * t * int(chose), lead * t * int(trumps_out > 0),
+            lead * p, lead * len(suit_cards), lead * opp_void, lead * int(((seat ^ 2), card[1]) in voids),
+            lead * (8 - len(above(card))), lead * jn,
+            w, w * ow, w * ow * pts, w * t, w * last, w * master, w * p,
+            pw * p, safe * p, ow * (1 - w) * p, ow * (1 - w) * last * p, pw * w,
+            follow * t, follow * master, follow * (8 - len(above(card))),
+            p, jn, int(suit_cards - {card} <= above(card)), int(not suit_cards & above(card)), len(suit_cards),
+            t * sum(1 for x in hand if x[1] == trump), t * left, w * int(left == 1),
+            (1 - t) * master * int(trumps_out == 0), disc, disc * p, disc * len(suit_cards),
+        ]  # fmt: skip
+        out[card] = f
+    return out
+
+
+def test_features_match_a_plain_computation():
+    """At every play of a few traced deals (all contracts come up), the kernel's features of each legal
+    card equal the plain computation, and the learned seats played the card of the highest score."""
+    weights = L.shipped_weights()
+    checked = 0
+    for line in traces(8, 6, "learned,heuristic,learned,heuristic", target=1500):
+        rules = {**ref.RULE_DEFAULTS, **line["rules"]}
+        for deal in line["deals"]:
+            contract = deal["contract"]
+            hands = [set(h) for h in deal["hands"]]
+            plays = []
+            for play in deal["plays"]:
+                seat, chose = play["seat"], play["seat"] % 2 == deal["chooser"] % 2
+                view = {
+                    "me": seat,
+                    "hand": C.mask_of([C.parse(c, 36) for c in hands[seat]]),
+                    "plays": [(s, C.parse(c, 36)) for s, c in plays],
+                    "contract": S.CONTRACTS.index(contract),
+                }
+                cards, feats = L.view_features(view, deal["chooser"], k.DEFAULT_RULES, weights)
+                want = reference_features(hands[seat], plays, seat, contract, chose, rules)
+                assert {C.code(c): list(f) for c, f in zip(cards, feats)} == want
+                if seat % 2 == 0 and len(cards) > 1:
+                    scores = feats @ weights
+                    assert C.code(cards[int(np.argmax(scores))]) == play["card"]
+                hands[seat].discard(play["card"])
+                plays.append((seat, play["card"]))
+                checked += 1
+    assert checked > 300
+
+
+def test_weights_reach_the_kernels_as_data(tmp_path):
+    """The spec's params end with the shipped weights; a file written from them reloads to the same games,
+    and other weights play other games."""
+    weights = L.shipped_weights()
+    params = SPEC.params(SPEC.settings({}))
+    assert len(weights) == len(FEATURES) and (params[k.P_WEIGHTS :] == weights).all()
+    path = tmp_path / "w.csv"
+    path.write_text(L.weights_text(weights, ["test"]))
+    assert (L.read_weights(path) == weights).all()
+
+    def rows(w):
+        p = np.concatenate([params[: k.P_WEIGHTS], w])
+        out, spans = k.simulate(3, 0, 40, 4, p, S.parse_policy("learned"), 2)
+        return S.join_spans(out, spans)
+
+    assert (rows(L.read_weights(path)) == rows(weights)).all()
+    assert not np.array_equal(rows(-weights), rows(weights))
+    assert (S.simulate_block(3, 0, 40, 4, params, S.parse_policy("learned")) == rows(weights)).all()
+
+
+def test_training_is_reproducible(tmp_path):
+    """A tiny training twice, with different threads, writes the same file byte for byte."""
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    done = train("schieber", 30, seed=4, out=a, depth=3, samples=2, threads=1)
+    train("schieber", 30, seed=4, out=b, depth=3, samples=2, threads=2)
+    assert a.read_bytes() == b.read_bytes() and done["decisions"] == 30
+    assert a.read_text().startswith("# cardmc train schieber --decisions 30 --seed 4 --depth 3 --samples 2\n")
+    assert len(L.read_weights(a)) == len(FEATURES)
+    with pytest.raises(S.UsageError, match="exists"):
+        train("schieber", 30, seed=4, out=a, depth=3, samples=2)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["train", "schieber", "--decisions", "0"],
+        ["train", "nosuchgame"],
+        ["train", "differenzler"],
+        ["train", "schieber", "--depth", "10"],
+        ["train", "schieber", "--out", "/nonexistent/folder/w.csv"],
+    ],
+)
+def test_train_bad_input_exits_2(argv, capsys):
+    with pytest.raises(SystemExit) as exc:
+        raise SystemExit(cli.main(argv))
+    assert exc.value.code == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
