@@ -15,8 +15,10 @@ the answer is also a bound of the value) or "... lie in [lo, hi]"
 bisection on those null-window probes. At trick boundaries, sure points cut
 the window first (``bounds``: the top trumps one side holds, the winners the
 leader can cash), then a transposition table, keyed by the hands, leader,
-trump and flags (and the window in INTERVAL mode), holds lower and upper
-bounds of the value from here on, in buckets of four entries (a new
+trump, flags and mode, holds lower and upper bounds of the value from here on
+(INTERVAL mode: the narrowest window known to be kept and the widest known
+not to be, which answer every window around the one and inside the other),
+in buckets of four entries (a new
 position takes an entry of another search, else the one of this search
 nearest the end of the deal). Cards of one hand that nothing still out separates and that are
 worth the same play alike: only one of them is searched. At a boundary
@@ -130,12 +132,12 @@ def mix(z):
 
 
 @jit(inline="always")
-def position_key(R, hands, leader, trump, flags, lo, hi):
+def position_key(R, hands, leader, trump, flags):
     """Hash of what decides the value: for each suit, the tokens of the cards
     still out in rank order (their values; English Jazz marks its J and 9
     where the suit is or may become trump) and, for each seat, which of those
     cards it holds (PEXT), so cards whose ranks differ only by cards already
-    played make the same key; then the leader, trump and flags. Rank order
+    played make the same key; then the leader, trump, flags and mode. Rank order
     stands for the suit's playing order: within a suit the cards of one value
     are the low ones in every order, and the others differ in value (or are
     marked)."""
@@ -162,10 +164,25 @@ def position_key(R, hands, leader, trump, flags, lo, hi):
         h = mix(h ^ t)
         for s in range(n):
             h = (h ^ pext((hands[s] >> shift) & np.uint64(0xFFFF), rs)) * FNV
-    h = mix(h ^ np.uint64(leader + 16 * (trump + 1) + 256 * flags))
-    if R[MODE] == INTERVAL:
-        h = mix(h ^ np.uint64((lo + 4096) + 65536 * (hi + 4096)))
-    return h
+    return mix(h ^ np.uint64(leader + 16 * (trump + 1) + 256 * flags + 1024 * R[MODE]))
+
+
+NO_WINDOW = -256  # the window [254, -1], packed (``pack``: 255 * 256) and read as 16 bits: none known
+
+
+@jit(inline="always")
+def pack(lo, hi):
+    """A window [lo, hi] of INTERVAL mode as one table field (16 bits): its
+    ends clipped to -1..254, which keeps its meaning while a value from here
+    lies in 0..253 (a trick game's points), one byte each."""
+    return (min(max(lo, -1), 254) + 1) * 256 + min(max(hi, -1), 254) + 1
+
+
+@jit(inline="always")
+def unpack(w):
+    """``pack``'s window (lo, hi) of a table field (read back as 16 bits)."""
+    u = w & 0xFFFF
+    return (u >> 8) - 1, (u & 255) - 1
 
 
 @jit(_nrt=False)  # no reference counting (see the module notes)
@@ -507,7 +524,7 @@ def enter(R, keys, lows, highs, bests, ages, hands, line, k0, fr, fk, moves, sco
             if nf & COUNTED_WON == 0:
                 gain -= R[BONUS]
             return reported(R, gain, lo, hi)
-        key = position_key(R, hands, leader, trump, flags, lo, hi)
+        key = position_key(R, hands, leader, trump, flags)
         first = np.int64(key & np.uint64(R[TT_MASK] - 3))  # a bucket of four slots, one cache line
         slot, least = -1, 99
         for j in range(first, first + 4):
@@ -525,8 +542,13 @@ def enter(R, keys, lows, highs, bests, ages, hands, line, k0, fr, fk, moves, sco
                     return lows[slot]
                 if highs[slot] < lo:
                     return highs[slot]
-            else:
-                return lo if lows[slot] == 1 else lo - 1
+            else:  # a window kept is a window inside one known to be kept; none inside one known not to be
+                a, b = unpack(lows[slot])
+                if a <= b and lo <= a and b <= hi:
+                    return lo
+                a, b = unpack(highs[slot])
+                if a <= b and a <= lo and hi <= b:
+                    return lo - 1
             hint = bests[slot]
         if left == 2 and n <= 4 and R[MODE] == THRESHOLD:  # the last two tricks: no search
             v = two_tricks(R, hands, line, pos, leader, trump, flags, scores[d + 1])
@@ -568,8 +590,8 @@ def store(R, keys, lows, highs, bests, ages, fr, fk, moves, d, result):
     if keys[slot] != key:
         keys[slot] = key
         ages[slot] = generation(R) * 16 + fr[d, F_LEFT]
-        lows[slot] = -32000
-        highs[slot] = 32000
+        lows[slot] = -32000 if R[MODE] == THRESHOLD else NO_WINDOW
+        highs[slot] = 32000 if R[MODE] == THRESHOLD else NO_WINDOW
         bests[slot] = -1
     made = result >= lo
     if made == (fr[d, F_MAX] == 1):
@@ -579,8 +601,15 @@ def store(R, keys, lows, highs, bests, ages, fr, fk, moves, d, result):
             lows[slot] = max(lows[slot], result)
         else:
             highs[slot] = min(highs[slot], result)
-    else:
-        lows[slot] = 1 if made else 0
+    else:  # the narrowest window known to be kept (low field), the widest known not to be (high field)
+        w = pack(lo, fr[d, F_HI])
+        a, b = unpack(lows[slot] if made else highs[slot])
+        c, e = unpack(w)
+        if a > b or (made and not (c <= a and b <= e)) or (not made and not (a <= c and e <= b)):
+            if made:
+                lows[slot] = w
+            else:
+                highs[slot] = w
 
 
 @jit(_nrt=False)  # no reference counting (see the module notes)
