@@ -2,11 +2,13 @@
 
 A table and a chart a game: X minus Y of each pair, by the game's measures,
 with 95% CIs. Pairs of plain policies play the study's games; a pair with a
-search player plays far fewer (``search_games``), and beyond the quick
-report's few it stops after ``SEARCH_SECONDS`` (the table's ``n`` says how
-many games each pair played). The seconds a decision depend on the machine,
-so the section, whose figures a seed fixes, leaves them out: ``cardmc
-ladder`` prints them.
+search player plays far fewer (``search_games``): by default it stops after
+its first round once ``SEARCH_SECONDS`` have passed (the table's ``n`` says
+how many games each pair played), and in the quick report it plays its few
+games with ``QUICK`` settings, a sample a decision, since a deal with the
+search player at its default depth takes about a second a searching seat.
+The seconds a decision depend on the machine, so the section, whose figures a
+seed fixes, leaves them out: ``cardmc ladder`` prints them.
 """
 
 from __future__ import annotations
@@ -17,8 +19,9 @@ from cardmc.ladder import ladder
 from cardmc.reports import charts
 from cardmc.reports.section import Section, note
 
-SEARCH_GAMES = (2, 100)  # games at most of a pair with a search player: the fewest and the most
-SEARCH_SECONDS = 5  # such a pair stops after about this long, when it may play more than the fewest
+SEARCH_GAMES = (2, 100)  # games at most of a pair with a search player: the quick report's and the most
+SEARCH_SECONDS = 3  # such a pair stops after its round that ends this long after it began (not in --quick)
+QUICK = {"pimc_samples": 1}  # the quick report's search players: one deal of the unseen cards a decision
 MACHINE = ["seconds", "x_seconds", "y_seconds"]  # columns that depend on the machine, not on the seed
 
 
@@ -42,7 +45,8 @@ def against_default(spec, table) -> str:
 
 def study(folder, games: int, seed: int, progress: bool = False) -> Section:
     search = search_games(games)
-    budget = SEARCH_SECONDS if search > SEARCH_GAMES[0] else None
+    quick = search == SEARCH_GAMES[0]
+    budget, settings = (None, QUICK) if quick else (SEARCH_SECONDS, {})
     tables, files, data, commands, clauses = [], [], {}, [], []
     for game in registry.GAMES:
         spec = registry.get(game)
@@ -55,6 +59,7 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
             max_seconds=budget,
             timed=False,
             progress=progress,
+            **settings,
         ).drop(columns=MACHINE)
         unpaired = "".join(f" {x} and {y} are not paired: {why}." for x, y, why in t.attrs["unpaired"])
         tables.append(
@@ -79,6 +84,7 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
         commands.append(
             f"cardmc ladder {game} --games {games} --search-games {search}"
             + (f" --max-seconds {budget}" if budget else "")
+            + "".join(f" --set {k}={v}" for k, v in settings.items())
             + f" --seed {seed} --no-timing"
         )
         clauses.append(against_default(spec, t))
@@ -86,7 +92,11 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
         "In duplicate on the same deals, each player minus the game's default policy, by its first measure "
         "(95% CIs): " + "; ".join(c for c in clauses if c) + "."
     )
-    stop = f", each stopping after {budget} s (n says how many it played)" if budget else ""
+    stop = (
+        f", each stopping after its round that ends {budget} s after it began (n says how many it played)"
+        if budget
+        else ", searching with " + ", ".join(f"{k}={v}" for k, v in settings.items())
+    )
     return Section(
         game="ladder",
         title="Ladders",

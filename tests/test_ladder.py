@@ -100,7 +100,9 @@ def test_search_players_at_two_depths_are_not_paired():
 
 
 def test_the_default_lineup_is_the_games_and_takes_its_own_players():
-    assert registry.get("schieber").ladder.lineup == registry.LINEUP
+    assert registry.get("english_jazz").ladder.lineup == registry.LINEUP
+    for game in registry.GAMES:  # a game's own players join the common ones
+        assert set(registry.LINEUP) <= set(registry.get(game).ladder.lineup)
     assert "calibrated" in registry.get("differenzler").ladder.lineup
     spec = registry.get("differenzler")
     names = [p.name for p in L.check_lineup(spec, None, 4, {})]
@@ -195,7 +197,9 @@ def test_the_report_has_a_ladder_section(tmp_path, monkeypatch):
     table = s.data["ladder_norwegian_jazz"]
     assert not {"seconds", "x_seconds", "y_seconds"} & set(table.columns)  # the seed fixes every figure
     assert "pimc@2 and pimc are not paired" in s.tables[0][1] and "seed 6" in s.tables[0][1]
-    assert s.commands == ["cardmc ladder norwegian_jazz --games 300 --search-games 2 --seed 6 --no-timing"]
+    assert s.commands == [
+        "cardmc ladder norwegian_jazz --games 300 --search-games 2 --set pimc_samples=1 --seed 6 --no-timing"
+    ]
     assert "minus heuristic" in s.answer and "[" in s.answer
     for files in (f for _, _, f in s.charts):
         assert all((tmp_path / f).is_file() for f in files)
