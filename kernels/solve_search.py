@@ -312,15 +312,17 @@ ILLEGAL = -(1 << 40)
 
 
 @jit(_nrt=False)  # no reference counting (see the module notes)
-def two_tricks(R, hands, line, pos, leader, trump, flags, vals):
+def two_tricks(R, hands, line, pos, leader, trump, flags, lo, hi, vals):
     """The exact value of a trick boundary with two tricks left and at most
     four seats, without a search: every way the next trick can be played
     (each seat one of its two cards: ``vals[m]``, bit i of ``m`` choosing the
     card of the trick's i-th seat) is played out with the last trick, then
     the seats' choices are folded from the last to the first, each keeping
     the best of its legal cards for its side. ``vals`` (2**n entries) is
-    scratch; ``hands`` and ``line`` come back as they were. The minimax value
-    (THRESHOLD mode), not the INTERVAL objective."""
+    scratch; ``hands`` and ``line`` come back as they were. THRESHOLD mode:
+    the minimax value; INTERVAL mode: 1 when the maximising side can keep the
+    value within [lo, hi], else 0 (each line's value is 1 or 0 before the
+    fold)."""
     n = R[PLAYERS]
     h0, h1, h2, h3 = hands[0], hands[1], hands[2], hands[min(3, n - 1)]
     for m in range(1 << n):
@@ -342,6 +344,10 @@ def two_tricks(R, hands, line, pos, leader, trump, flags, vals):
         vals[m] = total if ok else ILLEGAL
         hands[0], hands[1], hands[2] = h0, h1, h2
         hands[n - 1] = h3 if n == 4 else hands[n - 1]
+    if R[MODE] == INTERVAL:
+        for m in range(1 << n):
+            if vals[m] != ILLEGAL:
+                vals[m] = 1 if lo <= vals[m] and vals[m] <= hi else 0
     for i in range(n - 1, -1, -1):
         up = (R[MAX_SIDE] >> ((leader + i) % n)) & 1
         for m in range(1 << i):
@@ -550,8 +556,10 @@ def enter(R, keys, lows, highs, bests, ages, hands, line, k0, fr, fk, moves, sco
                 if a <= b and a <= lo and hi <= b:
                     return lo - 1
             hint = bests[slot]
-        if left == 2 and n <= 4 and R[MODE] == THRESHOLD:  # the last two tricks: no search
-            v = two_tricks(R, hands, line, pos, leader, trump, flags, scores[d + 1])
+        if left == 2 and n <= 4:  # the last two tricks: no search
+            v = two_tricks(R, hands, line, pos, leader, trump, flags, lo, hi, scores[d + 1])
+            if R[MODE] == INTERVAL:
+                return lo if v == 1 else lo - 1
             if keys[slot] != key:
                 keys[slot] = key
                 ages[slot] = generation(R) * 16 + left
