@@ -444,8 +444,9 @@ SPEC = GameSpec(
         ),
         **pimc.options(
             17,
-            "deals 1-5; four players, a deal with every seat searching: 0.2 s from 7 tricks, 1.2 s from 8",
-            7,
+            "deals 1-5; it plays as if the others played together against it, which costs it points "
+            "from deeper than 5 tricks (four players: 0.2 s a deal with every seat searching from 7)",
+            5,
         ),
         "pimc_sevens_cards": Option(
             0,

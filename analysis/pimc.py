@@ -36,8 +36,10 @@ code) for its own objective:
 Whole deals take seconds each to solve, so the player searches once
 ``pimc_tricks`` tricks or fewer are left and plays as ``heuristic`` before
 (the default is each game's deepest setting that keeps a deal with every seat
-searching at about a second: Schieber 7, Differenzler 5, English Jazz 6,
-Norwegian Jazz 7); ``pimc_tricks=9`` searches every Schieber card. It does
+searching at about a second: Schieber 7, Differenzler 5, English Jazz 6; and
+Norwegian Jazz 5, where searching deeper measured weaker: its objective
+assumes the others play together against it); ``pimc_tricks=9`` searches
+every Schieber card. It does
 not value every card: it ranks them (``rank``), and plays the card every
 card's exact value would give. It chooses contracts and declares as its seat's policy says
 (Schieber: as ``heuristic``; Differenzler: ``pimc:calibrated`` and the like).
