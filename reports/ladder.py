@@ -2,16 +2,17 @@
 
 A table and a chart a game: X minus Y of each pair, by the game's measures,
 with 95% CIs. Pairs of plain policies play the study's games; a pair with a
-search player plays far fewer (``search_games``): by default it stops after
-its first round once ``SEARCH_SECONDS`` have passed (the table's ``n`` says
-how many games each pair played), and in the quick report it plays its few
-games with ``QUICK`` settings, a sample a decision, since a deal with the
-search player at its default depth takes about a second a searching seat.
-The seconds a decision depend on the machine, so the section, whose figures a
-seed fixes, leaves them out: ``cardmc ladder`` prints them.
+search player plays far fewer (``search_games``), a fixed number so that the
+seed fixes every figure, and the search player at its default depth (about a
+second a deal a searching seat) meets only the game's default policy; in the
+quick report the search players play their few games with ``QUICK``
+settings, a sample a decision. The seconds a decision depend on the machine,
+so the section leaves them out: ``cardmc ladder`` prints them.
 """
 
 from __future__ import annotations
+
+import pandas as pd
 
 from cardmc import registry
 from cardmc.display import cell
@@ -19,8 +20,8 @@ from cardmc.ladder import ladder
 from cardmc.reports import charts
 from cardmc.reports.section import Section, note
 
-SEARCH_GAMES = (2, 100)  # games at most of a pair with a search player: the quick report's and the most
-SEARCH_SECONDS = 3  # such a pair stops after its round that ends this long after it began (not in --quick)
+SEARCH_GAMES = (2, 4)  # games of a pair with a search player: the quick report's and the most
+DEEP = "pimc"  # the search player at its default depth: against the default policy only, in one round
 QUICK = {"pimc_samples": 1}  # the quick report's search players: one deal of the unseen cards a decision
 MACHINE = ["seconds", "x_seconds", "y_seconds"]  # columns that depend on the machine, not on the seed
 
@@ -46,21 +47,30 @@ def against_default(spec, table) -> str:
 def study(folder, games: int, seed: int, progress: bool = False) -> Section:
     search = search_games(games)
     quick = search == SEARCH_GAMES[0]
-    budget, settings = (None, QUICK) if quick else (SEARCH_SECONDS, {})
+    settings = QUICK if quick else {}
     tables, files, data, commands, clauses = [], [], {}, [], []
     for game in registry.GAMES:
         spec = registry.get(game)
         note("ladder", progress, f"{game}: {', '.join(spec.ladder.lineup)}")
-        t = ladder(
-            game,
-            games=games,
-            seed=seed,
-            search_games=search,
-            max_seconds=budget,
-            timed=False,
-            progress=progress,
-            **settings,
-        ).drop(columns=MACHINE)
+        lineups = [[p for p in spec.ladder.lineup if p != DEEP]]
+        if DEEP in spec.ladder.lineup:
+            lineups.append([spec.default_policy, DEEP])
+        parts = [
+            ladder(
+                game,
+                lineup,
+                games=games,
+                seed=seed,
+                search_games=search if DEEP not in lineup else SEARCH_GAMES[0],
+                timed=False,
+                progress=progress,
+                **settings,
+            )
+            for lineup in lineups
+        ]
+        t = pd.concat(parts).drop(columns=MACHINE)
+        t.attrs.update(parts[0].attrs)
+        t.attrs["unpaired"] = [u for part in parts for u in part.attrs["unpaired"]]
         unpaired = "".join(f" {x} and {y} are not paired: {why}." for x, y, why in t.attrs["unpaired"])
         tables.append(
             (
@@ -81,21 +91,20 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
             )
         )
         data[f"ladder_{game}"] = t
-        commands.append(
-            f"cardmc ladder {game} --games {games} --search-games {search}"
-            + (f" --max-seconds {budget}" if budget else "")
-            + "".join(f" --set {k}={v}" for k, v in settings.items())
-            + f" --seed {seed} --no-timing"
-        )
+        for lineup in lineups:
+            commands.append(
+                f"cardmc ladder {game} {' '.join(lineup)} --games {games} "
+                f"--search-games {search if DEEP not in lineup else SEARCH_GAMES[0]}"
+                + "".join(f" --set {k}={v}" for k, v in settings.items())
+                + f" --seed {seed} --no-timing"
+            )
         clauses.append(against_default(spec, t))
     answer = (
         "In duplicate on the same deals, each player minus the game's default policy, by its first measure "
         "(95% CIs): " + "; ".join(c for c in clauses if c) + "."
     )
-    stop = (
-        f", each stopping after its round that ends {budget} s after it began (n says how many it played)"
-        if budget
-        else ", searching with " + ", ".join(f"{k}={v}" for k, v in settings.items())
+    stop = f" ({DEEP} at its default depth: {SEARCH_GAMES[0]} games, against the default policy only)" + (
+        ", searching with " + ", ".join(f"{k}={v}" for k, v in settings.items()) if settings else ""
     )
     return Section(
         game="ladder",

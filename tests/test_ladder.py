@@ -196,9 +196,15 @@ def test_the_report_has_a_ladder_section(tmp_path, monkeypatch):
     assert s.game == "ladder" and [name for name, _, _ in s.tables] == ["norwegian_jazz_ladder"]
     table = s.data["ladder_norwegian_jazz"]
     assert not {"seconds", "x_seconds", "y_seconds"} & set(table.columns)  # the seed fixes every figure
-    assert "pimc@2 and pimc are not paired" in s.tables[0][1] and "seed 6" in s.tables[0][1]
+    assert "seed 6" in s.tables[0][1]
+    pairs = set(zip(table.index.get_level_values("x"), table.index.get_level_values("y")))
+    assert ("pimc", "heuristic") in pairs and ("pimc", "random") not in pairs  # the deep search: one pair
+    assert ("pimc@2", "random") in pairs and ("pimc@2", "heuristic") in pairs
     assert s.commands == [
-        "cardmc ladder norwegian_jazz --games 300 --search-games 2 --set pimc_samples=1 --seed 6 --no-timing"
+        "cardmc ladder norwegian_jazz random heuristic pimc@2 --games 300 --search-games 2 "
+        "--set pimc_samples=1 --seed 6 --no-timing",
+        "cardmc ladder norwegian_jazz heuristic pimc --games 300 --search-games 2 "
+        "--set pimc_samples=1 --seed 6 --no-timing",
     ]
     assert "minus heuristic" in s.answer and "[" in s.answer
     for files in (f for _, _, f in s.charts):
