@@ -673,14 +673,19 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play games of the heuristic, label decisions with DEPTH tricks left or fewer by the "
         "search player (each legal card's mean value over SAMPLES solved deals of the unseen cards), fit "
         "the learned player's weights to them and write its weights file. Seeded: the same input gives "
-        "the same file. The default size takes about a quarter of an hour on two cores.",
+        "the same file. The default size takes about twelve minutes.",
     )
     p.add_argument("game", metavar="GAME", help="schieber")
-    p.add_argument("--decisions", type=positive_int, default=None, help="decisions labelled (default 4,000)")
+    p.add_argument("--decisions", type=positive_int, default=None, help="decisions labelled (default 12,000)")
     p.add_argument("--seed", type=seed_int, default=1, help="seed of the games and samples (default 1)")
     p.add_argument("--depth", type=positive_int, default=None, help="tricks left to label from (default 7)")
     p.add_argument("--samples", type=positive_int, default=None, help="deals solved a decision (default 4)")
-    p.add_argument("--threads", type=positive_int, default=None, help="threads (default: all)")
+    p.add_argument(
+        "--threads",
+        type=positive_int,
+        default=None,
+        help="threads (default 1: the labelling holds the GIL most of the time)",
+    )
     p.add_argument(
         "--out", default=None, help="file to write (default learned_GAME.csv in the working folder)"
     )

@@ -186,8 +186,6 @@ def train(
     """Label ``decisions`` searched decisions (whole games of the heuristic, game 0 on, ``BATCH`` games a
     thread at a time side by side; the first decisions in game order kept), fit the model and write its
     weights file to ``out`` (atomic). Returns what it did."""
-    import numba
-
     from cardmc import files
     from cardmc.kernels.jit import in_threads
     from cardmc.progress import bar
@@ -195,7 +193,7 @@ def train(
 
     files.check_file_target(Path(out), force)
     params = SPEC.params(SPEC.settings({}))
-    shares = threads or numba.get_num_threads()
+    shares = threads or 1  # the labelling holds the GIL most of the time: more threads only contend for it
     labelled: list[tuple] = []
     started = time.perf_counter()
     games = 0

@@ -669,9 +669,11 @@ def play_deal(
     events,
     nev,
     rules=DEFAULT_RULES,
+    weights=None,
 ):
     """Play one deal with live counting from the match score ``totals`` (updated), under the rules word
-    ``rules`` (``rules_of``; default: the rulebook's count).
+    ``rules`` (``rules_of``; default: the rulebook's count); the learned seats play by ``weights``
+    (``params[P_WEIGHTS:]``; without them, as the heuristic).
 
     ``hands`` are the dealt hands (cards are removed as played). Fills ``weis``
     and ``kinds`` (declared points and kinds per seat) and ``out``: score and
@@ -684,8 +686,9 @@ def play_deal(
     for s in range(4):
         state[S_HANDS + s] = np.int64(hands[s])
     state[S_TOTALS], state[S_TOTALS + 1] = totals[0], totals[1]
+    seats = _heuristic_seats(policies) | (0 if weights is None else _learned_seats(weights, policies))
     st[0], nev = _play_deal(
-        state, events, forehand, chooser, contract, target, _heuristic_seats(policies), st[0], nev, rules
+        state, events, forehand, chooser, contract, target, seats, st[0], nev, rules, None, weights
     )
     for s in range(4):
         hands[s] = np.uint64(state[S_HANDS + s])
@@ -709,10 +712,11 @@ LEARNED_BITS = 4  # ``_play_deal``'s seat bits from here on: the learned seats
 
 
 @jit(inline="always")
-def _learned_seats(params, policies):
-    """Bit 4 + s set: seat s plays by the learned weights (when ``params`` holds them)."""
+def _learned_seats(weights, policies):
+    """Bit 4 + s set: seat s plays by the learned ``weights`` (when there are all of them: ``params[P_WEIGHTS:]``
+    of a spec's ``params``)."""
     bits = 0
-    if params.shape[0] >= P_WEIGHTS + NWEIGHTS:
+    if weights.shape[0] >= NWEIGHTS:
         for s in range(4):
             bits |= (1 if policies[s, 0] == LEARNED else 0) << (s + LEARNED_BITS)
     return bits
@@ -937,8 +941,8 @@ def play_match(seed, index, params, policies, rows, r0, events, scratch, cond=No
     write = rows.shape[0] > 0
     rec = events.shape[0] > 0
     z = rng.key(seed, index, 0, rng.PLAY)  # the players' stream, in a register
-    heuristic = _heuristic_seats(policies) | _learned_seats(params, policies)
     weights = params[P_WEIGHTS:]
+    heuristic = _heuristic_seats(policies) | _learned_seats(weights, policies)
     if script is not None:
         start_script(script, policies, 4, SCRIPTED)
     state[S_TOTALS] = state[S_TOTALS + 1] = 0

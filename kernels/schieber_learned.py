@@ -63,6 +63,19 @@ FEATURES = (
     "discard",  # neither the led suit nor a trump
     "discard_points",
     "discard_length",
+    "follow_loses_rank",  # following without winning: the card's rank
+    "wins_rank",  # winning: the card's rank (win cheaply)
+    "lead_master_no_trump",  # leading a master in Obenabe or Undenufe
+    "lead_suit_out",  # leading: the cards of its suit still out
+    "lead_singleton",  # leading a single side card while holding trumps
+    "wins_second_seat",
+    "trumps_partner",  # a trump on the partner's trick
+    "ruffs",  # wins a plain lead with a trump
+    "wins_before_void",  # wins at the second or third seat, the next seat shown void in the led suit
+    "lead_length_no_trump",  # leading in Obenabe or Undenufe: the suit's length in hand
+    "discard_length_no_trump",
+    "lead_trump_majority",  # leading a trump while holding more trumps than are out
+    "lead_master_trumps_out",  # leading a side suit's master while trumps are out
 )
 NF = len(FEATURES)
 SCALE = 1000  # a weight's int in ``params``: the fitted weight times SCALE, rounded
@@ -145,6 +158,20 @@ def card_features(
     f[35] = disc
     f[36] = disc * p
     f[37] = disc * length
+    f[38] = follow * (1 - w) * rank
+    f[39] = w * rank
+    f[40] = lead_ * master * (1 if trump < 0 else 0)
+    f[41] = lead_ * popcount(unseen & smask)
+    f[42] = lead_ * (1 - t) * (1 if length == 1 and hand & tmask != ZERO else 0)
+    f[43] = w * (1 if pos == 1 else 0)
+    f[44] = pw * t
+    f[45] = w * t * (1 if led != trump else 0)
+    f[46] = w * (1 if (pos == 1 or pos == 2) and voids >> (4 * ((seat + 1) & 3) + led) & 1 else 0)
+    no_trump = 1 if trump < 0 else 0
+    f[47] = lead_ * length * no_trump
+    f[48] = disc * length * no_trump
+    f[49] = lead_ * t * (1 if popcount(hand & tmask) > trumps_out else 0)
+    f[50] = lead_ * (1 - t) * master * (1 if trumps_out > 0 else 0)
 
 
 @jit(inline="always")

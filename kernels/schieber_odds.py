@@ -24,6 +24,7 @@ from cardmc.kernels.schieber import (
     O_TRICKS,
     OUT_SIZE,
     P_PUSH_BELOW,
+    P_WEIGHTS,
     RANDOM,
     S_HANDS,
     S_OUT,
@@ -31,6 +32,7 @@ from cardmc.kernels.schieber import (
     STATE_SIZE,
     _choose,
     _heuristic_seats,
+    _learned_seats,
     _play_deal,
     play_deal,
     rules_of,
@@ -170,6 +172,7 @@ def _deal_scores_slices(
                     events,
                     0,
                     rules,
+                    params[P_WEIGHTS:],
                 )
                 own[i, j] = out[O_SCORE + team]
                 other[i, j] = out[O_SCORE + 1 - team]
@@ -213,9 +216,9 @@ def odds_deal_pimc(seed, i, forehand, chooser, fixed, choice, policies, params, 
         )
         state[S_HANDS + s] = np.int64(dealt[s])
     events[5, 0], events[5, 1], events[5, 2], events[5, 3] = EV_CONTRACT, who, pushed, con
-    _, nev = _play_deal(
-        state, events, forehand, who, con, NO_END, _heuristic_seats(policies), z, 6, rules, script
-    )
+    weights = params[P_WEIGHTS:]
+    seats = _heuristic_seats(policies) | _learned_seats(weights, policies)
+    _, nev = _play_deal(state, events, forehand, who, con, NO_END, seats, z, 6, rules, script, weights)
     team = forehand & 1
     match = 1 if state[S_OUT + O_TRICKS + team] + state[S_OUT + O_TRICKS + team + 2] == 9 else 0
     return state[S_OUT + O_SCORE + team], state[S_OUT + O_SCORE + 1 - team], match, con, nev

@@ -87,6 +87,14 @@ def reference_features(hand, plays, seat, contract, chose, rules):
             p, jn, int(suit_cards - {card} <= above(card)), int(not suit_cards & above(card)), len(suit_cards),
             t * sum(1 for x in hand if x[1] == trump), t * left, w * int(left == 1),
             (1 - t) * master * int(trumps_out == 0), disc, disc * p, disc * len(suit_cards),
+            follow * (1 - w) * (8 - len(above(card))), w * (8 - len(above(card))), lead * master * int(trump is None),
+            lead * sum(1 for x in unseen if x[1] == card[1]),
+            lead * (1 - t) * int(len(suit_cards) == 1 and any(x[1] == trump for x in hand)),
+            w * int(pos == 1), pw * t, w * t * int(led != trump),
+            w * int(pos in (1, 2) and ((seat + 1) % 4, led) in voids),
+            lead * len(suit_cards) * int(trump is None), disc * len(suit_cards) * int(trump is None),
+            lead * t * int(sum(1 for x in hand if x[1] == trump) > trumps_out),
+            lead * (1 - t) * master * int(trumps_out > 0),
         ]  # fmt: skip
         out[card] = f
     return out
@@ -113,7 +121,10 @@ def test_features_match_a_plain_computation():
                 }
                 cards, feats = L.view_features(view, deal["chooser"], k.DEFAULT_RULES, weights)
                 want = reference_features(hands[seat], plays, seat, contract, chose, rules)
-                assert {C.code(c): list(f) for c, f in zip(cards, feats)} == want
+                got = {C.code(c): f.tolist() for c, f in zip(cards, feats)}
+                assert got == want, {
+                    c: [FEATURES[i] for i, (x, y) in enumerate(zip(got[c], want[c])) if x != y] for c in got
+                }
                 if seat % 2 == 0 and len(cards) > 1:
                     scores = feats @ weights
                     assert C.code(cards[int(np.argmax(scores))]) == play["card"]
