@@ -26,10 +26,12 @@ ties to the lowest card); and the card each policy of ``policy`` plays:
 ``heuristic`` (and Differenzler's ``calibrated``, which plays as it) from
 the view alone, ``random`` uniformly among the legal cards from the seed,
 ``pimc`` the best card when ``pimc_tricks`` tricks or fewer are left, else
-as ``heuristic``. The deals are drawn one after another from the seed and
-then solved side by side on ``threads`` threads, each thread taking the next
-deal not yet solved: the result depends on the game, the view, the
-policies, the samples and the seed only. With more tricks left than the
+as ``heuristic``; a player of the game's own (its adviser's ``cards``:
+Schieber's ``learned``) from the view by its own rule. The deals are drawn
+one after another from the seed and then solved side by side on
+``threads`` threads, each thread taking the next deal not yet solved: the
+result depends on the game, the view, the policies, the samples and the
+seed only. With more tricks left than the
 game's search player can search (its ``pimc_tricks`` option's most), the
 cards get no estimate and the policies still answer.
 
@@ -175,6 +177,8 @@ def advise(
         elif kind == "random":
             legal = C.cards_of(view["legal"])
             chosen[name] = C.code(legal[int(np.random.default_rng([seed, RANDOM_CARD]).integers(len(legal)))])
+        elif kind in adviser.cards:
+            chosen[name] = C.code(adviser.cards[kind](view, params))
         else:
             chosen[name] = C.code(adviser.heuristic(view, params))
     if traced is not None:
@@ -209,11 +213,14 @@ def policy_names(policy) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def play_kind(spec: registry.GameSpec, name: str, players: int) -> str:
-    """How policy ``name`` plays a card: ``random``, ``pimc`` or ``heuristic``."""
+def play_kind(spec: registry.GameSpec, name: str, players: int) -> str | int:
+    """How policy ``name`` plays a card: ``random``, ``pimc``, ``heuristic``, or its play policy code
+    when the game's adviser plays it (``adviser.cards``)."""
     code = int(spec.parse_policy(name, players)[0, 0])
     if code == spec.search_player.scripted:
         return "pimc"
+    if code in spec.adviser.cards:
+        return code
     return "random" if code == spec.adviser.random else "heuristic"
 
 

@@ -28,7 +28,7 @@ from cardmc.kernels import cards as C
 from cardmc.kernels import differenzler as k
 from cardmc.kernels import solve_rules as SR
 from cardmc.objectives import scaled
-from cardmc.registry import Adviser, SearchPlayerSpec, Solved, SolverSpec, UsageError
+from cardmc.registry import Adviser, Deferred, SearchPlayerSpec, Solved, SolverSpec, Start, UsageError
 from cardmc.solved_tables import flag, measure, need
 
 HAND = 9
@@ -133,6 +133,7 @@ ADVISER = Adviser(
     heuristic=heuristic_card,
     value=advice_value,
     random=k.PLAY_RANDOM,
+    start=Start(made="declared", choices=Deferred("cardmc.differenzler_start", "choices")),
 )
 
 

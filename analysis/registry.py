@@ -186,11 +186,24 @@ class SearchPlayerSpec:
 
 
 @dataclass(frozen=True)
+class Start:
+    """How ``cardmc.advise`` answers at a deal's start (``cardmc.advise_start``):
+    the seat's decision before the first card, such as a contract or a
+    declaration."""
+
+    made: str  # the view's keyword that gives the decision as made: a view with it asks for a card
+    # (an ``advise_start.Ask``) -> an ``advise_start.Choices``: each choice's estimate, the best choice and each
+    # policy's choice; UsageError names a bad or missing value
+    choices: Callable[[object], object]
+
+
+@dataclass(frozen=True)
 class Adviser:
     """How ``cardmc.advise`` sees one seat's view of a deal in progress:
     what the game adds to the plays (a contract, a trump card, a deal
-    number), how its heuristic plays one card from the view, and what a
-    card's estimate measures."""
+    number), how its heuristic (and any player of its own) plays one card
+    from the view, what a card's estimate measures, and its decision at a
+    deal's start."""
 
     measure: str  # the estimate of each card, in the game's words
     # the view's own keywords (``cardmc.advise(game, ..., contract="S")``) -> their help
@@ -200,10 +213,16 @@ class Adviser:
     view: Callable[[dict, dict], None]
     # (a trace line, one of its deal objects, the seat to play) -> the game's keywords of that seat's view
     traced: Callable[[dict, dict, int], dict]
-    heuristic: Callable[[dict, np.ndarray], int]  # (view, params) -> the card the heuristic plays
+    # (view, params) -> the card the heuristic plays; ``params``: the options' (``GameSpec.params``), with or
+    # without what a spec appends to them
+    heuristic: Callable[[dict, np.ndarray], int]
     # (view, what the counted seats gained so far this deal, a search's value) -> the estimate of a card
     value: Callable[[dict, int, int], float]
-    random: int = 0  # the play policy code of random play (a code other than it and pimc's: the heuristic)
+    random: int = 0  # the play policy code of random play
+    # play policy code -> (view, params) -> the card that player plays, for the game's own players (Schieber's
+    # learned); a code other than these, random's and pimc's plays as the heuristic
+    cards: dict[int, Callable[[dict, np.ndarray], int]] = field(default_factory=dict)
+    start: Start | None = None  # the decision before the first card; None: the game has none
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from cardmc import stats
 from cardmc.kernels import cards as C
 from cardmc.kernels import schieber as k
 from cardmc.kernels import solve_rules as SR
-from cardmc.registry import Adviser, SearchPlayerSpec, Solved, SolverSpec, UsageError
+from cardmc.registry import Adviser, Deferred, SearchPlayerSpec, Solved, SolverSpec, Start, UsageError
 from cardmc.solved_tables import flag, measure, need
 
 CONTRACTS = k.CONTRACT_NAMES  # the rules' parameter is the index
@@ -122,6 +122,31 @@ def heuristic_card(view: dict, params: np.ndarray) -> int:
     )
 
 
+def learned_card(view: dict, params: np.ndarray) -> int:
+    """The learned player's card: by the weights after the options in ``params`` when they are there (a
+    spec's ``params``), else by the shipped weights, the ones the spec appends."""
+    from cardmc.kernels.schieber_learned import NF
+    from cardmc.schieber_learned import shipped_weights
+
+    weights = params[k.P_WEIGHTS :] if len(params) >= k.P_WEIGHTS + NF else shipped_weights()
+    plays = np.array([c for _, c in view["plays"]], np.int64)
+    seats = np.array([s for s, _ in view["plays"]], np.int64)
+    chose = view["me"] % 2 == view["chooser"] % 2
+    _, card = k.view_learned(
+        np.uint64(view["hand"]),
+        view["me"],
+        plays,
+        seats,
+        len(plays),
+        view["contract"],
+        chose,
+        k.rules_of(params),
+        weights,
+        np.zeros((HAND, NF), np.int64),
+    )
+    return int(card)
+
+
 def advice_value(view: dict, gained: int, value: int) -> float:
     """The team's points this deal: taken so far and from here."""
     return gained + value
@@ -140,6 +165,8 @@ ADVISER = Adviser(
     heuristic=heuristic_card,
     value=advice_value,
     random=k.RANDOM,
+    cards={k.LEARNED: learned_card},
+    start=Start(made="contract", choices=Deferred("cardmc.schieber_start", "choices")),
 )
 
 
