@@ -161,7 +161,7 @@ def test_options():
         "contract": "choose",
         "forehand_push": "policy",
         "pimc_samples": 8,
-        "pimc_tricks": 5,
+        "pimc_tricks": 7,
     }
     assert SPEC.rule_settings(SPEC.settings({"contract": "S"})) == ref.RULE_DEFAULTS
     with pytest.raises(UsageError, match="target"):

@@ -82,7 +82,7 @@ def test_defaults_and_params_layout():
         CONTRACT["S"],
         2,
         8,
-        5,
+        7,
         push_below(word(**SWISS, multipliers="1,2,3,4,5,6")),
     ]
     assert (
