@@ -36,7 +36,7 @@ from cardmc.reports.section import Section, note
 QUESTION = "How likely is one hand to take every trick in English Jazz?"
 SOLVED_GAMES = 50_000  # games of the perfect-information comparison at most (a solver probe per hand)
 PIMC_GAMES = (20, 100)  # games of the search player against the heuristic (a third of a second or so a game)
-PIMC_ARMS = ("heuristic", "pimc,heuristic,heuristic")
+PIMC_ARMS = ("heuristic", "pimc,heuristic,heuristic; pimc_tricks=5")  # the study's search: from five tricks
 
 
 def pimc_games(games: int) -> int:
@@ -242,7 +242,7 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
         commands=commands(games, seed)
         + [
             "# the search player against the heuristic, paired on the same deals",
-            f"cardmc compare english_jazz --arm heuristic --arm {PIMC_ARMS[1]} --games {p_games} --seed {seed}",
+            f'cardmc compare english_jazz --arm heuristic --arm "{PIMC_ARMS[1]}" --games {p_games} --seed {seed}',
         ],
         sample=(
             f"{games:,} games of 12 deals ({deals:,} deals, {3 * deals:,} hands) under random and under "

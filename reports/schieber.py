@@ -143,6 +143,9 @@ def check_games(games: int) -> int:
 PIMC_GAMES = (10, 40)  # matches of the search player against the heuristic (a second or so a match)
 
 
+PIMC_TRICKS = 5  # the study's search player searches from five tricks left (a deal: a fifth of a second)
+
+
 def pimc_games(games: int) -> int:
     """Matches of the ``pimc`` duplicate for a study of ``games`` matches."""
     return max(PIMC_GAMES[0], min(PIMC_GAMES[1], games // 1000))
@@ -173,7 +176,9 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
     threshold = threshold_in_force()
     p_games = pimc_games(games)
     note("schieber", progress, f"pimc against heuristic: {p_games:,} matches in duplicate")
-    searched = duplicate(seed, p_games, a="pimc", b="heuristic").drop(columns="events")
+    searched = duplicate(seed, p_games, a="pimc", b="heuristic", pimc_tricks=PIMC_TRICKS).drop(
+        columns="events"
+    )
     solved = stored_contracts()
     stored = solved.attrs
 
@@ -392,7 +397,8 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
             'python -c "from cardmc.display import show; from cardmc.experiments.schieber import push_check; '
             f'[print(show(k, v)) for k, v in push_check(seed={seed}, games={c_games}).items()]"',
             'python -c "from cardmc.display import readable; from cardmc.experiments.schieber import duplicate; '
-            f"print(readable(duplicate(seed={seed}, games={p_games}, a='pimc', b='heuristic')))\"",
+            f"print(readable(duplicate(seed={seed}, games={p_games}, a='pimc', b='heuristic', "
+            f'pimc_tricks={PIMC_TRICKS})))"',
             f"{stored['command']}  # the stored run of the solved table",
             'python -c "import pandas as pd; from cardmc.display import readable; from cardmc.experiments.solved '
             "import contracts_solved; print(readable(contracts_solved(pd.read_parquet('schieber_solved.parquet'))))\"",

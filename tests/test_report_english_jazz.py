@@ -77,7 +77,7 @@ def test_the_search_player_table_pairs_pimc_with_the_heuristic_on_the_same_deals
     ).all()
     text = "\n".join(s.commands)
     assert (
-        f"cardmc compare english_jazz --arm heuristic --arm {rj.PIMC_ARMS[1]} --games {games} --seed {SEED}"
+        f'cardmc compare english_jazz --arm heuristic --arm "{rj.PIMC_ARMS[1]}" --games {games} --seed {SEED}'
         in text
     )
 
