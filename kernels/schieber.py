@@ -1080,16 +1080,13 @@ def play_slices(seed, start, count, params, policies, cond, rows, spans, lo, hi)
 # own heuristic card function: what a heuristic seat would play there, from nothing it did not see.
 
 
-@jit
-def view_card(hand, plays, count, contract, chose, rules):
-    """Schieber: the heuristic's card (``chose``: the seat's team chose the
-    contract; ``rules``: the rules word of ``schieber.rules_of``)."""
-    prow = points_row(rules, contract)
+@jit(inline="always")
+def view_trick(hand, plays, count, contract, prow):
+    """The trick in progress of a view (``plays[:count]``, the deal's cards in order), replayed with this
+    kernel's own bookkeeping: (its first card, the winning card, its place and strength, the trick's points
+    counted by row ``prow`` of ``POINTS``, the legal cards of ``hand``)."""
     tmask, jack = trump_masks(contract)
     trump = trump_of(contract)
-    played = ZERO
-    for j in range(count):
-        played |= ONE << np.uint64(plays[j])
     k = count % 4
     lead = win_card = win_pos = pts = 0
     win_str = -1
@@ -1111,6 +1108,19 @@ def view_card(hand, plays, count, contract, chose, rules):
                 beat = TRUMPS_ABOVE[card & 15] << np.uint64(16 * suit)
         pts += POINTS[prow, card]
     legal = hand if k == 0 else follow_rule(hand, follow, tmask, jack, beat, trump_led)
+    return lead, win_card, win_pos, win_str, pts, legal
+
+
+@jit
+def view_card(hand, plays, count, contract, chose, rules):
+    """Schieber: the heuristic's card (``chose``: the seat's team chose the
+    contract; ``rules``: the rules word of ``schieber.rules_of``)."""
+    prow = points_row(rules, contract)
+    played = ZERO
+    for j in range(count):
+        played |= ONE << np.uint64(plays[j])
+    k = count % 4
+    lead, win_card, win_pos, win_str, pts, legal = view_trick(hand, plays, count, contract, prow)
     return choose_card(hand, legal, played, lead, win_card, k, win_pos, win_str, pts, contract, chose, prow)
 
 
@@ -1120,7 +1130,6 @@ def view_learned(hand, seat, plays, seats, count, contract, chose, rules, weight
     ``seats`` who played them. Fills ``feats`` (a row per legal card, lowest code first)
     with ``schieber_learned.card_features`` and returns (legal cards as a mask, the card ``weights`` play)."""
     prow = points_row(rules, contract)
-    tmask, jack = trump_masks(contract)
     trump = trump_of(contract)
     played = ZERO
     voids = 0
@@ -1131,26 +1140,7 @@ def view_learned(hand, seat, plays, seats, count, contract, chose, rules, weight
         if j % 4 > 0 and suit != led and suit != trump:
             voids |= 1 << (4 * seats[j] + led)
     k = count % 4
-    lead = win_card = win_pos = pts = 0
-    win_str = -1
-    follow = ZERO
-    beat = tmask
-    trump_led = False
-    for pos in range(k):
-        card = plays[count - k + pos]
-        b = ONE << np.uint64(card)
-        suit = card >> 4
-        if pos == 0:
-            lead = card
-            follow = SUIT16 << np.uint64(16 * suit)
-            trump_led = suit == trump
-        s = STRENGTH[contract, card] if b & (follow | tmask) != ZERO else -1
-        if s > win_str:
-            win_card, win_pos, win_str = card, pos, s
-            if b & tmask != ZERO:
-                beat = TRUMPS_ABOVE[card & 15] << np.uint64(16 * suit)
-        pts += POINTS[prow, card]
-    legal = hand if k == 0 else follow_rule(hand, follow, tmask, jack, beat, trump_led)
+    lead, win_card, win_pos, win_str, pts, legal = view_trick(hand, plays, count, contract, prow)
     left = 9 - count // 4
     stronger, points = STRONGER[contract], POINTS[prow]
     m = legal
