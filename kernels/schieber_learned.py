@@ -10,7 +10,7 @@ nor a trump). ``FEATURES`` names them; ``card_features`` computes one card's.
 
 The seat plays the legal card of the highest score, the weights times the
 features (ties: the lowest card code). The weights are integers (the fitted
-ones times ``SCALE``) and reach the kernel as data: the tail of the game's
+ones times ``cardmc.learning.SCALE``) and reach the kernel as data: the tail of the game's
 ``params`` from ``P_WEIGHTS`` (``cardmc.schieber``'s spec appends them from
 ``data/learned_schieber.csv``; ``cardmc.train`` fits them).
 """
@@ -78,7 +78,6 @@ FEATURES = (
     "lead_master_trumps_out",  # leading a side suit's master while trumps are out
 )
 NF = len(FEATURES)
-SCALE = 1000  # a weight's int in ``params``: the fitted weight times SCALE, rounded
 
 
 @jit(inline="always")
