@@ -12,9 +12,21 @@ from cardmc.kernels import condition as kc
 from cardmc.kernels import english_jazz as k
 from cardmc.kernels.cards import SUITS, code
 from cardmc.kernels.events import EV_FACE_UP
-from cardmc.registry import Deferred, Example, GameSpec, Study, UsageError, compact, seat_codes, whole
+from cardmc.registry import (
+    LINEUP,
+    Deferred,
+    Example,
+    GameSpec,
+    Ladder,
+    Study,
+    UsageError,
+    compact,
+    seat_codes,
+    whole,
+)
 
-POLICIES = {"random": k.RANDOM, "heuristic": k.HEURISTIC, "pimc": k.PIMC}  # pimc: cardmc.pimc
+# pimc: cardmc.pimc; learned: cardmc.english_jazz_learned
+POLICIES = {"random": k.RANDOM, "heuristic": k.HEURISTIC, "pimc": k.PIMC, "learned": k.LEARNED}
 POSITIONS = {1: "leader", 2: "second", 0: "dealer"}  # seat relative to the dealer
 SCORES = (-2, -1, 0, 1, 2)
 
@@ -302,7 +314,17 @@ def compare_measure(seats: tuple[int, ...], players: int):
     return seat_means(seats, {"score per deal": "score", "wins": "winner"})
 
 
-SPEC = GameSpec(
+class EnglishJazzSpec(GameSpec):
+    """English Jazz's spec: its ``params`` end with the ``learned`` player's weights
+    (``cardmc.english_jazz_learned``), from ``k.P_WEIGHTS``."""
+
+    def params(self, settings: dict[str, object]) -> np.ndarray:
+        from cardmc.english_jazz_learned import shipped_weights
+
+        return np.concatenate([super().params(settings), shipped_weights()]).astype(np.int64)
+
+
+SPEC = EnglishJazzSpec(
     name="english_jazz",
     title="English Jazz",
     deck=36,
@@ -345,9 +367,12 @@ SPEC = GameSpec(
     summarise=summarise,
     advice=odds,
     natural_measure=compare_measure,
+    ladder=Ladder(lineup=(*LINEUP, "learned")),
+    bench=(("random", "random", {}), ("heuristic", "heuristic", {}), ("learned", "learned", {})),
     bench_games=65_536,  # games of about 13 deals: long enough that a run's fixed costs do not set the rate
     solver=english_jazz_solver.SOLVER,
     search_player=english_jazz_solver.SEARCH_PLAYER,
     adviser=english_jazz_solver.ADVISER,
     solved=english_jazz_solver.SOLVED,
+    trainer=Deferred("cardmc.english_jazz_learned", "train"),
 )

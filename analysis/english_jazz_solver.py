@@ -99,6 +99,16 @@ def heuristic_card(view: dict, params: np.ndarray) -> int:
     return int(view_card(np.uint64(view["hand"]), plays, seats, len(plays), view["me"]))
 
 
+def learned_card(view: dict, params: np.ndarray) -> int:
+    """The learned player's card: by the weights after the options in ``params`` when they are there (a
+    spec's ``params``), else by the shipped weights, the ones the spec appends."""
+    from cardmc.english_jazz_learned import shipped_weights, view_features
+    from cardmc.kernels.english_jazz_learned import NF
+
+    weights = params[k.P_WEIGHTS :] if len(params) >= k.P_WEIGHTS + NF else shipped_weights()
+    return view_features(view, weights)[2]
+
+
 def advice_value(view: dict, gained: int, value: int) -> float:
     return value
 
@@ -112,6 +122,7 @@ ADVISER = Adviser(
     heuristic=heuristic_card,
     value=advice_value,
     random=k.RANDOM,
+    cards={k.LEARNED: learned_card},
 )
 
 

@@ -5,6 +5,10 @@ the first player who cannot follow suit: the card that player plays makes its
 suit trump, already in that trick. Follow suit if you can, else any card.
 Deal score: the first of rules A-E that applies. A game is 12 deals; the first
 dealer is whoever receives the first J of a face-up deal.
+
+``params`` (``P_*``) = [pimc_samples, pimc_tricks, weights...]: the search
+player's options, then from ``P_WEIGHTS`` on the ``learned`` player's weights
+(``cardmc.kernels.english_jazz_learned``), which the spec appends.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from cardmc.kernels.bits import ONE, ZERO, bit, highest, lowest, nth, popcount
 from cardmc.kernels.cards import ACE, FULL36, JACK, KING, NINE, QUEEN, TEN, deal36, deck
 from cardmc.kernels.columns import new_rows
 from cardmc.kernels.condition import deal_given
+from cardmc.kernels.english_jazz_learned import NF as NWEIGHTS
+from cardmc.kernels.english_jazz_learned import card_features, learned_card
 from cardmc.kernels.events import (  # EV_FACE_UP: finding the first dealer
     EV_DEAL,
     EV_FACE_UP,
@@ -47,9 +53,11 @@ RULE_LETTERS = "ABCDE"
 
 # policies (column 0 of the policies array); SCRIPTED is for tests only; PIMC, the search player, plays
 # from ``play_games``'s ``script`` (``cardmc.kernels.script``) once ``script[SC_TRICKS]`` tricks or fewer are
-# left and as HEURISTIC before (its cards come from ``cardmc.pimc``)
-RANDOM, HEURISTIC, SCRIPTED, PIMC = 0, 1, 2, 3
+# left and as HEURISTIC before (its cards come from ``cardmc.pimc``); LEARNED plays by the weights of
+# ``params[P_WEIGHTS:]`` (``english_jazz_learned``), as HEURISTIC when they are not there
+RANDOM, HEURISTIC, SCRIPTED, PIMC, LEARNED = 0, 1, 2, 3, 4
 P_PIMC_SAMPLES, P_PIMC_TRICKS = 0, 1  # read by cardmc.pimc, not here
+P_WEIGHTS = 2  # the learned player's weights, NWEIGHTS of them, when the spec appends them
 
 COLUMNS = (
     "game", "deal", "seat", "dealer", "position", "trump", "trump_set_by", "tricks", "card_points",
@@ -466,6 +474,54 @@ def heuristic_play(
 
 
 @jit(inline="always")
+def others_points(s, won, plain, trump):
+    """The fewer and the more card points of the two seats other than ``s`` so far."""
+    a = card_points(plain[s - 2 if s >= 2 else s + 1], won[s - 2 if s >= 2 else s + 1], trump)
+    b = card_points(plain[s - 1 if s >= 1 else s + 2], won[s - 1 if s >= 1 else s + 2], trump)
+    return min(a, b), max(a, b)
+
+
+@jit(inline="always")
+def learned_context(
+    k, s, hand, legal, led, trump, top, trick_plain, trick_mask, played, won, tricks, plain, t, leader, best
+):  # fmt: skip
+    """What ``english_jazz_learned.card_features`` reads of the deal so far beyond the card, the hand, the
+    voids and the trick's led suit, trump and top strength: (unseen cards, the trick's card points, the seat
+    winning it, its tricks and points, the seat's tricks and points, the others' fewer and more points, the
+    tricks left, the heuristic's card)."""
+    hc = heuristic_play(
+        k, s, hand, legal, led, trump, top, trick_plain, trick_mask, played, won, tricks, plain, t
+    )
+    ws = -1
+    wt = wp = 0
+    if k > 0:
+        ws = leader + best
+        ws = ws - PLAYERS if ws >= PLAYERS else ws
+        wt, wp = tricks[ws], card_points(plain[ws], won[ws], trump)
+    lo, hi = others_points(s, won, plain, trump)
+    unseen = FULL & ~(hand | played | trick_mask)
+    pts = card_points(trick_plain, trick_mask, trump)
+    return unseen, pts, ws, wt, wp, tricks[s], card_points(plain[s], won[s], trump), lo, hi, TRICKS - t, hc
+
+
+@jit(inline="always")
+def learned_play(
+    k, s, hand, legal, led, trump, top, trick_plain, trick_mask, played, won, tricks, plain, t, leader, best,
+    voids, weights,
+):  # fmt: skip
+    """The learned card of seat ``s`` (``english_jazz_learned.learned_card``) from the deal so far: the
+    trick led by ``leader``, its best card at place ``best``, the seats shown void ``voids``. Inlined: its
+    arrays passed to a call would cost reference counting at every card."""
+    unseen, pts, ws, wt, wp, taken, mine, lo, hi, left, hc = learned_context(
+        k, s, hand, legal, led, trump, top, trick_plain, trick_mask, played, won, tricks, plain, t, leader, best
+    )  # fmt: skip
+    return learned_card(
+        hand, legal, unseen, voids, s, k, led, trump, top, pts, ws, wt, wp, taken, mine, lo, hi, left, hc,
+        weights,
+    )  # fmt: skip
+
+
+@jit(inline="always")
 def close_trick(leader, best, trick_mask, trick_plain, won, tricks, plain):
     """The trick goes to the best card's seat, who leads next; returns that seat."""
     w = leader + best
@@ -477,13 +533,14 @@ def close_trick(leader, best, trick_mask, trick_plain, won, tricks, plain):
 
 
 @jit
-def play_deal(hands, dealer, pol, st, script, won, tricks, plain, events, ne, pimc=None):
+def play_deal(hands, dealer, pol, st, script, won, tricks, plain, events, ne, weights, pimc=None):
     """Play one deal from ``hands`` (emptied as cards are played). Fills
     ``won`` (cards taken), ``tricks`` and ``plain`` (plain-column points) per
     seat; returns (trump, trump_set_by, new event count). ``pol[s]`` is the
     policy of seat s; ``script`` the cards of SCRIPTED play (-1: lowest legal);
     ``pimc`` those of PIMC play (``cardmc.kernels.script``: a seat with a
-    single legal card plays it without the script), or None."""
+    single legal card plays it without the script), or None; LEARNED seats
+    play by ``weights`` (all ``NWEIGHTS`` of them; else as HEURISTIC)."""
     for s in range(PLAYERS):
         won[s] = ZERO
         tricks[s] = 0
@@ -492,6 +549,8 @@ def play_deal(hands, dealer, pol, st, script, won, tricks, plain, events, ne, pi
     leader = (dealer + 1) % PLAYERS
     trump, setter = -1, -1
     played = ZERO
+    voids = 0  # bit 4 * seat + suit: the seat did not follow that led suit (for learned seats)
+    learning = weights.shape[0] >= NWEIGHTS
     n = 0
     for t in range(TRICKS):
         led, top, best = -1, -1, 0
@@ -502,9 +561,17 @@ def play_deal(hands, dealer, pol, st, script, won, tricks, plain, events, ne, pi
             hand = hands[s]
             legal = legal_cards(hand, led)
             p = pol[s]
-            if p == RANDOM:
+            if p == LEARNED and learning:
+                if legal & (legal - ONE) == ZERO:
+                    c = lowest(legal)
+                else:
+                    c = learned_play(
+                        k, s, hand, legal, led, trump, top, trick_plain, trick_mask, played, won, tricks, plain,
+                        t, leader, best, voids, weights,
+                    )  # fmt: skip
+            elif p == RANDOM:
                 c = nth(legal, rng.below(st, popcount(legal)))
-            elif p == HEURISTIC:
+            elif p == HEURISTIC or p == LEARNED:
                 if legal & (legal - ONE) == ZERO:
                     c = lowest(legal)
                 else:
@@ -549,6 +616,8 @@ def play_deal(hands, dealer, pol, st, script, won, tricks, plain, events, ne, pi
             if rec:
                 events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = EV_PLAY, s, c, np.int64(legal)
                 ne += 1
+            if k > 0 and c >> 4 != led:
+                voids |= 1 << (4 * s + led)
             led, trump, setter, top, best = settle(c, k, s, led, trump, setter, top, best)
             b = bit(c)
             hands[s] = hand & ~b
@@ -611,6 +680,7 @@ def play_game(seed, index, players, params, policies, rows, events, cond=None, s
             totals,
             pol,
             empty,
+            params[P_WEIGHTS:],
             cond,
         )
     else:
@@ -635,6 +705,7 @@ def play_game(seed, index, players, params, policies, rows, events, cond=None, s
             totals,
             pol,
             empty,
+            params[P_WEIGHTS:],
             cond,
             script,
         )
@@ -686,15 +757,17 @@ def play_games(
     totals,
     pol,
     script,
+    weights,
     cond=None,
     pimc=None,
 ):
     """Games start..start+count-1 as ``play_game`` plays them, their rows from
     ``rows[r0]`` on, with the work arrays of ``new_scratch`` passed one by one
     (one call per slice: their reference counts are taken once, not per
-    game); ``cond`` a condition on every deal (``cardmc.kernels.condition``)
-    or None; ``pimc``: the script of the PIMC seats (``play_game``), or
-    None. Returns the events written (tracing is for one game)."""
+    game); ``weights``: the learned seats' (``play_deal``); ``cond`` a
+    condition on every deal (``cardmc.kernels.condition``) or None;
+    ``pimc``: the script of the PIMC seats (``play_game``), or None.
+    Returns the events written (tracing is for one game)."""
     rec = events.shape[0] > 0
     ne = 0
     for s in range(PLAYERS):
@@ -748,7 +821,7 @@ def play_games(
                     )
                     ne += 1
             trump, setter, ne = play_deal(
-                hands, dealer, pol, play, script, won, tricks, plain, events, ne, pimc
+                hands, dealer, pol, play, script, won, tricks, plain, events, ne, weights, pimc
             )
             for s in range(PLAYERS):
                 points[s] = card_points(plain[s], won[s], trump)
@@ -785,7 +858,9 @@ def simulate(seed, start, count, players, params, policies, cond=None, out=None,
     rows = new_rows(out, count * m, len(COLUMNS))
     nrows = np.zeros(count, np.int64)
     in_shares(
-        lambda lo, hi: play_slices(seed, start, count, policies, cond, rows, nrows, lo, hi),
+        lambda lo, hi: play_slices(
+            seed, start, count, policies, params[P_WEIGHTS:], cond, rows, nrows, lo, hi
+        ),
         (count + SLICE - 1) // SLICE,
         after and (lambda p, s: after(p, rows, s * SLICE * m, min(count, (s + 1) * SLICE) * m)),
     )
@@ -793,7 +868,7 @@ def simulate(seed, start, count, players, params, policies, cond=None, out=None,
 
 
 @jit
-def play_slices(seed, start, count, policies, cond, rows, nrows, lo, hi):
+def play_slices(seed, start, count, policies, weights, cond, rows, nrows, lo, hi):
     """Slices lo..hi-1 of ``simulate``."""
     m = ROWS_PER_GAME
     events = np.zeros((0, 4), np.int64)
@@ -822,6 +897,7 @@ def play_slices(seed, start, count, policies, cond, rows, nrows, lo, hi):
             totals,
             pol,
             script,
+            weights,
             cond,
         )
         for j in range(first, last):
@@ -839,7 +915,9 @@ def scripted_deal(hands_in, dealer, script):
     tricks = np.empty(PLAYERS, np.int64)
     plain = np.empty(PLAYERS, np.int64)
     events = np.zeros((36, 4), np.int64)
-    trump, setter, _ = play_deal(hands, dealer, pol, st, script, won, tricks, plain, events, 0)
+    trump, setter, _ = play_deal(
+        hands, dealer, pol, st, script, won, tricks, plain, events, 0, np.empty(0, np.int64)
+    )
     out = np.empty((3, PLAYERS), np.int64)
     for s in range(PLAYERS):
         out[0, s] = tricks[s]
@@ -873,25 +951,34 @@ def packet_condition(fixed, dealer):
     return pfixed, sizes
 
 
-def odds_deals(seed, start, count, hand, seat, dealer, policy):
+def odds_deals(seed, start, count, hand, seat, dealer, policy, weights=None):
     """``odds_given`` with only ``seat``'s whole 12-card ``hand`` fixed."""
     fixed = np.zeros(PLAYERS, np.uint64)
     fixed[seat] = hand
-    return odds_given(seed, start, count, fixed, seat, dealer, policy)
+    return odds_given(seed, start, count, fixed, seat, dealer, policy, weights)
 
 
-def odds_given(seed, start, count, fixed, seat, dealer, policy):
+def odds_given(seed, start, count, fixed, seat, dealer, policy, weights=None):
     """Deals start..start+count-1 with the cards ``fixed`` per seat (checked:
     disjoint, at most 12 a seat): the other cards are shuffled by
     stream(seed, i, 0, DEAL) and dealt in packets of three in dealing order
     into the places the fixed cards leave free (``packet_condition``,
     ``deal_given``); every seat plays ``policy``. Returns int16 (count, 4):
     tricks, card points, rule code and deal score of ``seat``. Slices of
-    ``SLICE * 16`` deals run side by side."""
+    ``SLICE * 16`` deals run side by side. ``weights``: the learned player's
+    (``params[P_WEIGHTS:]``; default: the shipped ones)."""
+    if weights is None:
+        weights = np.empty(0, np.int64)
+        if policy == LEARNED:
+            from cardmc.english_jazz_learned import shipped_weights
+
+            weights = shipped_weights()
     out = np.empty((count, 4), np.int16)
     slices = (count + SLICE * 16 - 1) // (SLICE * 16)
     in_shares(
-        lambda lo, hi: _odds_given_slices(seed, start, count, fixed, seat, dealer, policy, out, lo, hi),
+        lambda lo, hi: _odds_given_slices(
+            seed, start, count, fixed, seat, dealer, policy, weights, out, lo, hi
+        ),
         slices,
     )
     return out
@@ -909,7 +996,7 @@ def odds_hands(seed, i, pfixed, psizes, dealer, st, buf, packets, hands):
 
 
 @jit
-def _odds_given_slices(seed, start, count, fixed, seat, dealer, policy, out, lo, hi):
+def _odds_given_slices(seed, start, count, fixed, seat, dealer, policy, weights, out, lo, hi):
     """Slices lo..hi-1 of ``odds_given``."""
     pfixed, psizes = packet_condition(fixed, dealer)
     size = SLICE * 16
@@ -931,7 +1018,7 @@ def _odds_given_slices(seed, start, count, fixed, seat, dealer, policy, out, lo,
             i = start + j
             odds_hands(seed, i, pfixed, psizes, dealer, st, buf, packets, hands)
             play[0] = rng.key(seed, i, 0, rng.PLAY)
-            trump, _, _ = play_deal(hands, dealer, pol, play, script, won, tricks, plain, events, 0)
+            trump, _, _ = play_deal(hands, dealer, pol, play, script, won, tricks, plain, events, 0, weights)
             for s in range(PLAYERS):
                 points[s] = card_points(plain[s], won[s], trump)
             rule = deal_score(tricks, points, score)
@@ -979,8 +1066,9 @@ def odds_deal_pimc(seed, i, fixed, dealer, policies, pimc, events):
     tricks = np.empty(PLAYERS, np.int64)
     plain = np.empty(PLAYERS, np.int64)
     trump, _, ne = play_deal(
-        hands, dealer, pol, play, np.empty(0, np.int64), won, tricks, plain, events, 1 + PLAYERS, pimc
-    )
+        hands, dealer, pol, play, np.empty(0, np.int64), won, tricks, plain, events, 1 + PLAYERS,
+        np.empty(0, np.int64), pimc,
+    )  # fmt: skip
     out = np.empty((3, PLAYERS), np.int64)
     for s in range(PLAYERS):
         out[0, s] = tricks[s]
@@ -995,19 +1083,20 @@ def odds_deal_pimc(seed, i, fixed, dealer, policies, pimc, events):
 # own heuristic card function: what a heuristic seat would play there, from nothing it did not see.
 
 
-@jit
-def view_card(hand, plays, seats, count, me):
-    """English Jazz: the heuristic's card, with the tricks and card points the
-    seats took so far this deal and the trump the play set."""
-    won = np.zeros(PLAYERS, np.uint64)
-    tricks = np.zeros(PLAYERS, np.int64)
-    plain = np.zeros(PLAYERS, np.int64)
-    trump, setter, played = -1, -1, ZERO
+@jit(inline="always")
+def view_deal(plays, seats, count, won, tricks, plain):
+    """The deal so far of a view (``plays[:count]`` the deal's cards in order, ``seats`` who played them),
+    replayed with this kernel's own bookkeeping into ``won``, ``tricks`` and ``plain``: (trump, the cards of
+    the tricks done, the trick in progress's led suit, top strength, best place, cards and plain points, the
+    seat's place in it, the tricks done, its leader, the seats shown void as ``play_deal`` keeps them)."""
+    trump, setter, played, voids = -1, -1, ZERO, 0
     led, top, best, trick_mask, trick_plain, k, t, leader = -1, -1, 0, ZERO, 0, 0, 0, 0
     for j in range(count):
         if k == 0:
             led, top, best, trick_mask, trick_plain, leader = -1, -1, 0, ZERO, 0, seats[j]
         c = plays[j]
+        if k > 0 and c >> 4 != led:
+            voids |= 1 << (4 * seats[j] + led)
         led, trump, setter, top, best = settle(c, k, seats[j], led, trump, setter, top, best)
         trick_mask |= bit(c)
         trick_plain += JASS_PLAIN[c & 15]
@@ -1018,9 +1107,56 @@ def view_card(hand, plays, seats, count, me):
             k, t = 0, t + 1
     if k == 0:
         led, top, best, trick_mask, trick_plain = -1, -1, 0, ZERO, 0
+    return trump, played, led, top, best, trick_mask, trick_plain, k, t, leader, voids
+
+
+@jit
+def view_card(hand, plays, seats, count, me):
+    """English Jazz: the heuristic's card, with the tricks and card points the
+    seats took so far this deal and the trump the play set."""
+    won = np.zeros(PLAYERS, np.uint64)
+    tricks = np.zeros(PLAYERS, np.int64)
+    plain = np.zeros(PLAYERS, np.int64)
+    trump, played, led, top, best, trick_mask, trick_plain, k, t, leader, _ = view_deal(
+        plays, seats, count, won, tricks, plain
+    )
     legal = legal_cards(hand, led)
     if legal & (legal - ONE) == ZERO:
         return lowest(legal)
     return heuristic_play(
         k, me, hand, legal, led, trump, top, trick_plain, trick_mask, played, won, tricks, plain, t
     )
+
+
+@jit
+def view_learned(hand, plays, seats, count, me, weights, feats):
+    """The learned player from the view of ``me``: fills ``feats`` (a row per legal card, lowest code
+    first) with ``english_jazz_learned.card_features`` and returns (legal cards as a mask, the card
+    ``weights`` play)."""
+    won = np.zeros(PLAYERS, np.uint64)
+    tricks = np.zeros(PLAYERS, np.int64)
+    plain = np.zeros(PLAYERS, np.int64)
+    trump, played, led, top, best, trick_mask, trick_plain, k, t, leader, voids = view_deal(
+        plays, seats, count, won, tricks, plain
+    )
+    legal = legal_cards(hand, led)
+    unseen, pts, ws, wt, wp, taken, mine, lo, hi, left, hc = learned_context(
+        k, me, hand, legal, led, trump, top, trick_plain, trick_mask, played, won, tricks, plain, t, leader,
+        best,
+    )  # fmt: skip
+    m = legal
+    i = 0
+    while m != ZERO:
+        c = lowest(m)
+        m &= m - ONE
+        f = card_features(
+            c, hand, unseen, voids, me, k, led, trump, top, pts, ws, wt, wp, taken, mine, lo, hi, left, hc
+        )
+        for j in range(NWEIGHTS):
+            feats[i, j] = f[j]
+        i += 1
+    card = learned_card(
+        hand, legal, unseen, voids, me, k, led, trump, top, pts, ws, wt, wp, taken, mine, lo, hi, left, hc,
+        weights,
+    )  # fmt: skip
+    return np.int64(legal), card
