@@ -168,7 +168,8 @@ def odds_arguments(p) -> None:
     p.add_argument(
         "--policy",
         default=None,
-        help="policy of the players (default: the game's); also pimc, "
+        help="policy of the players (default: the game's strongest fast player, learned where it has one, "
+        "else its default; the output names it); also pimc, "
         "the search player (hundredths of a second to seconds a deal: set --games or --max-seconds)",
     )
     p.add_argument(
@@ -687,6 +688,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="threads (default 1: the labelling holds the GIL most of the time)",
     )
     p.add_argument(
+        "--start",
+        action="store_true",
+        help="fit the decision at a deal's start instead (Schieber: the contract weights, to the learned "
+        "player's own play; file learned_GAME_contracts.csv)",
+    )
+    p.add_argument(
+        "--games", type=positive_int, default=None, help="with --start: matches a contract family (20,000)"
+    )
+    p.add_argument(
         "--out", default=None, help="file to write (default learned_GAME.csv in the working folder)"
     )
     p.add_argument("--force", action="store_true", help="overwrite an existing file")
@@ -948,6 +958,21 @@ def cmd_calibrate(args) -> int:
 
 def cmd_train(args) -> int:
     from cardmc import train
+
+    if args.start:
+        done = train.train_start(
+            args.game,
+            **({"games": args.games} if args.games else {}),
+            seed=args.seed,
+            out=args.out,
+            force=args.force,
+            progress=not args.no_progress,
+        )
+        print(
+            f"wrote {done['out']}: {done['games']} matches a family in {done['seconds']:.0f} s; "
+            f"the learned forehand pushes below {done['push_below']} under the rulebook's rules"
+        )
+        return 0
 
     given = {name: getattr(args, name) for name in ("decisions", "depth", "samples") if getattr(args, name)}
     done = train.train(

@@ -306,6 +306,12 @@ class GameSpec:
     # ``cardmc train GAME``: fits the game's ``learned`` player to the search player,
     # ``trainer(decisions, seed, depth, samples, out, force, progress, threads)`` -> what it did (a dict)
     trainer: Callable | None = None
+    # ``cardmc train GAME --start``: fits the learned player's decision at a deal's start to its own play
+    # (Schieber: its contract weights), ``start_trainer(games, seed, out, force, progress)`` -> what it did
+    start_trainer: Callable | None = None
+    # the players ``cardmc odds`` assumes when none is given: the learned player where the ladder measured it
+    # stronger than the heuristic; None: ``default_policy``
+    odds_policy: str | None = None
 
     def settings(self, given: dict[str, object] | None = None) -> dict[str, object]:
         """Defaults overlaid with ``given`` (rule and simulation options), checked."""

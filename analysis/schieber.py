@@ -504,12 +504,11 @@ class SchieberSpec(GameSpec):
     player's weights (``cardmc.schieber_learned``), from ``k.P_WEIGHTS``."""
 
     def params(self, settings: dict[str, object]) -> np.ndarray:
-        from cardmc.schieber_learned import shipped_weights
+        from cardmc.schieber_learned import learned_block
 
         options = super().params(settings)
-        return np.concatenate([options, [push_below(int(k.rules_of(options)))], shipped_weights()]).astype(
-            np.int64
-        )
+        rules = int(k.rules_of(options))
+        return np.concatenate([options, [push_below(rules)], learned_block(rules)]).astype(np.int64)
 
 
 SPEC = SchieberSpec(
@@ -611,4 +610,6 @@ SPEC = SchieberSpec(
     adviser=schieber_solver.ADVISER,
     solved=schieber_solver.SOLVED,
     trainer=Deferred("cardmc.schieber_learned", "train"),
+    start_trainer=Deferred("cardmc.schieber_learned", "train_start"),
+    odds_policy="learned",
 )

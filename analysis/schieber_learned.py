@@ -20,12 +20,16 @@ from pathlib import Path
 
 import numpy as np
 
-from cardmc import learning, pimc
+from cardmc import __version__, learning, pimc
 from cardmc.kernels import schieber as k
 from cardmc.kernels.events import EV_CONTRACT, EV_DEAL, EV_PLAY
-from cardmc.kernels.schieber_learned import FEATURES, NF
+from cardmc.kernels.schieber_learned import CONTRACT_SCALE, FEATURES, NCONTRACT_ROW, NF
 
 WEIGHTS_FILE = "learned_schieber.csv"
+CONTRACTS_FILE = "learned_schieber_contracts.csv"
+# the contract weights' rows: (family, the contract played to fit it, its Undenufe count)
+FAMILIES = (("trump", "H", "ace"), ("obenabe", "obenabe", "ace"), ("undenufe", "undenufe", "ace"),
+            ("undenufe six", "undenufe", "six"))  # fmt: skip
 TEMPERATURE = 4.0  # points: a card's target share is exp(mean value / TEMPERATURE), normalised
 KEEP = 0.35  # the share of a game's searched decisions labelled (neighbours differ little)
 
@@ -44,6 +48,37 @@ def read_weights(path: str | Path) -> np.ndarray:
 def shipped_weights() -> np.ndarray:
     """The shipped weights (read once a process)."""
     return read_weights(weights_path())
+
+
+def _contract_features() -> tuple[str, ...]:
+    from cardmc.experiments.schieber import FEATURES as EVAL_FEATURES
+
+    names = []
+    for family, _, _ in FAMILIES:
+        group = EVAL_FEATURES[family.split()[0]]
+        names += [f"{family}: {name if name != '-' else f'unused {i}'}" for i, name in enumerate(group)]
+    return tuple(names)
+
+
+CONTRACT_FEATURES = _contract_features()
+
+
+@functools.cache
+def shipped_contracts() -> np.ndarray:
+    """The shipped contract weights (``CONTRACT_FEATURES``' order, times ``CONTRACT_SCALE``)."""
+    return learning.read_weights(learning.data_path(CONTRACTS_FILE), CONTRACT_FEATURES)
+
+
+@functools.cache
+def learned_block(rules: int) -> np.ndarray:
+    """The learned block of Schieber's ``params`` under the rules word ``rules``: the card weights, the
+    contract weights and the learned forehand's push threshold, measured under those rules with them
+    (``cardmc.kernels.schieber_push.learned_push_below``)."""
+    from cardmc.kernels.schieber_push import learned_push_below
+
+    block = np.concatenate([shipped_weights(), shipped_contracts(), [0]]).astype(np.int64)
+    block[-1] = learned_push_below(int(rules), block)
+    return block
 
 
 def weights_text(weights: np.ndarray, head: list[str]) -> str:
@@ -136,3 +171,44 @@ def train(
         progress,
         threads,
     )
+
+
+def train_start(games: int, seed: int, out: str | Path, force: bool, progress: bool) -> dict:
+    """Fit the learned player's contract weights to its own play: for each family (``FAMILIES``), ``games``
+    matches of learned players with the forehand choosing that contract, the chooser team's card points
+    regressed on the heuristic's hand features (``cardmc.experiments.schieber.fit_evaluation``); write them
+    to ``out`` (atomic). The push threshold is not stored: it is measured under the rules in force
+    (``learned_block``)."""
+    import time
+
+    from cardmc import files
+    from cardmc.experiments.schieber import fit_evaluation
+    from cardmc.kernels.schieber_push import learned_push_below
+    from cardmc.progress import bar
+
+    files.check_file_target(Path(out), force)
+    started = time.perf_counter()
+    weights = np.zeros(len(FAMILIES) * NCONTRACT_ROW, np.int64)
+    with bar(progress, len(FAMILIES), "train schieber contracts", unit=" families") as shown:
+        for r, (_, contract, count) in enumerate(FAMILIES):
+            fitted = fit_evaluation(seed, games, contract, undenufe_points=count, policy="learned")
+            names = CONTRACT_FEATURES[r * NCONTRACT_ROW : (r + 1) * NCONTRACT_ROW]
+            for i, name in enumerate(names):
+                short = name.split(": ", 1)[1]
+                if short in fitted.index:
+                    weights[r * NCONTRACT_ROW + i] = round(float(fitted.loc[short, "estimate"]) * CONTRACT_SCALE)
+            shown.update(1)
+    head = [
+        f"cardmc train schieber --start --games {games} --seed {seed}",
+        f"cardmc {__version__}: {games} matches a family, learned card play, "
+        f"{len(CONTRACT_FEATURES)} weights",
+    ]
+    with files.atomic(out, force) as tmp:
+        tmp.write_text(learning.weights_text(weights, CONTRACT_FEATURES, head))
+    block = np.concatenate([shipped_weights(), weights, [0]]).astype(np.int64)
+    return {
+        "games": games,
+        "seconds": time.perf_counter() - started,
+        "push_below": learned_push_below(int(k.DEFAULT_RULES), block),
+        "out": str(out),
+    }

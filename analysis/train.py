@@ -48,3 +48,26 @@ def train(
     threads = check_threads(threads)
     out = out if out is not None else f"learned_{game}.csv"
     return spec.trainer(decisions, seed, depth, samples, out, force, progress, threads)
+
+
+START_GAMES = 20_000  # matches a contract family by default
+
+
+def train_start(
+    game: str,
+    games: int = START_GAMES,
+    seed: int = 1,
+    out: str | os.PathLike | None = None,
+    force: bool = False,
+    *,
+    progress: bool = False,
+) -> dict:
+    """Fit ``game``'s learned player's decision at a deal's start to its own play (Schieber: the contract
+    weights, ``games`` matches a contract family) and write them to ``out`` (default
+    ``learned_<game>_contracts.csv`` in the working folder). Returns what it did."""
+    spec = registry.get(game)
+    if spec.start_trainer is None:
+        raise UsageError(f"{game} has no learned decision at a deal's start to train")
+    games, seed = check_count("games", games), check_seed(seed)
+    out = out if out is not None else f"learned_{game}_contracts.csv"
+    return spec.start_trainer(games, seed, out, force, progress)

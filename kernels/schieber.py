@@ -56,8 +56,8 @@ from cardmc.kernels.events import (
     EV_WEIS_TEAM,
 )
 from cardmc.kernels.jit import in_shares, jit
+from cardmc.kernels.schieber_learned import NCONTRACT, NLEARNED, card_features, contract_estimate, learned_card
 from cardmc.kernels.schieber_learned import NF as NWEIGHTS
-from cardmc.kernels.schieber_learned import card_features, learned_card
 from cardmc.kernels.schieber_weis import (
     FOUR_NINES,
     NO_WEIS,
@@ -616,29 +616,51 @@ def choose_card(hand, legal, played, lead, win_card, pos, win_pos, win_str, tric
     return _discard(legal, unseen, contract, tmask, pts)
 
 
+@jit
+def learned_contract(hand, weis_total, rules, weights):
+    """(best contract, its worth) for the learned player (``weights``: the learned block of ``params``,
+    ``schieber_learned.NLEARNED`` long): as ``best_contract``, the card points estimated by the contract
+    weights fitted to the learned player's own play (the first of equal worth)."""
+    cw = weights[NWEIGHTS : NWEIGHTS + NCONTRACT]
+    extra = WEIS_SHARE * weis_total - 78.5
+    best, best_v = 0, 0
+    for c in range(6):
+        row = 0 if c < 4 else c - 3 + (1 if c == UNDENUFE and rules & SIX_COUNT else 0)
+        v = int(multiplier_of(rules, c) * (contract_estimate(hand, row, c, SUIT_FEATURES, cw) + extra))
+        if c == 0 or v > best_v:
+            best, best_v = c, v
+    return best, best_v
+
+
 @jit(inline="always")
-def _contract_decision(policy, z, hand, weis_total, may_push, rules, push_below):
-    """(stream state, a contract 0..5 or PUSH (only when ``may_push``)) under the rules word ``rules``."""
+def _contract_decision(policy, z, hand, weis_total, may_push, rules, push_below, weights):
+    """(stream state, a contract 0..5 or PUSH (only when ``may_push``)) under the rules word ``rules``;
+    a learned seat by ``learned_contract`` and its own threshold (the last of ``weights``) when ``weights``
+    hold the whole learned block, else as the heuristic."""
     if policy == RANDOM:
         z, r = rng.below_from(z, 7 if may_push else 6)
         return z, PUSH if r == 6 else r
+    if policy == LEARNED and weights.shape[0] >= NLEARNED:
+        best, value = learned_contract(hand, weis_total, rules, weights)
+        return z, _push_or(best, value, may_push, weights[NLEARNED - 1])
     best, value = best_contract(hand, weis_total, rules)
     return z, _push_or(best, value, may_push, push_below)
 
 
 @jit(inline="always")
-def _choose(forehand, fore, partner, z, fixed, push_mode, rules, push_below):
+def _choose(forehand, fore, partner, z, fixed, push_mode, rules, push_below, weights):
     """``choose_contract`` on scalars: ``fore`` and ``partner`` are (policy, hand, Weis total) of the
     forehand and the partner, ``rules`` the rules word, ``push_below`` the heuristic forehand's push
-    threshold. Returns (stream state, chooser, pushed, contract)."""
+    threshold, ``weights`` the learned block of ``params`` (``params[P_WEIGHTS:]``). Returns (stream state,
+    chooser, pushed, contract)."""
     pushed = push_mode == 1
     c = fixed
     if fixed < 0:
         if push_mode != 1:
-            z, c = _contract_decision(fore[0], z, fore[1], fore[2], push_mode == 0, rules, push_below)
+            z, c = _contract_decision(fore[0], z, fore[1], fore[2], push_mode == 0, rules, push_below, weights)
             pushed = c == PUSH
         if pushed:
-            z, c = _contract_decision(partner[0], z, partner[1], partner[2], False, rules, push_below)
+            z, c = _contract_decision(partner[0], z, partner[1], partner[2], False, rules, push_below, weights)
     return z, (forehand + 2) & 3 if pushed else forehand, pushed, c
 
 
@@ -899,10 +921,12 @@ def _play_deal(
 
 @jit
 def choose_contract(
-    forehand, hands, weis, policies, st, fixed, push_mode, values, push_below, rules=DEFAULT_RULES
+    forehand, hands, weis, policies, st, fixed, push_mode, values, push_below, rules=DEFAULT_RULES, weights=None
 ):
     """(chooser, pushed, contract): the forehand chooses or pushes (a heuristic one when no contract is
-    worth ``push_below``); the partner must choose."""
+    worth ``push_below``; a learned one by the learned block ``weights``, ``params[P_WEIGHTS:]``); the
+    partner must choose."""
+    learned = np.zeros(0, np.int64) if weights is None else weights
     p = (forehand + 2) & 3
     z, chooser, pushed, c = _choose(
         forehand,
@@ -913,6 +937,7 @@ def choose_contract(
         push_mode,
         rules,
         push_below,
+        learned,
     )
     st[0] = z
     return chooser, pushed, c
@@ -982,6 +1007,7 @@ def play_match(seed, index, params, policies, rows, r0, events, scratch, cond=No
             push_mode,
             rules,
             push_below,
+            weights,
         )
         if rec:
             nev = _event(events, nev, EV_CONTRACT, chooser, 1 if pushed else 0, contract)

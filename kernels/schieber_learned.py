@@ -197,3 +197,28 @@ def learned_card(
         if best < 0 or v > best_v:
             best, best_v = c, v
     return best
+
+
+# ------------------------------------------------------------------ contracts
+# The learned player's contract: the heuristic's hand features (``schieber.contract_features``: rows of
+# ``schieber.SUIT_FEATURES`` summed over the suits), weighed by weights fitted to the chooser team's card
+# points under the learned player's own play, a row of NCONTRACT_ROW per family (trump, Obenabe, Undenufe,
+# Undenufe with the six count), each the fitted weight times CONTRACT_SCALE; after them the push threshold.
+NCONTRACT_ROW = 10  # schieber.NFEAT
+NCONTRACT = 4 * NCONTRACT_ROW
+CONTRACT_SCALE = 10
+NLEARNED = NF + NCONTRACT + 1  # the learned block of ``params``: cards, contracts, push threshold
+
+
+@jit(inline="always")
+def contract_estimate(hand, row, trump, suit_features, cw):
+    """The chooser team's card points the contract weights ``cw`` estimate for ``hand`` (``row`` of the
+    family: 0 a trump contract with ``trump`` its suit, 1 Obenabe, 2 Undenufe, 3 Undenufe with the six
+    count)."""
+    e = np.int64(0)
+    for s in range(4):
+        p = int(hand >> np.uint64(16 * s + 4)) & 0x1FF
+        mode = (0 if s == trump else 1) if row == 0 else (2 if row == 1 else 3)
+        for i in range(1, NCONTRACT_ROW):
+            e += cw[row * NCONTRACT_ROW + i] * np.int64(suit_features[mode, p, i])
+    return (e + cw[row * NCONTRACT_ROW]) / CONTRACT_SCALE

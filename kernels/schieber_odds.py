@@ -86,7 +86,7 @@ def deal_scores(seed, start, count, forehand, chooser, fixed, choices, policies,
 
 
 @jit(inline="always")
-def _chosen(forehand, chooser, choice, dealt, policies, z, wr, rules, push_below):
+def _chosen(forehand, chooser, choice, dealt, policies, z, wr, rules, push_below, weights):
     """(stream state, chooser, contract) of a choice: a contract made by
     ``chooser``, or ``PUSH_CHOICE``, after which the partner must choose, as
     its policy does in a match (``push_below``: the rules' push threshold,
@@ -104,6 +104,7 @@ def _chosen(forehand, chooser, choice, dealt, policies, z, wr, rules, push_below
             1,
             rules,
             push_below,
+            weights,
         )
     return z, who, con
 
@@ -149,7 +150,16 @@ def _deal_scores_slices(
             z0 = rng.key(seed, start + i, 0, rng.PLAY)
             for j in range(n_choice):
                 z, who, con = _chosen(
-                    forehand, chooser, choices[j], dealt, policies, z0, wr, rules, params[P_PUSH_BELOW]
+                    forehand,
+                    chooser,
+                    choices[j],
+                    dealt,
+                    policies,
+                    z0,
+                    wr,
+                    rules,
+                    params[P_PUSH_BELOW],
+                    params[P_WEIGHTS:],
                 )
                 for s in range(4):
                     hands[s] = dealt[s]
@@ -202,6 +212,7 @@ def odds_deal_pimc(seed, i, forehand, chooser, fixed, choice, policies, params, 
         weis_of(rules),
         rules,
         params[P_PUSH_BELOW],
+        params[P_WEIGHTS:],
     )
     pushed = 1 if choice == PUSH_CHOICE else 0
     start_script(script, policies, 4, SCRIPTED)

@@ -41,9 +41,11 @@ from cardmc.kernels.schieber import (
     S_OUT,
     S_TOTALS,
     STATE_SIZE,
+    LEARNED_BITS,
     _play_deal,
     best_contract,
     deal_into,
+    learned_contract,
     weis_of,
 )
 from cardmc.kernels.schieber_weis import OBENABE, declare
@@ -61,19 +63,31 @@ WINDOW = 0.4  # the line through the crossing is fitted within this many interqu
 
 
 @jit
-def _net(state, events, hands, chooser, contract, z, rules):
-    """Team 0's deal score less team 1's, the forehand (seat 0) leading and ``chooser`` choosing."""
+def _net(state, events, hands, chooser, contract, z, rules, weights):
+    """Team 0's deal score less team 1's, the forehand (seat 0) leading and ``chooser`` choosing; every
+    seat learned when ``weights`` is a learned block, else heuristic."""
     for s in range(4):
         state[S_HANDS + s] = np.int64(hands[s])
     state[S_TOTALS] = state[S_TOTALS + 1] = 0
-    _play_deal(state, events, 0, chooser, contract, NO_END, ALL_HEURISTIC, z, 0, rules)
+    seats = ALL_HEURISTIC | (ALL_HEURISTIC << LEARNED_BITS if weights.shape[0] > 0 else 0)
+    _play_deal(state, events, 0, chooser, contract, NO_END, seats, z, 0, rules, None, weights)
     return state[S_OUT + O_SCORE] - state[S_OUT + O_SCORE + 1]
 
 
 @jit
-def push_deals(rules, seed, first, last, deals, gain):
+def _best(hand, wr, rules, weights):
+    """(best contract, worth) of the heuristic, or of the learned player when ``weights`` is a block."""
+    weis = declare(hand, OBENABE, wr)[1]
+    if weights.shape[0] > 0:
+        return learned_contract(hand, weis, rules, weights)
+    return best_contract(hand, weis, rules)
+
+
+@jit
+def push_deals(rules, seed, first, last, deals, gain, weights):
     """Deals first..last-1 of the count: add each to ``deals`` and its gain to ``gain``, in the cell of
-    the worth of the forehand's best contract (cell v - ``LOWEST``)."""
+    the worth of the forehand's best contract (cell v - ``LOWEST``); the players heuristic, or learned when
+    ``weights`` is the learned block of ``params`` (empty: heuristic)."""
     cards = np.empty(36, np.int64)
     hands = np.zeros(4, np.uint64)
     state = np.zeros(STATE_SIZE, np.int64)
@@ -81,22 +95,25 @@ def push_deals(rules, seed, first, last, deals, gain):
     wr = weis_of(rules)
     for i in range(first, last):
         deal_into(seed, i, 0, 0, cards, hands)
-        own, worth = best_contract(hands[0], declare(hands[0], OBENABE, wr)[1], rules)
-        other = best_contract(hands[2], declare(hands[2], OBENABE, wr)[1], rules)[0]
+        own, worth = _best(hands[0], wr, rules, weights)
+        other = _best(hands[2], wr, rules, weights)[0]
         z = rng.key(seed, i, 0, rng.PLAY)
-        choose = _net(state, events, hands, 0, own, z, rules)
-        push = _net(state, events, hands, 2, other, z, rules)
+        choose = _net(state, events, hands, 0, own, z, rules, weights)
+        push = _net(state, events, hands, 2, other, z, rules, weights)
         cell = min(max(worth, LOWEST), HIGHEST - 1) - LOWEST
         deals[cell] += 1
         gain[cell] += push - choose
 
 
-def push_gains(rules: int, seed: int = PUSH_SEED, count: int = PUSH_DEALS) -> tuple[np.ndarray, np.ndarray]:
+def push_gains(
+    rules: int, seed: int = PUSH_SEED, count: int = PUSH_DEALS, weights: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """(deals, gain) by the worth of the forehand's best contract (cell v - ``LOWEST``): the deals of
     the count, and the sum of their forehand team's net score pushing less choosing, under the rules
-    word ``rules``."""
+    word ``rules``; the players heuristic, or learned by ``weights`` (the learned block of ``params``)."""
     deals, gain = np.zeros(HIGHEST - LOWEST, np.int64), np.zeros(HIGHEST - LOWEST, np.int64)
-    push_deals(rules, seed, 0, count, deals, gain)
+    block = np.zeros(0, np.int64) if weights is None else np.asarray(weights, np.int64)
+    push_deals(rules, seed, 0, count, deals, gain, block)
     return deals, gain
 
 
@@ -142,3 +159,13 @@ def push_below(rules: int) -> int:
     """The heuristic forehand's push threshold under the rules word ``rules`` (``schieber.rules_of``): the
     count's crossing (``push_crossing``) plus ``PUSH_OFFSET``, rounded to a whole point."""
     return int(np.floor(push_crossing(*push_gains(int(rules))) + PUSH_OFFSET + 0.5))
+
+
+LEARNED_DEALS = 30_000  # the learned player's count: a quarter as fast as the heuristic's, about as long
+
+
+def learned_push_below(rules: int, block: np.ndarray) -> int:
+    """The learned forehand's push threshold under the rules word ``rules``: the crossing of its own count
+    (``LEARNED_DEALS`` deals, every seat learned by the learned ``block`` of ``params``, the threshold
+    itself not read), rounded to a whole point."""
+    return int(np.floor(push_crossing(*push_gains(int(rules), count=LEARNED_DEALS, weights=block)) + 0.5))

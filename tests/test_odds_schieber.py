@@ -25,11 +25,17 @@ def test_agrees_with_filtering_an_ordinary_run():
     other = deal.loc[list(zip(fore["game"], fore["deal"], (fore["forehand"] + 1) % 4)), "score"].to_numpy()
     own = fore["score"].to_numpy().astype(float)
     assert len(own) > 10_000
-    r = cardmc.odds("schieber", "JH", seat=0, games=30_000, seed=9)
+    r = cardmc.odds("schieber", "JH", seat=0, games=30_000, seed=9, policy="heuristic")
     h = r["tables"]["choices"].loc["H"]
     for name, x in (("own", own), ("other", other.astype(float)), ("net", own - other)):
         se = x.std(ddof=1) / np.sqrt(len(x))
         assert abs(h[name] - x.mean()) < 3 * np.hypot(h[f"{name}_se"], se), name
+
+
+def test_assumes_the_learned_player_by_default_and_says_so(capsys):
+    """Without --policy the odds assume the learned player, the stronger one, and the output names it."""
+    assert main(["odds", "schieber", "--hand", JACKS_NINES, "--games", "300", "--no-progress"]) == 0
+    assert "policy learned" in capsys.readouterr().out
 
 
 def test_jacks_and_nines_score_their_weis_times_the_multiplier():

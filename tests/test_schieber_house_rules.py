@@ -86,7 +86,7 @@ def test_defaults_and_params_layout():
         push_below(word(**SWISS, multipliers="1,2,3,4,5,6")),
     ]
     assert (
-        len(params) == K.P_WEIGHTS + K.NWEIGHTS
+        len(params) == K.P_WEIGHTS + K.NLEARNED
         and params[K.P_CONTRACT] == 3
         and params[K.P_FOREHAND_PUSH] == 2
     )

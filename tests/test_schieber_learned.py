@@ -8,11 +8,12 @@ import pytest
 
 from cardmc import cli
 from cardmc import schieber as S
+from cardmc import learning
 from cardmc import schieber_learned as L
 from cardmc.kernels import cards as C
 from cardmc.kernels import schieber as k
 from cardmc.kernels.schieber_learned import FEATURES
-from cardmc.train import train
+from cardmc.train import train, train_start
 from tests.reference import schieber as ref
 
 SPEC = S.SPEC
@@ -135,17 +136,18 @@ def test_features_match_a_plain_computation():
 
 
 def test_weights_reach_the_kernels_as_data(tmp_path):
-    """The spec's params end with the shipped weights; a file written from them reloads to the same games,
+    """The spec's params hold the shipped card weights; a file written from them reloads to the same games,
     and other weights play other games."""
     weights = L.shipped_weights()
     params = SPEC.params(SPEC.settings({}))
-    assert len(weights) == len(FEATURES) and (params[k.P_WEIGHTS :] == weights).all()
+    nf = len(FEATURES)
+    assert len(weights) == nf and (params[k.P_WEIGHTS : k.P_WEIGHTS + nf] == weights).all()
     path = tmp_path / "w.csv"
     path.write_text(L.weights_text(weights, ["test"]))
     assert (L.read_weights(path) == weights).all()
 
     def rows(w):
-        p = np.concatenate([params[: k.P_WEIGHTS], w])
+        p = np.concatenate([params[: k.P_WEIGHTS], w, params[k.P_WEIGHTS + nf :]])
         out, spans = k.simulate(3, 0, 40, 4, p, S.parse_policy("learned"), 2)
         return S.join_spans(out, spans)
 
@@ -171,9 +173,11 @@ def test_training_is_reproducible(tmp_path):
     [
         ["train", "schieber", "--decisions", "0"],
         ["train", "nosuchgame"],
-        ["train", "differenzler"],
+        ["train", "schieber", "--samples", "0"],
         ["train", "schieber", "--depth", "10"],
         ["train", "schieber", "--out", "/nonexistent/folder/w.csv"],
+        ["train", "english_jazz", "--start"],
+        ["train", "schieber", "--start", "--games", "0"],
     ],
 )
 def test_train_bad_input_exits_2(argv, capsys):
@@ -181,3 +185,65 @@ def test_train_bad_input_exits_2(argv, capsys):
         raise SystemExit(cli.main(argv))
     assert exc.value.code == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def reference_contract(hand, weis, rules, contracts):
+    """The learned player's (contract, worth) from its contract weights, written from their definition: per
+    contract, the multiplier times (the weights . the heuristic's hand features / 10 + half the Weis - 78.5)."""
+    f = np.zeros(k.NFEAT)
+    best = None
+    for c in range(6):
+        k.contract_features(hand, c, f)
+        row = 0 if c < 4 else c - 3 + (1 if c == 5 and rules & k.SIX_COUNT else 0)
+        e = contracts[10 * row : 10 * row + 10] @ f.astype(np.int64) / 10
+        v = int(k.multiplier_of(rules, c) * (e + 0.5 * weis - 78.5))
+        if best is None or v > best[1]:
+            best = (c, v)
+    return best
+
+
+def test_learned_contracts_follow_their_weights():
+    """Learned forehands and partners choose the contract of the highest worth by the shipped contract
+    weights, and the forehand pushes exactly when that worth is below the learned threshold of the rules in
+    force, which the spec measures with them."""
+    from cardmc.kernels.schieber_push import learned_push_below
+    from cardmc.kernels.schieber_weis import OBENABE, declare
+
+    for given in ({}, {"undenufe_points": "six", "multipliers": "1,1,2,2,3,3"}):
+        settings = SPEC.settings(given)
+        params = SPEC.params(settings)
+        rules = int(k.rules_of(params))
+        block = params[k.P_WEIGHTS :]
+        contracts = L.shipped_contracts()
+        assert (block[: len(FEATURES)] == L.shipped_weights()).all()
+        assert (block[len(FEATURES) : -1] == contracts).all()
+        assert block[-1] == learned_push_below(rules, block)
+        pushes = chosen = 0
+        for line in traces(21, 12, "learned", **given):
+            for deal in line["deals"]:
+                fore, chooser = deal["forehand"], deal["chooser"]
+
+                def best(seat):
+                    hand = np.uint64(C.mask_of([C.parse(c, 36) for c in deal["hands"][seat]]))
+                    return reference_contract(hand, int(declare(hand, OBENABE, k.weis_of(rules))[1]), rules, contracts)
+
+                own, worth = best(fore)
+                assert deal["pushed"] == (worth < block[-1])
+                c = best(chooser)[0]
+                assert S.CONTRACTS.index(deal["contract"]) == c
+                pushes += deal["pushed"]
+                chosen += 1
+        assert pushes > 5 and chosen > 100
+
+
+def test_start_training_is_reproducible(tmp_path):
+    """A tiny fit of the contract weights twice writes the same file, headed by its command."""
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    done = train_start("schieber", 40, seed=4, out=a)
+    train_start("schieber", 40, seed=4, out=b)
+    assert a.read_bytes() == b.read_bytes() and done["games"] == 40
+    assert a.read_text().startswith("# cardmc train schieber --start --games 40 --seed 4\n")
+    weights = learning.read_weights(a, L.CONTRACT_FEATURES)
+    assert weights[0] != 0 and len(weights) == 40
+    with pytest.raises(S.UsageError, match="exists"):
+        train_start("schieber", 40, seed=4, out=a)

@@ -185,12 +185,18 @@ FEATURES = {
 
 
 def fit_evaluation(
-    seed: int, games: int, contract: str = "H", target: int = 20000, undenufe_points: str = "ace"
+    seed: int,
+    games: int,
+    contract: str = "H",
+    target: int = 20000,
+    undenufe_points: str = "ace",
+    policy: str = "heuristic",
 ) -> pd.DataFrame:
     """Least-squares fit of the chooser team's card points on the heuristic's hand features.
 
     Every deal is played under ``contract`` with the forehand choosing it
-    (heuristic play); the coefficients (with standard errors and 95% CIs) are
+    (``policy`` at every seat: the heuristic, or the learned player, whose
+    contract weights are fitted so); the coefficients (with standard errors and 95% CIs) are
     what ``cardmc.kernels.schieber.EVAL_WEIGHTS`` holds, next to the weights in use
     (Undenufe with ``undenufe_points="six"``: the six count's row).
     """
@@ -200,7 +206,7 @@ def fit_evaluation(
     df = _run(
         seed,
         games,
-        "heuristic",
+        policy,
         {
             "contract": contract,
             "forehand_push": "never",

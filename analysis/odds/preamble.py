@@ -108,6 +108,8 @@ def ask(
     known cards (``{seat: cards}`` or ``["SEAT:CARDS", ...]``); ``sizes(players,
     dealer)``: the cards each seat holds (default: the deck shared out
     equally). ``policy`` None: the game's default."""
+    if policy is None:
+        policy = spec.odds_policy  # the stronger player where the game has one (None: the game's default)
     run = job.make(spec.name, games, seed, policy, players, settings, calibration=calibration)
     players = run.players
     seat = checks.check_seat(seat, players)
