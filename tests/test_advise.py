@@ -285,7 +285,7 @@ def test_a_hand_with_the_top_trumps_chooses_them_and_the_forehand_may_push():
     assert (others["net_ci_high"] < a.choices.loc["S", "net_ci_low"]).all()
     assert a.choices["n"].eq(2048).all() and a.samples == 2048
     assert a.policies["random"] in a.choices.index
-    assert "heuristic" in a.measure and "not by the search" in a.measure
+    assert "learned player" in a.measure and "not by the search" in a.measure
     partner = cardmc.advise("schieber", hand=TOP_TRUMPS, dealer=1, pushed=True, samples=512, seed=2)
     assert partner.view["me"] == 0 and "push" not in partner.choices.index and partner.best == "S"
 
@@ -320,20 +320,21 @@ def test_a_differenzler_declaration_follows_the_hand():
         assert a.policies["heuristic"] in a.choices.index  # the rule's own declaration has its row
 
 
-def test_the_heuristic_chooses_at_the_start_as_the_traced_seat_did():
+@pytest.mark.parametrize("policy", ["heuristic", "learned"])
+def test_each_player_chooses_at_the_start_as_the_traced_seat_did(policy):
     pushes = 0
     for settings in ({}, {"weis": "off", "multipliers": "1,1,1,1,1,1"}):
-        (line,) = cardmc.trace("schieber", games=1, seed=21, policy="heuristic", **settings)
+        (line,) = cardmc.trace("schieber", games=1, seed=21, policy=policy, **settings)
         for deal in line["deals"][:12]:
             forehand = deal["forehand"]
-            keywords = dict(dealer=(forehand - 1) % 4, samples=16, settings=line["rules"], policy="heuristic")
+            keywords = dict(dealer=(forehand - 1) % 4, samples=16, settings=line["rules"], policy=policy)
             chose = cardmc.advise("schieber", hand=deal["hands"][forehand], **keywords)
-            assert chose.policies["heuristic"] == ("push" if deal["pushed"] else deal["contract"]), deal
+            assert chose.policies[policy] == ("push" if deal["pushed"] else deal["contract"]), deal
             if deal["pushed"]:
                 pushes += 1
                 partner = (forehand + 2) % 4
                 after = cardmc.advise("schieber", hand=deal["hands"][partner], pushed=True, **keywords)
-                assert after.view["me"] == partner and after.policies["heuristic"] == deal["contract"]
+                assert after.view["me"] == partner and after.policies[policy] == deal["contract"]
     assert pushes >= 2
 
 
