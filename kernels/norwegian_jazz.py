@@ -23,6 +23,8 @@ from cardmc.kernels.cards import ACE, KING, QUEEN, SUITS, card_of, deck, parse
 from cardmc.kernels.columns import new_rows
 from cardmc.kernels.events import EV_DEAL, EV_HAND, EV_PLAY
 from cardmc.kernels.jit import in_shares, jit
+from cardmc.kernels.norwegian_jazz_learned import NF as NWEIGHTS
+from cardmc.kernels.norwegian_jazz_learned import SEVENS_AT, learned_trick_card, trick_features
 from cardmc.kernels.script import scripted_card
 from cardmc.kernels.script import start as start_script
 from cardmc.kernels.sevens import POLICY_RANDOM, record, sevens_from
@@ -35,9 +37,13 @@ SUIT16 = np.uint64(0xFFFF)
 P_ROTATE_DEALER, P_FIRST_OUT_BONUS, P_PLAY_OUT, P_STOP_EARLY = 0, 1, 2, 3
 P_PIMC_SAMPLES, P_PIMC_TRICKS = 4, 5  # read by cardmc.pimc, not here
 P_PIMC_SEVENS_CARDS = 6  # sevens: the scripted seats search from this many cards left in hands
+NPARAMS = 7
+P_WEIGHTS = NPARAMS  # the learned player's weights, NWEIGHTS of them, when the spec appends them
 
-POLICY_NAMES = ("random", "heuristic", "pimc")  # pimc: POLICY_SCRIPTED (cardmc.pimc, cardmc.pimc_sevens)
-POLICY_SCRIPTED = 2
+# pimc: POLICY_SCRIPTED (cardmc.pimc, cardmc.pimc_sevens)
+POLICY_NAMES = ("random", "heuristic", "pimc", "learned")
+POLICY_SCRIPTED, POLICY_LEARNED = 2, 3
+# learned: its cards from ``norwegian_jazz_learned`` with the weights of ``params`` (without them, the heuristic's)
 # the scripted seats play from ``play_games``'s ``script`` (``cardmc.kernels.script``); plain runs pass none
 
 COLUMNS = (
@@ -229,16 +235,32 @@ def heuristic_seats(policies, n):
     return seats
 
 
+@jit(inline="always")
+def learned_seats(policies, n, weights):
+    """The seats that play the learned player, as the bits of an int (none without all of its weights:
+    ``params[P_WEIGHTS:]`` of a spec's ``params``)."""
+    seats = 0
+    if weights.shape[0] >= NWEIGHTS:
+        for s in range(n):
+            seats |= (1 << s) if policies[s, 0] == POLICY_LEARNED else 0
+    return seats
+
+
 @jit
 def trick_deal_from(
-    hands, leader, number, n, stop_early, heuristic, z, tricks, taken, holder, events, ne, script=None
-):
+    hands, leader, number, n, stop_early, heuristic, z, tricks, taken, holder, events, ne, script=None,
+    learned=0, weights=None,
+):  # fmt: skip
     """``play_trick_deal`` with the heuristic seats as the bits of ``heuristic``
     and the random stream's state ``z`` in a register; ``holder`` (64 ints)
     is work space for who played each card of a trick; the scripted seats
-    play the cards of ``script`` (``cardmc.kernels.script``). Returns (turns
-    played, new stream state, events written)."""
+    play the cards of ``script`` (``cardmc.kernels.script``); the seats of
+    ``learned`` (bits, among the heuristic's) play by ``weights``
+    (``norwegian_jazz_learned.learned_trick_card``). Returns (turns played,
+    new stream state, events written)."""
     tracing = events.shape[0] > 0
+    learning = weights is not None and learned != 0
+    voids = 0  # bit 4 * seat + suit: the seat did not follow that led suit (for learned seats)
     inhand = ZERO
     for s in range(n):
         inhand |= hands[s]
@@ -252,7 +274,13 @@ def trick_deal_from(
         h = hands[seat]
         if (heuristic >> seat) & 1:
             c = -1 if script is None else scripted_card(script, seat, ntricks - t, ne)
-            b = bit(heuristic_trick_card(number, h, h, 0, n, -1, inhand & ~h)) if c < 0 else bit(c)
+            if c < 0:
+                c = heuristic_trick_card(number, h, h, 0, n, -1, inhand & ~h)
+                if learning and (learned >> seat) & 1:
+                    c = learned_trick_card(
+                        h, h, c, inhand & ~h, voids, seat, n, number, pen, ZERO, 0, 0, ntricks - t, weights
+                    )
+            b = bit(c)
         else:
             z, j = rng.below_from(z, popcount(h))
             b = nth_bit(h, j)
@@ -271,18 +299,23 @@ def trick_deal_from(
             legal = follow if follow != ZERO else h
             if (heuristic >> seat) & 1:
                 c = -1 if script is None else scripted_card(script, seat, ntricks - t, ne)
-                best = highest(trick & led_mask)
-                b = (
-                    bit(heuristic_trick_card(number, h, legal, pos, n, best, inhand & ~h))
-                    if c < 0
-                    else bit(c)
-                )
+                if c < 0:
+                    best = highest(trick & led_mask)
+                    c = heuristic_trick_card(number, h, legal, pos, n, best, inhand & ~h)
+                    if learning and (learned >> seat) & 1:
+                        c = learned_trick_card(
+                            h, legal, c, inhand & ~h, voids, seat, n, number, pen, trick, best, pos, ntricks - t,
+                            weights,
+                        )  # fmt: skip
+                b = bit(c)
             else:
                 z, j = rng.below_from(z, popcount(legal))
                 b = nth_bit(legal, j)
             card = lowest(b)
             if tracing:
                 ne = record(events, ne, EV_PLAY, seat, card, np.int64(legal))
+            if follow == ZERO:
+                voids |= 1 << (4 * seat + (lowest(led_mask) >> 4))
             hands[seat] = h ^ b
             inhand ^= b
             trick |= b
@@ -413,6 +446,8 @@ def play_games(
     play_out = params[P_PLAY_OUT] != 0
     stop_early = params[P_STOP_EARLY] != 0
     heuristic = heuristic_seats(policies, n)
+    weights = params[P_WEIGHTS:]
+    learned = learned_seats(policies, n, weights)
     sevens_cards = 0  # sevens: the scripted seats search from this many cards left in hands (0: never)
     if script is not None:
         start_script(script, policies, n, POLICY_SCRIPTED)
@@ -472,6 +507,8 @@ def play_games(
                     events,
                     ne,
                     script,
+                    learned,
+                    weights,
                 )
                 first = -1
                 unit = UNIT_SCORE[number]
@@ -496,6 +533,8 @@ def play_games(
                     ne,
                     script,
                     sevens_cards,
+                    learned,
+                    weights[SEVENS_AT:],
                 )
                 for s in range(n):
                     seats[k, R_TRICKS, s] = 0
@@ -650,3 +689,41 @@ def view_card(number, hand, plays, count, n, deck):
     return heuristic_trick_card(
         number, hand, trick_legal(hand, led_mask), pos, n, highest(trick & led_mask), others
     )
+
+
+@jit
+def view_learned(number, hand, seat, plays, seats, count, n, deck, weights, feats):
+    """Norwegian Jazz, deals 1-5 (``number``): the learned player from the view of ``seat``: ``plays[:count]``
+    the deal's cards in order and ``seats`` who played them, ``deck`` the deal's cards. Fills ``feats`` (a row
+    per legal card, lowest code first) with the deal's block of ``norwegian_jazz_learned.trick_features`` and
+    returns (legal cards as a mask, the card ``weights`` play)."""
+    unseen = deck & ~hand
+    voids = 0
+    for j in range(count):
+        unseen &= ~bit(plays[j])
+        first = plays[j - j % n]
+        if j % n > 0 and plays[j] >> 4 != first >> 4:
+            voids |= 1 << (4 * seats[j] + (first >> 4))
+    pos = count % n
+    trick = ZERO
+    for j in range(count - pos, count):
+        trick |= bit(plays[j])
+    if pos == 0:
+        legal, best = hand, 0
+        heur = heuristic_trick_card(number, hand, hand, 0, n, -1, unseen)
+    else:
+        led_mask = SUIT16 << np.uint64(plays[count - pos] & 48)
+        legal, best = trick_legal(hand, led_mask), highest(trick & led_mask)
+        heur = heuristic_trick_card(number, hand, legal, pos, n, best, unseen)
+    pen, left = PENALTY_CARDS[number], popcount(hand)
+    m = legal
+    i = 0
+    while m != ZERO:
+        c = lowest(m)
+        m &= m - ONE
+        trick_features(c, heur, hand, unseen, voids, seat, n, number, pen, trick, best, pos, left, feats[i])
+        i += 1
+    card = learned_trick_card(
+        hand, legal, heur, unseen, voids, seat, n, number, pen, trick, best, pos, left, weights
+    )
+    return np.int64(legal), card

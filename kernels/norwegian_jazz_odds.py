@@ -22,7 +22,15 @@ from cardmc.kernels.bits import ZERO
 from cardmc.kernels.condition import deal_given
 from cardmc.kernels.events import EV_DEAL, EV_HAND
 from cardmc.kernels.jit import in_shares, jit
-from cardmc.kernels.norwegian_jazz import POLICY_SCRIPTED, UNIT_SCORE, heuristic_seats, trick_deal_from
+from cardmc.kernels.norwegian_jazz import (
+    POLICY_LEARNED,
+    POLICY_SCRIPTED,
+    UNIT_SCORE,
+    heuristic_seats,
+    learned_seats,
+    trick_deal_from,
+)
+from cardmc.kernels.norwegian_jazz_learned import SEVENS_AT
 from cardmc.kernels.script import start as start_script
 from cardmc.kernels.sevens import record, sevens_from
 
@@ -46,13 +54,21 @@ def odds_deals(
     play_out,
     stop_early,
     policies,
+    weights=None,
 ):
     """Sample deals start..start+count-1 of deal ``number`` with the seats'
     cards ``fixed`` (masks, ``sizes[s]`` cards each, drawn from mask ``deck``);
-    ``policies`` as for ``play_games``. Returns int16 (count, O_SIZE): the
+    ``policies`` as for ``play_games``, the learned seats by ``weights``
+    (default: the shipped ones, ``cardmc.norwegian_jazz_learned``). Returns int16 (count, O_SIZE): the
     score of ``seat`` in the deal, its tricks and penalty units (deals 1-5),
     its passes and whether it went out first (deal 6). Slices of ``SLICE``
     deals run side by side."""
+    if weights is None:
+        weights = np.zeros(0, np.int64)
+        if (np.asarray(policies)[:, 0] == POLICY_LEARNED).any():
+            from cardmc.norwegian_jazz_learned import shipped_weights
+
+            weights = shipped_weights()
     out = np.zeros((count, O_SIZE), np.int16)
     in_shares(
         lambda lo, hi: _odds_deals_slices(
@@ -70,6 +86,7 @@ def odds_deals(
             play_out,
             stop_early,
             policies,
+            np.asarray(weights, np.int64),
             out,
             lo,
             hi,
@@ -110,6 +127,7 @@ def _odds_deals_slices(
     play_out,
     stop_early,
     policies,
+    weights,
     out,
     lo,
     hi,
@@ -119,6 +137,7 @@ def _odds_deals_slices(
     k = number - 1
     leader = dealer + 1 if dealer + 1 < n else 0
     heuristic = heuristic_seats(policies, n)
+    learned = learned_seats(policies, n, weights)
     for sl in range(lo, hi):
         buf = np.empty(64, np.int64)
         hands = np.empty(n, np.uint64)
@@ -137,13 +156,15 @@ def _odds_deals_slices(
                 tally1[s] = 0
             if number <= 5:  # tallies: tricks, penalty units
                 trick_deal_from(
-                    hands, leader, number, n, stop_early, heuristic, z, tally0, tally1, holder, events, 0
-                )
+                    hands, leader, number, n, stop_early, heuristic, z, tally0, tally1, holder, events, 0, None,
+                    learned, weights,
+                )  # fmt: skip
                 odds_row(out, j, number, seat, bonus, tally0, tally1, -1)
             else:  # tallies: passes, out order
                 _, first, _, _ = sevens_from(
-                    hands, ZERO, leader, n, play_out, heuristic, z, tally0, tally1, events, 0
-                )
+                    hands, ZERO, leader, n, play_out, heuristic, z, tally0, tally1, events, 0, None, 0, learned,
+                    weights[SEVENS_AT:],
+                )  # fmt: skip
                 odds_row(out, j, number, seat, bonus, tally0, tally1, first)
 
 

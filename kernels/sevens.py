@@ -111,6 +111,86 @@ def heuristic_sevens_card(hand, legal, unplayed):
     return best
 
 
+SEVENS_FEATURES = (
+    "heuristic",  # the heuristic's card
+    "mine",  # the seat's cards that only become playable through the card
+    "theirs",  # the other hands' cards that only become playable through it
+    "next_mine",  # the cards it makes playable at once that the seat holds
+    "next_theirs",  # the cards it makes playable at once that the other hands hold
+    "seven",  # the card is a 7
+    "suit_mine",  # the seat's other cards of its suit
+    "far",  # the ranks from the card to the seat's farthest card beyond it (0: none)
+)
+NS = len(SEVENS_FEATURES)
+
+
+@jit(inline="always")
+def sevens_features(card, heur, hand, unplayed, f):
+    """Write the sevens features of ``card`` into ``f`` (``SEVENS_FEATURES``' order); ``unplayed``: the cards
+    in all hands, ``heur``: the heuristic's card."""
+    r = card & 15
+    b = bit(card)
+    beyond_ = beyond(card)
+    mine = hand & beyond_
+    opens = ZERO
+    if r >= SEVEN and r < TOP_RANK:
+        opens |= b << ONE
+    if r <= SEVEN and r > 0:
+        opens |= b >> ONE
+    far = 0
+    if mine != ZERO:
+        far = max(abs((highest(mine) & 15) - r), abs((lowest(mine) & 15) - r))
+    f[0] = 1 if card == heur else 0
+    f[1] = popcount(mine)
+    f[2] = popcount(unplayed & beyond_) - popcount(mine)
+    f[3] = popcount(hand & opens)
+    f[4] = popcount(unplayed & ~hand & opens)
+    f[5] = 1 if r == SEVEN else 0
+    f[6] = popcount(hand & (SUIT16 << np.uint64(card & 48)) & ~b)
+    f[7] = far
+
+
+@jit(inline="always")
+def learned_sevens_card(hand, legal, unplayed, weights):
+    """The legal card of the highest score, ``weights`` . ``sevens_features`` (ties: the heuristic's card if it
+    is among them, else the lowest code); -1 (a pass) without a legal card."""
+    heur = heuristic_sevens_card(hand, legal, unplayed)
+    if legal & (legal - ONE) == ZERO:
+        return heur
+    best_c, best_v, heur_v = -1, np.int64(0), np.int64(0)
+    f = np.empty(NS, np.int64)
+    m = legal
+    while m != ZERO:
+        c = lowest(m)
+        m &= m - ONE
+        sevens_features(c, heur, hand, unplayed, f)
+        v = np.int64(0)
+        for i in range(NS):
+            v += weights[i] * f[i]
+        if c == heur:
+            heur_v = v
+        if best_c < 0 or v > best_v:
+            best_c, best_v = c, v
+    return heur if heur_v == best_v else best_c
+
+
+@jit
+def view_sevens_learned(hand, table, unplayed, weights, feats):
+    """The learned player in sevens with ``hand`` on ``table`` (the cards played), ``unplayed`` the cards in
+    all hands: fills ``feats`` (a row per legal card, lowest code first) with ``sevens_features`` and returns
+    (legal cards as a mask, the card ``weights`` play, -1: a pass)."""
+    legal = hand & playable_of(table)
+    heur = heuristic_sevens_card(hand, legal, unplayed)
+    m = legal
+    i = 0
+    while m != ZERO:
+        c = lowest(m)
+        m &= m - ONE
+        sevens_features(c, heur, hand, unplayed, feats[i])
+        i += 1
+    return np.int64(legal), learned_sevens_card(hand, legal, unplayed, weights)
+
+
 # a card opens the card above it when that is of rank 8 to A, and the card
 # below it when that is of rank 2 to 6 (``after_play`` without branches)
 OPENS_UP = np.uint64(sum(((1 << 13) - (1 << (SEVEN + 1))) << (16 * s) for s in range(4)))
@@ -138,8 +218,9 @@ def play_sevens(hands, table, leader, n, play_out, policies, st, passes, out_ord
 
 @jit
 def sevens_from(
-    hands, table, leader, n, play_out, heuristic, z, passes, out_order, events, ne, script=None, cards=0
-):
+    hands, table, leader, n, play_out, heuristic, z, passes, out_order, events, ne, script=None, cards=0,
+    learned=0, weights=None,
+):  # fmt: skip
     """``play_sevens`` with the seats of the heuristic player as the bits of
     ``heuristic`` and the random stream's state ``z`` in a register. Returns
     (turns, first_out seat or -1, new stream state, events written so far).
@@ -147,7 +228,8 @@ def sevens_from(
     The scripted seats (``cardmc.kernels.script``) play the cards of
     ``script`` once ``cards`` or fewer are left in all hands, when they have
     a choice (two legal cards or more); before, and for a forced play or
-    pass, they play as the heuristic."""
+    pass, they play as the heuristic. The seats of ``learned`` (bits, among
+    the heuristic's) play ``learned_sevens_card`` by ``weights``."""
     tracing = events.shape[0] > 0
     playable = playable_of(table)
     inhand = ZERO
@@ -164,7 +246,10 @@ def sevens_from(
             turns += 1
             legal = h & playable
             if (heuristic >> seat) & 1:
-                b = bit(heuristic_sevens_card(h, legal, inhand) & 63) & legal  # 0: a pass
+                if weights is not None and (learned >> seat) & 1:
+                    b = bit(learned_sevens_card(h, legal, inhand, weights) & 63) & legal  # 0: a pass
+                else:
+                    b = bit(heuristic_sevens_card(h, legal, inhand) & 63) & legal  # 0: a pass
                 if script is not None:
                     if left <= cards and legal & (legal - ONE) != ZERO:
                         c = scripted_card(script, seat, 0, ne)
