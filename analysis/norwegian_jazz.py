@@ -20,6 +20,7 @@ from cardmc.kernels import condition as kc
 from cardmc.kernels import norwegian_jazz as k
 from cardmc.kernels.cards import FULL52
 from cardmc.registry import (
+    LINEUP,
     Dealing,
     Deferred,
     Example,
@@ -60,8 +61,11 @@ def simulate_block(
     count = check_count("count", count)
     players = SPEC.check_players(players)
     params = np.asarray(params, np.int64)
-    if params.shape != (len(SPEC.rules) + len(SPEC.options),):
-        raise UsageError(f"params should hold {len(SPEC.rules) + len(SPEC.options)} numbers, not {params!r}")
+    if params.shape not in ((k.NPARAMS,), (k.NPARAMS + k.NWEIGHTS,)):
+        raise UsageError(
+            f"params should hold {k.NPARAMS} numbers (and the learned player's {k.NWEIGHTS} weights), "
+            f"not {params!r}"
+        )
     policies = np.asarray(policies, np.int64)
     if policies.shape != (players, 1) or not np.isin(policies, list(PLAY.values())).all():
         raise UsageError(f"policies should be a ({players}, 1) array of policy codes, not {policies!r}")
@@ -422,7 +426,17 @@ def decisions(rows, players: int) -> int:
     return int(rows["turns"].to_numpy(np.int64).sum()) // players
 
 
-SPEC = GameSpec(
+class NorwegianJazzSpec(GameSpec):
+    """Norwegian Jazz's spec: its ``params`` end with the ``learned`` player's weights
+    (``cardmc.norwegian_jazz_learned``), from ``k.P_WEIGHTS``."""
+
+    def params(self, settings: dict[str, object]) -> np.ndarray:
+        from cardmc.norwegian_jazz_learned import shipped_weights
+
+        return np.concatenate([super().params(settings), shipped_weights()]).astype(np.int64)
+
+
+SPEC = NorwegianJazzSpec(
     name="norwegian_jazz",
     title="Norwegian Jazz",
     deck=52,
@@ -499,9 +513,11 @@ SPEC = GameSpec(
     summarise=summarise,
     advice=odds,
     natural_measure=compare_measure,
-    ladder=Ladder(decisions=decisions),
+    ladder=Ladder(decisions=decisions, lineup=(*LINEUP, "learned")),
+    bench=(("random", "random", {}), ("heuristic", "heuristic", {}), ("learned", "learned", {})),
     solver=norwegian_jazz_solver.SOLVER,
     search_player=norwegian_jazz_solver.SEARCH_PLAYER,
     adviser=norwegian_jazz_solver.ADVISER,
     solved=norwegian_jazz_solver.SOLVED,
+    trainer=Deferred("cardmc.norwegian_jazz_learned", "train"),
 )

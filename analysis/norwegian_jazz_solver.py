@@ -117,6 +117,15 @@ def heuristic_card(view: dict, params: np.ndarray) -> int:
     )
 
 
+def learned_card(view: dict, params: np.ndarray) -> int:
+    """The learned player's card of a trick deal: by the weights after the options in ``params`` when they are
+    there (a spec's ``params``), else by the shipped weights, the ones the spec appends."""
+    from cardmc.norwegian_jazz_learned import shipped_weights, view_features
+
+    weights = params[k.P_WEIGHTS :] if len(params) >= k.P_WEIGHTS + k.NWEIGHTS else shipped_weights()
+    return view_features(view, weights)[2]
+
+
 def advice_value(view: dict, gained: int, value: int) -> float:
     """Penalty points: the units taken so far and from here, times the deal's unit score."""
     return -int(k.UNIT_SCORE[view["number"]]) * (gained + value)
@@ -131,6 +140,7 @@ ADVISER = Adviser(
     heuristic=heuristic_card,
     value=advice_value,
     random=k.POLICY_RANDOM,
+    cards={k.POLICY_LEARNED: learned_card},
 )
 
 

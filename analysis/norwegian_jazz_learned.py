@@ -1,0 +1,251 @@
+"""Norwegian Jazz's ``learned`` player at the Python edge: its weights file, and its training from the search
+player.
+
+The player (``cardmc.kernels.norwegian_jazz_learned``) scores each legal card
+by weights times features of what the seat has seen, a block of weights for
+each trick deal and one for sevens; its weights ship as
+``kernels/data/learned_norwegian_jazz.csv`` (``cardmc.learning``'s format).
+
+Training (``train``, ``cardmc train norwegian_jazz``): games of the heuristic
+player at the game's default player count; at a share ``KEEP`` of its
+decisions in deals 1-5 with ``depth`` tricks left or fewer, each legal card's
+mean value over ``samples`` solved deals of the unseen cards: the penalty
+units the others playing together can hold the seat to from here
+(``cardmc.learning.label``, the search player's objective, the least the
+better); and in sevens, once ``SEVENS_CARDS`` cards or fewer are left in all
+hands, the deal score the seat can make sure of after each card
+(``cardmc.pimc_sevens.card_values``), with its sign turned, so that the least
+is the best there too. The heuristic's card is counted ``HEURISTIC_EDGE``
+better than the search says (the search's values tie often, and among cards
+it sees as equal or nearly so the heuristic's choice measured better than
+the model's). The softmax model over the cards is fitted to them
+(``cardmc.learning.fit``, ``TEMPERATURE`` units or points). Decisions before
+``depth`` tricks left (and in sevens before the last ``SEVENS_CARDS`` cards)
+are the model's extrapolation.
+
+Then each deal's weights are kept only where they beat the heuristic
+(``select``): ``SELECT_GAMES`` games at the default player count, the
+learned player at the even seats and the heuristic at the odd ones, then
+the seats swapped, on the same deals; a deal whose paired difference in
+score (learned minus heuristic, a seat) has its 95% interval above zero
+keeps its weights, the others get weights 0: the player plays them as the
+heuristic.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import numpy as np
+
+from cardmc import learning, pimc, pimc_sevens
+from cardmc.kernels import norwegian_jazz as k
+from cardmc.kernels.events import EV_DEAL, EV_HAND, EV_PLAY
+from cardmc.kernels.norwegian_jazz_learned import FEATURES, NB, NF, SEVENS_AT
+from cardmc.kernels.sevens import FULL52, NS, view_sevens_learned
+
+WEIGHTS_FILE = "learned_norwegian_jazz.csv"
+TEMPERATURE = 0.5  # penalty units (sevens: points): a card's target share is exp(-mean value / TEMPERATURE)
+KEEP = 0.5  # the share of a game's searched decisions labelled (neighbours differ little)
+SEVENS_CARDS = 30  # sevens decisions are labelled once this many cards or fewer are left in all hands
+SEVENS = k.DEALS - 1  # the sixth deal's number in the EV_DEAL events (0-based)
+HEURISTIC_EDGE = 0.5  # units (sevens: points) the heuristic's card counts better than the search's value
+SELECT_GAMES = 20_000  # games of each seating in ``select``
+SELECT_SEED = 0x5E1  # their seed
+
+
+def weights_path() -> Path:
+    """The shipped weights file, beside the kernels."""
+    return learning.data_path(WEIGHTS_FILE)
+
+
+def read_weights(path: str | Path) -> np.ndarray:
+    """The int weights of a weights file in ``FEATURES``' order; ``UsageError`` naming a file that is not one."""
+    return learning.read_weights(path, FEATURES)
+
+
+@functools.cache
+def shipped_weights() -> np.ndarray:
+    """The shipped weights (read once a process)."""
+    return read_weights(weights_path())
+
+
+def weights_text(weights: np.ndarray, head: list[str]) -> str:
+    """A weights file: ``head`` as ``#`` lines, then ``feature,weight`` rows."""
+    return learning.weights_text(weights, FEATURES, head)
+
+
+def view_features(view: dict, weights: np.ndarray) -> tuple[list[int], np.ndarray, int]:
+    """The legal cards of the seat of ``view`` in a trick deal (``cardmc.pimc.seen``'s or ``cardmc.advise``'s:
+    ``number`` or ``contract`` the deal number 1-5), their features, a row each of all ``FEATURES`` (lowest
+    code first; the deal's block filled), and the card ``weights`` play."""
+    number = int(view.get("number", view.get("contract")))
+    plays = np.array([c for _, c in view["plays"]] or [0], np.int64)
+    seats = np.array([s for s, _ in view["plays"]] or [0], np.int64)
+    block = np.zeros((64, NB), np.int64)
+    legal, card = k.view_learned(
+        number,
+        np.uint64(view["hand"]),
+        view["me"],
+        plays,
+        seats,
+        len(view["plays"]),
+        view["players"],
+        np.uint64(view["deck"]),
+        weights,
+        block,
+    )
+    cards = [c for c in range(64) if int(legal) >> c & 1]
+    feats = np.zeros((len(cards), NF), np.int64)
+    feats[:, (number - 1) * NB : number * NB] = block[: len(cards)]
+    return cards, feats, int(card)
+
+
+def sevens_features(view: dict, weights: np.ndarray) -> tuple[list[int], np.ndarray, int]:
+    """The legal cards of the seat of a sevens view (``cardmc.pimc_sevens.seen``'s), their features, a row
+    each of all ``FEATURES`` (the sevens block filled), and the card ``weights`` play (-1: a pass)."""
+    unplayed = np.uint64(int(FULL52) & ~view["table"])
+    block = np.zeros((64, NS), np.int64)
+    legal, card = view_sevens_learned(
+        np.uint64(view["hand"]), np.uint64(view["table"]), unplayed, weights[SEVENS_AT:], block
+    )
+    cards = [c for c in range(64) if int(legal) >> c & 1]
+    feats = np.zeros((len(cards), NF), np.int64)
+    feats[:, SEVENS_AT:] = block[: len(cards)]
+    return cards, feats, int(card)
+
+
+def deal_decisions(events: np.ndarray, players: int, depth: int) -> list[int]:
+    """The event numbers of each play with a choice (two legal cards or more) in deals 1-5 with ``depth``
+    tricks left or fewer, and in sevens with ``SEVENS_CARDS`` cards or fewer left in all hands."""
+    out = []
+    deal, count, left = -1, 0, 0
+    for i, (kind, a, b, c) in enumerate(events.tolist()):
+        if kind == EV_DEAL:
+            deal, count, left = a, 0, 0
+        elif kind == EV_HAND:
+            left += int(b).bit_count()
+        elif kind == EV_PLAY:
+            if deal < SEVENS:
+                if (left // players) - count // players <= depth and c & (c - 1):
+                    out.append(i)
+                count += 1
+            else:
+                if left <= SEVENS_CARDS and c & (c - 1):
+                    out.append(i)
+                left -= 1 if b >= 0 else 0
+    return out
+
+
+def label_game(index: int, seed: int, params: np.ndarray, depth: int, samples: int, tt) -> list[tuple]:
+    """The labelled decisions of game ``index`` of ``seed``, every seat heuristic, at the default player
+    count: (features, mean values, the least the best)."""
+    from cardmc.norwegian_jazz import SPEC
+    from cardmc.solve_sevens import fresh_salt
+
+    n = SPEC.default_players
+    policies = np.full((n, 1), k.POLICY_NAMES.index("heuristic"), np.int64)
+    rows = np.zeros((k.max_rows(n, params), len(k.COLUMNS)), np.int32)
+    events = np.zeros((k.max_events(n), 4), np.int64)
+    _, nev = k.play_game(seed, index, n, params, policies, rows, events)
+    rng = np.random.default_rng([seed, index, learning.STREAM])
+    weights, bonus = np.zeros(NF, np.int64), int(params[k.P_FIRST_OUT_BONUS])
+    out = []
+    for i in deal_decisions(events[:nev], n, depth):
+        if rng.random() >= KEEP:
+            continue
+        if pimc_sevens.in_sevens(events[: i + 1]):
+            view = pimc_sevens.seen(events[: i + 1], n)
+            cards, feats, _ = sevens_features(view, weights)
+            salt, total = fresh_salt(), np.zeros(len(cards))
+            for _ in range(samples):
+                values = pimc_sevens.card_values(view, pimc_sevens.sample(view, rng), bonus, tt, salt)
+                total -= [values[c] for c in cards]  # the deal score, its sign turned: the least is the best
+            values = total / samples
+        else:
+            view = pimc.seen("norwegian_jazz", events[: i + 1], players=n)
+            cards, feats, _ = view_features(view, weights)
+            values = learning.label(view, cards, samples, rng, tt)
+        heuristic = feats[:, [d * NB for d in range(k.DEALS - 1)] + [SEVENS_AT]].sum(axis=1)
+        out.append((feats, values - HEURISTIC_EDGE * heuristic))
+    return out
+
+
+def deal_blocks() -> list[slice]:
+    """Each deal's weights in ``FEATURES`` (deals 1-5, then sevens)."""
+    return [slice(d * NB, (d + 1) * NB) for d in range(k.DEALS - 1)] + [slice(SEVENS_AT, NF)]
+
+
+def paired_gain(weights: np.ndarray, games: int = SELECT_GAMES, seed: int = SELECT_SEED) -> np.ndarray:
+    """Per deal (rows 1-6): the learned player's paired gain over the heuristic, a seat's score a deal, its
+    mean and its 95% interval (columns), from ``games`` games of each seating at the default player count
+    (the learned player at the even seats, then at the odd ones)."""
+    from cardmc.norwegian_jazz import SPEC
+
+    n = SPEC.default_players
+    params = np.concatenate([SPEC.params(SPEC.settings({}))[: k.NPARAMS], weights]).astype(np.int64)
+    learned, heuristic = k.POLICY_NAMES.index("learned"), k.POLICY_NAMES.index("heuristic")
+    even = np.array([learned if s % 2 == 0 else heuristic for s in range(n)], np.int64)
+    gain = np.zeros((games, k.DEALS))
+    for seating in (even, np.where(even == learned, heuristic, learned)):
+        rows, _ = k.simulate(seed, 0, games, n, params, seating.reshape(n, 1))
+        score = rows[:, k.C_SCORE].reshape(games, k.DEALS, n).astype(float)
+        ours = seating == learned
+        gain += score[:, :, ours].mean(axis=2) - score[:, :, ~ours].mean(axis=2)
+    gain /= 2
+    mean, half = gain.mean(axis=0), 1.96 * gain.std(axis=0, ddof=1) / np.sqrt(games)
+    return np.stack([mean, mean - half, mean + half], axis=1)
+
+
+def select(weights: np.ndarray) -> tuple[np.ndarray, list[int]]:
+    """``weights`` with the blocks of the deals where they do not beat the heuristic (``paired_gain``'s
+    interval not above zero) set to 0, and the deals kept (1-6)."""
+    gain = paired_gain(weights)
+    out, kept = weights.copy(), []
+    for d, block in enumerate(deal_blocks()):
+        if gain[d, 1] > 0:
+            kept.append(d + 1)
+        else:
+            out[block] = 0
+    return out, kept
+
+
+def train(
+    decisions: int,
+    seed: int,
+    depth: int,
+    samples: int,
+    out: str | Path,
+    force: bool,
+    progress: bool,
+    threads: int | None = None,
+) -> dict:
+    """Label ``decisions`` searched decisions of heuristic games, fit the model and write its weights file to
+    ``out`` (``cardmc.learning.train``)."""
+    from cardmc.norwegian_jazz import SPEC
+
+    params = SPEC.params(SPEC.settings({}))
+    head = f"cardmc train norwegian_jazz --decisions {decisions} --seed {seed} --depth {depth} --samples {samples}"
+    done = learning.train(
+        "norwegian_jazz",
+        lambda g, tt: label_game(g, seed, params, depth, samples, tt),
+        decisions,
+        head,
+        FEATURES,
+        TEMPERATURE,
+        -1,
+        out,
+        force,
+        progress,
+        threads,
+    )
+    from cardmc import files
+
+    text = Path(out).read_text()
+    weights, kept = select(read_weights(out))
+    lines = [line[2:] for line in text.splitlines() if line.startswith("# ")]
+    lines.append(f"the deals that keep their weights (they beat the heuristic, paired): {kept or 'none'}")
+    with files.atomic(out, True) as tmp:
+        tmp.write_text(weights_text(weights, lines))
+    return {**done, "kept": kept}
