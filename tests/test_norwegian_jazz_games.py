@@ -12,6 +12,7 @@ import pytest
 
 from cardmc import norwegian_jazz as A
 from cardmc.kernels import norwegian_jazz as K
+from cardmc.norwegian_jazz_learned import shipped_weights
 from cardmc.registry import UsageError
 from tests.helpers import check_trace_form
 from tests.reference import dealing
@@ -249,7 +250,9 @@ def test_spec_options_and_players():
         "pimc_sevens_cards": 0,
     }
     assert spec.settings({}) == defaults
-    assert spec.params(spec.settings({"first_out_bonus": "80"})).tolist() == [0, 80, 0, 1, 8, 5, 0]
+    params = spec.params(spec.settings({"first_out_bonus": "80"}))
+    assert params[: K.P_WEIGHTS].tolist() == [0, 80, 0, 1, 8, 5, 0]  # then the learned player's weights
+    assert params[K.P_WEIGHTS :].tolist() == shipped_weights().tolist()
     with pytest.raises(UsageError, match="bonus_points"):
         spec.settings({"bonus_points": 3})
     with pytest.raises(UsageError, match="2"):
