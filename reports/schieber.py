@@ -35,6 +35,7 @@ from cardmc.experiments.solved import stored_contracts
 from cardmc.registry import UsageError
 from cardmc.reports import charts
 from cardmc.reports import schieber_charts as sc
+from cardmc.reports import strong_play
 from cardmc.reports.section import Section, note
 
 
@@ -181,6 +182,8 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
     )
     solved = stored_contracts()
     stored = solved.attrs
+    note("schieber", progress, f"under strong play: {games:,} matches of the learned player, three times")
+    strong = strong_play.schieber(seed, games, value, push)
 
     files = []
     ax = sc.plot_push_gain(push, threshold=float(threshold))
@@ -250,7 +253,10 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
         title="Schieber Jass",
         question="When should the forehand push, and what is each contract worth?",
         answer=(
-            headline(value, push, rule, threshold) + house_sentence(house, checked) + solved_sentence(solved)
+            headline(value, push, rule, threshold)
+            + house_sentence(house, checked)
+            + solved_sentence(solved)
+            + strong.sentence
         ),
         tables=[
             (
@@ -361,6 +367,7 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
                 "and kept choices. n = deals.",
                 solved,
             ),
+            *strong.tables,
         ],
         charts=files,
         data={
@@ -376,6 +383,7 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
             "schieber_house_push": checked,
             "schieber_pimc": searched,
             "schieber_solved_contracts": solved,
+            **strong.data,
         },
         frames={"schieber_heuristic_games": df},
         commands=[
@@ -399,6 +407,7 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
             'python -c "from cardmc.display import readable; from cardmc.experiments.schieber import duplicate; '
             f"print(readable(duplicate(seed={seed}, games={p_games}, a='pimc', b='heuristic', "
             f'pimc_tricks={PIMC_TRICKS})))"',
+            *strong.commands,
             f"{stored['command']}  # the stored run of the solved table",
             'python -c "import pandas as pd; from cardmc.display import readable; from cardmc.experiments.solved '
             "import contracts_solved; print(readable(contracts_solved(pd.read_parquet('schieber_solved.parquet'))))\"",
@@ -409,5 +418,7 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
         f"under each rule set, {house['contracts'].attrs['deals']:,} deals played out in all); push rule: "
         f"{c_games:,} matches under each of {len(checked)} rule sets, three times; pimc against "
         f"heuristic: {p_games:,} matches, twice; seed {seed}; with every hand seen: a stored run of "
-        f"{stored['games']:,} matches ({stored['deals']:,} deals), seed {stored['seed']}",
+        f"{stored['games']:,} matches ({stored['deals']:,} deals), seed {stored['seed']}; under strong play: "
+        f"the same {games:,} matches of the learned player, played as they are, with forced choice and with "
+        "forced push",
     )

@@ -80,6 +80,12 @@ def test_tables_agree_with_each_other(runs):
     shares = weis[weis["unit"] == "share of hands"]
     assert (shares["exact"].between(0, 1)).all() and (shares["simulated"].between(0, 1)).all()
     assert results.loc["deals per match", "estimate"] >= 1
+    # under strong play: the heuristic's columns are the heuristic's own tables, its solved choice the stored one
+    strong, solved = s.data["schieber_strong_contracts"], s.data["schieber_solved_contracts"]
+    assert np.allclose(strong["heuristic_net_score"], value.loc[strong.index, "net_score"], equal_nan=True)
+    stored = s.data["schieber_strong_solved"].loc["heuristic: best contract chosen"]
+    assert stored["estimate"] == solved.loc[("all deals", "best contract chosen"), "estimate"]
+    assert "Under strong play" in s.answer
 
 
 def test_data_identical_across_runs(runs):

@@ -378,11 +378,13 @@ def contract_by_hand(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index(["feature", "value"])
 
 
-def push_table(seed: int, games: int, forced: dict | None = None, **settings) -> pd.DataFrame:
+def push_table(
+    seed: int, games: int, forced: dict | None = None, policy: str = "heuristic", **settings
+) -> pd.DataFrame:
     """``push_value`` over PUSH_BINS with readable bin labels and numeric bin edges (``forced``: the
-    ``forced_runs`` of the same seed, games and rule options ``settings``, if already played)."""
+    ``forced_runs`` of the same seed, games, ``policy`` and rule options ``settings``, if already played)."""
     seed, games = check_seed(seed), check_count("games", games)
-    pv = push_value(seed, games, "heuristic", bins=PUSH_BINS, forced=forced, **settings)
+    pv = push_value(seed, games, policy, bins=PUSH_BINS, forced=forced, **settings)
     lo, hi, labels = [], [], []
     for s in pv.index:
         if s == "all":
