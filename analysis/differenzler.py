@@ -28,13 +28,24 @@ from cardmc.registry import (
     whole,
 )
 
-PLAY = {"random": k.PLAY_RANDOM, "heuristic": k.PLAY_HEURISTIC, "pimc": k.PLAY_SCRIPTED}  # pimc: cardmc.pimc
-DECLARE = {"random": k.DECLARE_RANDOM, "heuristic": k.DECLARE_HEURISTIC, "calibrated": k.DECLARE_CALIBRATED}
+PLAY = {  # pimc: cardmc.pimc; learned: cardmc.differenzler_learned's weights
+    "random": k.PLAY_RANDOM,
+    "heuristic": k.PLAY_HEURISTIC,
+    "pimc": k.PLAY_SCRIPTED,
+    "learned": k.PLAY_LEARNED,
+}
+DECLARE = {  # learned: the table fitted under the learned player's own play
+    "random": k.DECLARE_RANDOM,
+    "heuristic": k.DECLARE_HEURISTIC,
+    "calibrated": k.DECLARE_CALIBRATED,
+    "learned": k.DECLARE_LEARNED,
+}
 NAMED = {
     "random": ("random", "random"),
     "heuristic": ("heuristic", "heuristic"),
     "calibrated": ("heuristic", "calibrated"),
     "pimc": ("pimc", "calibrated"),
+    "learned": ("learned", "learned"),
 }
 CALIBRATION_FILE = "differenzler_calibration.csv"
 
@@ -432,7 +443,19 @@ def compare_measure(seats: tuple[int, ...], players: int):
     return measure
 
 
-SPEC = GameSpec(
+class DifferenzlerSpec(GameSpec):
+    """Differenzler's spec: its ``params`` end with the ``learned`` player's weights
+    (``cardmc.differenzler_learned``), from ``k.P_WEIGHTS``, then its declaration per feature cell, from
+    ``k.P_LEARNED_TABLE``."""
+
+    def params(self, settings: dict[str, object]) -> np.ndarray:
+        from cardmc.differenzler_learned import shipped_calibration, shipped_weights
+
+        options = super().params(settings)
+        return np.concatenate([options, shipped_weights(), shipped_calibration()]).astype(np.int64)
+
+
+SPEC = DifferenzlerSpec(
     name="differenzler",
     title="Differenzler Jass",
     deck=36,
@@ -445,7 +468,7 @@ SPEC = GameSpec(
     options={
         **pimc.options(9, "a deal with every seat searching: 0.3 s from 5 tricks, 3 s from 6", 5),
     },
-    policies=("random", "heuristic", "calibrated", "pimc"),
+    policies=("random", "heuristic", "calibrated", "pimc", "learned"),
     default_policy="calibrated",
     unit="game of 4 deals (plus tie-breaks)",
     parse_policy=parse_policy,
@@ -482,10 +505,11 @@ SPEC = GameSpec(
     advice=odds,
     natural_measure=compare_measure,
     # calibrated beside heuristic: pimc declares by the calibrated rule, so pimc against calibrated is play alone
-    ladder=Ladder(lineup=("random", "heuristic", "calibrated", "pimc", "pimc@2")),
-    bench=(("random", "random", {}), ("heuristic+calibrated", "calibrated", {})),
+    ladder=Ladder(lineup=("random", "heuristic", "calibrated", "pimc", "pimc@2", "learned")),
+    bench=(("random", "random", {}), ("heuristic+calibrated", "calibrated", {}), ("learned", "learned", {})),
     solver=differenzler_solver.SOLVER,
     search_player=differenzler_solver.SEARCH_PLAYER,
     adviser=differenzler_solver.ADVISER,
     solved=differenzler_solver.SOLVED,
+    trainer=Deferred("cardmc.differenzler_learned", "train"),
 )

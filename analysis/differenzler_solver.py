@@ -133,6 +133,7 @@ ADVISER = Adviser(
     heuristic=heuristic_card,
     value=advice_value,
     random=k.PLAY_RANDOM,
+    cards={k.PLAY_LEARNED: Deferred("cardmc.differenzler_learned", "learned_card")},
     start=Start(made="declared", choices=Deferred("cardmc.differenzler_start", "choices")),
 )
 

@@ -7,7 +7,8 @@ face-up trump card (``trump_card``). Each candidate declaration with its
 expected penalty from the hand advice (``cardmc odds differenzler``); the
 best has the lowest. The declaration rules (``heuristic``, ``calibrated``,
 by which ``pimc`` seats declare) declare as the hand advice's own figures
-of them say.
+of them say; the ``learned`` player declares by its own table
+(``cardmc.differenzler_learned``), the one the game's ``params`` carry.
 """
 
 from __future__ import annotations
@@ -42,9 +43,12 @@ def choices(ask: Ask) -> Choices:
     policies = {}
     for name in ask.names:
         code = int(ask.spec.parse_policy(name, 4)[me, 1])
-        policies[name] = str(
-            ask.drawn(k.DEAL_POINTS + 1) if code == k.DECLARE_RANDOM else declared[named[code]]
-        )
+        if code == k.DECLARE_RANDOM:
+            policies[name] = str(ask.drawn(k.DEAL_POINTS + 1))
+        elif code == k.DECLARE_LEARNED:
+            policies[name] = str(learned_declaration(ask, me, card))
+        else:
+            policies[name] = str(declared[named[code]])
     return Choices(
         seat=me,
         decision="declaration",
@@ -58,3 +62,18 @@ def choices(ask: Ask) -> Choices:
         deals=int(odds["deals"]),
         notes=[f"{rule} declares {d}" for rule, d in declared.items()],
     )
+
+
+def learned_declaration(ask: Ask, me: int, card: int) -> int:
+    """What the learned player declares for the hand: its table's cell (the heuristic formula where the
+    table has none), as the kernel reads it from the game's ``params``."""
+    import numpy as np
+
+    from cardmc.kernels import differenzler as k
+
+    params = ask.spec.params(ask.spec.settings(ask.settings))
+    rel, hand, trump = (me - ask.dealer) % 4, np.uint64(ask.hand), card >> 4
+    _, declared = k.declare(
+        k.DECLARE_LEARNED, rel, hand, trump, np.zeros(1, np.uint64)[0], params[:0], params
+    )
+    return int(declared)

@@ -13,6 +13,8 @@ from cardmc.kernels import condition, rng
 from cardmc.kernels.bits import ONE, ZERO, bit, lowest, nth, popcount
 from cardmc.kernels.cards import ACE, DEAL_BYTES, JACK, KING, NINE, QUEEN, TEN, deal36, deck
 from cardmc.kernels.columns import new_rows
+from cardmc.kernels.differenzler_learned import NF as NWEIGHTS
+from cardmc.kernels.differenzler_learned import card_features, learned_card
 from cardmc.kernels.events import EV_DEAL, EV_DECLARE, EV_HAND, EV_PLAY
 from cardmc.kernels.jit import in_shares, jit
 from cardmc.kernels.script import scripted_card
@@ -37,11 +39,16 @@ LAST_TRICK = 5
 # rule options (RULES.md names), then the simulation options: the params layout
 P_OPEN_DECLARATIONS, P_MAX_EXTRA_DEALS = 0, 1
 P_PIMC_SAMPLES, P_PIMC_TRICKS = 2, 3  # read by cardmc.pimc, not here
+# the spec appends the learned player's weights (NWEIGHTS, ``differenzler_learned``), then its declaration
+# per calibration cell (CAL_CELLS, -1: the heuristic formula); without them learned seats play and declare
+# as the heuristic
+P_WEIGHTS = 4
 
 # policies: column 0 = card play, column 1 = declaration
-PLAY_RANDOM, PLAY_HEURISTIC, PLAY_SCRIPTED = 0, 1, 2  # SCRIPTED: the search player pimc (cardmc.pimc)
-# the scripted seats play from ``play_game``'s ``script`` (``cardmc.kernels.script``); plain runs pass none
-DECLARE_RANDOM, DECLARE_HEURISTIC, DECLARE_CALIBRATED = 0, 1, 2
+PLAY_RANDOM, PLAY_HEURISTIC, PLAY_SCRIPTED, PLAY_LEARNED = 0, 1, 2, 3  # SCRIPTED: pimc (cardmc.pimc)
+# the scripted seats play from ``play_game``'s ``script`` (``cardmc.kernels.script``); plain runs pass none;
+# the learned seats by the weights of ``params[P_WEIGHTS:]`` (``differenzler_learned``)
+DECLARE_RANDOM, DECLARE_HEURISTIC, DECLARE_CALIBRATED, DECLARE_LEARNED = 0, 1, 2, 3
 
 COLUMNS = (
     "game", "deal", "seat", "dealer", "rel", "extra", "trump_card", "trump", "declared", "made",
@@ -65,6 +72,7 @@ MAX_EVENTS_PER_DEAL = 1 + PLAYERS + PLAYERS + 36
 # calibration table: one declaration per feature cell (see calibration_cell)
 CAL_REL, CAL_TRUMPS, CAL_SIDE = 4, 6, 10
 CAL_CELLS = CAL_REL * CAL_TRUMPS * 2 * 2 * CAL_SIDE
+P_LEARNED_TABLE = P_WEIGHTS + NWEIGHTS  # the learned declarations in ``params``, CAL_CELLS of them
 
 DECK = deck(36)
 U = np.uint64  # places as unsigned in the hot loops: no wrap-around test of a negative index (7% of a deal)
@@ -294,10 +302,22 @@ def deal_hands(seed, index, k, dealer, hands):
 
 
 @jit(inline="always")
-def declare(policy, rel, hand, trump, z, table):
-    """(new play stream state, declaration) of a hand under ``policy``."""
-    calibrated = table[calibration_cell(rel, hand, trump)] if policy == DECLARE_CALIBRATED else -1
+def declare(policy, rel, hand, trump, z, table, params):
+    """(new play stream state, declaration) of a hand under ``policy`` (``params``: the game's, with the
+    learned declarations from ``P_LEARNED_TABLE`` when the spec appended them)."""
+    calibrated = table_declaration(policy, calibration_cell(rel, hand, trump), table, params)
     return declare_as(policy, rel, hand, trump, z, calibrated)
+
+
+@jit(inline="always")
+def table_declaration(policy, cell, table, params):
+    """The declaration of feature cell ``cell`` in the table of ``policy`` (the calibration ``table``, or
+    the learned one at the tail of ``params``); -1: none, or a policy without a table."""
+    if policy == DECLARE_CALIBRATED:
+        return table[U(cell)]
+    if policy == DECLARE_LEARNED and params.shape[0] >= P_LEARNED_TABLE + CAL_CELLS:
+        return params[U(P_LEARNED_TABLE + cell)]
+    return -1
 
 
 @jit(inline="always")
@@ -329,12 +349,14 @@ def play_deal(
     play_st,
     work,
     deck_bytes,
+    params,
     cond,
     script=None,
 ):
     """Play deal ``k``: writes four rows from ``rows[r0]``; returns the new
     event count. ``hands``, ``cards``, ``play_st``, ``work`` and ``deck_bytes`` are
-    from ``new_scratch``; ``cond`` a condition on the deal
+    from ``new_scratch``; ``params`` the game's (the learned seats' weights and
+    declarations at its tail); ``cond`` a condition on the deal
     (``cardmc.kernels.condition``) or None. The deck's bytes and the
     calibrated declaration reach the deal as a work array and a scalar: no
     view and no table passed per declaration, which would be reference-counted
@@ -360,9 +382,9 @@ def play_deal(
     for j in range(PLAYERS):  # declaration order: from the seat after the dealer
         s = (dealer + 1 + j) % PLAYERS
         rel, pol = (s - dealer) % PLAYERS, policies[s, 1]
-        calibrated = -1  # the calibration table's declaration, for that policy
-        if pol == DECLARE_CALIBRATED:
-            calibrated = table[U(calibration_cell(rel, hands[U(s)], trump))]
+        calibrated = -1  # the calibration table's declaration (or the learned one), for that policy
+        if pol == DECLARE_CALIBRATED or pol == DECLARE_LEARNED:
+            calibrated = table_declaration(pol, calibration_cell(rel, hands[U(s)], trump), table, params)
         z, work[U(W_DECLARED + s)] = declare_as(pol, rel, hands[U(s)], trump, z, calibrated)
         if rec:
             d = work[U(W_DECLARED + s)]
@@ -386,13 +408,24 @@ def play_deal(
         rows[U(r0 + s), C_LEN_H] = popcount(suit_cards(hands[U(s)], 2))
         rows[U(r0 + s), C_LEN_S] = popcount(suit_cards(hands[U(s)], 3))
         rows[U(r0 + s), C_PLAY_POLICY], rows[U(r0 + s), C_DECLARE_POLICY] = policies[s, 0], policies[s, 1]
+    learners = 0
+    if params.shape[0] >= P_WEIGHTS + NWEIGHTS:
+        for s in range(PLAYERS):
+            learners += 1 if policies[s, 0] == PLAY_LEARNED else 0
     if rec or script is not None:
-        z, ne = play_tricks(hands, leader, trump, policies, work, z, events, ne, script)
+        if learners > 0:
+            z, ne = play_tricks(
+                hands, leader, trump, policies, work, z, events, ne, script, True, True, params
+            )
+        else:
+            z, ne = play_tricks(hands, leader, trump, policies, work, z, events, ne, script)
     else:  # trick loops compiled without recording, and without the kind of player the deal lacks
         randoms = 0
         for s in range(PLAYERS):
             randoms += 1 if policies[s, 0] == PLAY_RANDOM else 0
-        if randoms == 0:
+        if learners > 0:
+            z, _ = play_tricks(hands, leader, trump, policies, work, z, None, ne, None, True, True, params)
+        elif randoms == 0:
             z, _ = play_tricks(hands, leader, trump, policies, work, z, None, ne, None, None)
         elif randoms == PLAYERS:
             z, _ = play_tricks(hands, leader, trump, policies, work, z, None, ne, None, True, None)
@@ -408,14 +441,27 @@ def play_deal(
 
 @jit
 def play_tricks(
-    hands, leader, trump, policies, work, z, events, ne, script=None, random_seats=True, heuristic_seats=True
+    hands,
+    leader,
+    trump,
+    policies,
+    work,
+    z,
+    events,
+    ne,
+    script=None,
+    random_seats=True,
+    heuristic_seats=True,
+    params=None,
 ):
     """The nine tricks of a deal whose declarations are in ``work``: each
     seat's points and tricks into ``work``, plays recorded in ``events``
     from ``ne`` when it has rows (None: not recorded). ``z`` is the players'
     stream state; the scripted seats play the cards of ``script``
     (``cardmc.kernels.script``). ``random_seats`` or ``heuristic_seats`` None
-    compiles a loop without that kind of player, for deals that have none.
+    compiles a loop without that kind of player, for deals that have none;
+    with ``params`` (the game's, its tail the learned weights) the learned
+    seats play by them, without it as the heuristic.
     Returns (new stream state, new event count)."""
     rec = False
     if events is not None:  # (a test on the argument itself: Numba drops the branch for None)
@@ -427,6 +473,13 @@ def play_tricks(
         randoms |= (1 << s) if policies[s, 0] == PLAY_RANDOM else 0
     gone = ZERO
     tb = (trump & 3) * 64  # the suit's rows of the per-card tables, read at U(tb + c)
+    learners = 0  # bit s: seat s plays by the learned weights
+    if params is not None:
+        if params.shape[0] >= P_WEIGHTS + NWEIGHTS:
+            for s in range(PLAYERS):
+                learners |= (1 << s) if policies[s, 0] == PLAY_LEARNED else 0
+        weights = params[P_WEIGHTS:]
+        brow, hrow, prow = BEATERS[tb : tb + 64], HIGHER[tb : tb + 64], POINTS[tb : tb + 64]
     for t in range(9):
         led = -1
         beat = ~ZERO  # the cards that would beat the trick's winning card (before the lead: any card)
@@ -444,6 +497,12 @@ def play_tricks(
                 if c < 0:
                     need = work[U(W_DECLARED + s)] - work[U(W_MADE + s)]
                     c = heuristic_card(hand, legal, i, led, beat, pot, trump, need, ~(hand | gone))
+                    if params is not None:
+                        if (learners >> s) & 1:
+                            c = learned_card(
+                                hand, legal, i, led, beat, pot, trump, need, 9 - t, ~(hand | gone), c, brow,
+                                hrow, prow, weights,
+                            )  # fmt: skip
             if events is not None:
                 if rec:
                     events[ne, 0], events[ne, 1], events[ne, 2], events[ne, 3] = (
@@ -570,6 +629,7 @@ def play_games(
                 play_st,
                 work,
                 deck_bytes,
+                params,
                 cond,
                 script,
             )
@@ -650,9 +710,12 @@ def play_slices(seed, start, count, players, params, policies, table, cond, rows
 # own heuristic card function: what a heuristic seat would play there, from nothing it did not see.
 
 
-@jit
-def view_card(hand, plays, seats, count, trump, declared, me):
-    """Differenzler: the heuristic's card towards the seat's declaration."""
+@jit(inline="always")
+def view_trick(hand, plays, seats, count, trump, me):
+    """The deal so far of a view (``plays[:count]`` in order, ``seats`` who played them), replayed with this
+    kernel's own bookkeeping: (the legal cards of ``hand``, the seat's place in the trick, the led suit, the
+    cards that beat the winning card, the trick's points, the points ``me`` made, the cards played, the
+    tricks done)."""
     tb = (trump & 3) * 64
     gone = ZERO
     made = 0
@@ -673,5 +736,36 @@ def view_card(hand, plays, seats, count, trump, declared, me):
             i, t = 0, t + 1
     if i == 0:
         led, beat, pot = -1, ~ZERO, LAST_TRICK if t == 8 else 0
-    legal = legal_cards(hand, led, trump, beat)
+    return legal_cards(hand, led, trump, beat), i, led, beat, pot, made, gone, t
+
+
+@jit
+def view_card(hand, plays, seats, count, trump, declared, me):
+    """Differenzler: the heuristic's card towards the seat's declaration."""
+    legal, i, led, beat, pot, made, gone, _ = view_trick(hand, plays, seats, count, trump, me)
     return heuristic_card(hand, legal, i, led, beat, pot, trump, declared - made, ~(hand | gone))
+
+
+@jit
+def view_learned(hand, plays, seats, count, trump, declared, me, weights, feats):
+    """The learned player from the view of ``me``: fills ``feats`` (a row per legal card, lowest code first)
+    with ``differenzler_learned.card_features`` and returns (legal cards as a mask, the card ``weights``
+    play)."""
+    legal, i, led, beat, pot, made, gone, t = view_trick(hand, plays, seats, count, trump, me)
+    need, unseen = declared - made, ~(hand | gone)
+    tb = (trump & 3) * 64
+    brow, hrow, prow = BEATERS[tb : tb + 64], HIGHER[tb : tb + 64], POINTS[tb : tb + 64]
+    heur = heuristic_card(hand, legal, i, led, beat, pot, trump, need, unseen)
+    m = legal
+    r = 0
+    while m != ZERO:
+        c = lowest(m)
+        m &= m - ONE
+        card_features(
+            c, hand, i, led, beat, pot, trump, need, 9 - t, unseen, heur, brow, hrow, prow, feats[r]
+        )
+        r += 1
+    card = learned_card(
+        hand, legal, i, led, beat, pot, trump, need, 9 - t, unseen, heur, brow, hrow, prow, weights
+    )
+    return np.int64(legal), card

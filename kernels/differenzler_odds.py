@@ -7,8 +7,8 @@ dealer's hand. The other seats declare by their policies, then the deal is
 played once per candidate declaration of the asking seat, each time from the
 same hands and the same players' stream ``(seed, i, 0, PLAY)``: the candidates
 are compared on identical deals. A candidate is a declaration 0..157, or
-``RULE_HEURISTIC`` / ``RULE_CALIBRATED``: what that rule declares for the
-hand as dealt. ``odds_deal_pimc`` plays one such deal for one declaration
+``RULE_HEURISTIC`` / ``RULE_CALIBRATED`` / ``RULE_LEARNED``: what that rule
+declares for the hand as dealt (the learned one from the tail of ``params``). ``odds_deal_pimc`` plays one such deal for one declaration
 traced, with the search player's seats scripted (``cardmc.pimc``).
 """
 
@@ -24,6 +24,7 @@ from cardmc.kernels.differenzler import (
     C_TRUMP_CARD,
     DECLARE_CALIBRATED,
     DECLARE_HEURISTIC,
+    DECLARE_LEARNED,
     PLAY_SCRIPTED,
     PLAYERS,
     W_DECLARED,
@@ -36,7 +37,7 @@ from cardmc.kernels.events import EV_DEAL, EV_DECLARE, EV_HAND
 from cardmc.kernels.jit import in_shares, jit
 from cardmc.kernels.script import start as start_script
 
-RULE_HEURISTIC, RULE_CALIBRATED = -1, -2
+RULE_HEURISTIC, RULE_CALIBRATED, RULE_LEARNED = -1, -2, -3
 SLICE = 1024
 DECK_MASK = np.uint64(FULL36)
 SIZES = np.full(PLAYERS, 9, np.int64)
@@ -46,7 +47,8 @@ def points_made(seed, start, count, seat, dealer, fixed, trump_card, candidates,
     """Deals start..start+count-1: ``made[i, j]`` the points the asking seat
     makes when it declares candidate ``j``, ``declared[i, j]`` that
     declaration (it differs from deal to deal only for a rule). ``params``:
-    the game's rule options (``SPEC.params``); none of today's changes the
+    the game's (``SPEC.params``: its tail the learned seats' weights and
+    declarations); none of today's rule options changes the
     play of a single deal. Slices of ``SLICE`` deals run side by side."""
     n_cand = candidates.shape[0]
     made = np.empty((count, n_cand), np.uint8)
@@ -76,7 +78,7 @@ def points_made(seed, start, count, seat, dealer, fixed, trump_card, candidates,
 
 
 @jit(inline="always")
-def odds_deal(seed, i, seat, dealer, fixed, trump_card, policies, table, st, buf, dealt, work):
+def odds_deal(seed, i, seat, dealer, fixed, trump_card, policies, table, params, st, buf, dealt, work):
     """Deal ``i`` of ``points_made``: the hands into ``dealt``, the other
     seats' declarations into ``work``; returns (the face-up trump card, the
     players' stream after those declarations)."""
@@ -89,7 +91,7 @@ def odds_deal(seed, i, seat, dealer, fixed, trump_card, policies, table, st, buf
         s = (dealer + 1 + j) % PLAYERS
         if s != seat:
             rel = (s - dealer) % PLAYERS
-            z0, work[W_DECLARED + s] = declare(policies[s, 1], rel, dealt[s], trump, z0, table)
+            z0, work[W_DECLARED + s] = declare(policies[s, 1], rel, dealt[s], trump, z0, table, params)
     return card, z0
 
 
@@ -122,7 +124,19 @@ def _points_made_slices(
         events = np.zeros((0, 4), np.int64)
         for i in range(sl * SLICE, min(count, (sl + 1) * SLICE)):
             card, z0 = odds_deal(
-                seed, start + i, seat, dealer, fixed, trump_card, policies, table, st, buf, dealt, work
+                seed,
+                start + i,
+                seat,
+                dealer,
+                fixed,
+                trump_card,
+                policies,
+                table,
+                params,
+                st,
+                buf,
+                dealt,
+                work,
             )
             trump = card >> 4
             leader = (dealer + 1) % PLAYERS
@@ -130,19 +144,23 @@ def _points_made_slices(
             for j in range(n_cand):
                 d = candidates[j]
                 if d == RULE_HEURISTIC:
-                    _, d = declare(DECLARE_HEURISTIC, rel, dealt[seat], trump, z0, table)
+                    _, d = declare(DECLARE_HEURISTIC, rel, dealt[seat], trump, z0, table, params)
                 elif d == RULE_CALIBRATED:
-                    _, d = declare(DECLARE_CALIBRATED, rel, dealt[seat], trump, z0, table)
+                    _, d = declare(DECLARE_CALIBRATED, rel, dealt[seat], trump, z0, table, params)
+                elif d == RULE_LEARNED:
+                    _, d = declare(DECLARE_LEARNED, rel, dealt[seat], trump, z0, table, params)
                 work[W_DECLARED + seat] = d
                 for s in range(PLAYERS):
                     hands[s] = dealt[s]
-                play_tricks(hands, leader, trump, policies, work, z0, events, 0)
+                play_tricks(hands, leader, trump, policies, work, z0, events, 0, None, True, True, params)
                 made[i, j] = work[W_MADE + seat]
                 declared[i, j] = d
 
 
 @jit
-def odds_deal_pimc(seed, i, seat, dealer, fixed, trump_card, declared, policies, table, script, events, rows):
+def odds_deal_pimc(
+    seed, i, seat, dealer, fixed, trump_card, declared, policies, table, script, events, rows, params=None
+):
     """Deal ``i`` of ``points_made`` (the same hands, trump card and
     declarations of the other seats), the asking seat declaring ``declared``
     (a declaration 0..157: a rule's as ``points_made`` reports it), played
@@ -150,7 +168,13 @@ def odds_deal_pimc(seed, i, seat, dealer, fixed, trump_card, declared, policies,
     (``cardmc.kernels.script``), traced for ``cardmc.pimc``: into ``events``
     (EV_DEAL 0, the hands, the declarations, the plays; ``MAX_EVENTS_PER_DEAL``
     rows) and the face-up trump card into ``rows[0..3]`` (the game's columns).
+    ``params``: the game's, whose tail gives the learned seats their weights
+    and declarations (None: they play and declare as the heuristic).
     Returns (the points each seat made, events written)."""
+    if params is None:
+        tail = np.zeros(0, np.int64)
+    else:
+        tail = params
     dealt = np.empty(PLAYERS, np.uint64)
     work = np.zeros(W_SIZE, np.int64)
     card, z0 = odds_deal(
@@ -162,6 +186,7 @@ def odds_deal_pimc(seed, i, seat, dealer, fixed, trump_card, declared, policies,
         trump_card,
         policies,
         table,
+        tail,
         np.empty(1, np.uint64),
         np.empty(64, np.int64),
         dealt,
@@ -184,7 +209,9 @@ def odds_deal_pimc(seed, i, seat, dealer, fixed, trump_card, declared, policies,
         s = (dealer + 1 + j) % PLAYERS
         e = 1 + PLAYERS + j
         events[e, 0], events[e, 1], events[e, 2], events[e, 3] = EV_DECLARE, s, work[W_DECLARED + s], 0
-    _, ne = play_tricks(dealt, leader, trump, policies, work, z0, events, 1 + 2 * PLAYERS, script)
+    _, ne = play_tricks(
+        dealt, leader, trump, policies, work, z0, events, 1 + 2 * PLAYERS, script, True, True, tail
+    )
     made = np.empty(PLAYERS, np.int64)
     for s in range(PLAYERS):
         made[s] = work[W_MADE + s]
