@@ -8,7 +8,7 @@ from cardmc.display import cell
 from cardmc.experiments.common import search_match
 from cardmc.experiments.differenzler import RULES, declaration_study
 from cardmc.experiments.solved import stored_declarations
-from cardmc.reports import charts
+from cardmc.reports import charts, strong_play
 from cardmc.reports.section import Section, note
 
 ACES = {0: "no ace", 1: "1 ace", 2: "2 aces", 3: "3+ aces"}
@@ -62,6 +62,13 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
     searched = search_match("differenzler", seed, p_games, PIMC_ARMS).droplevel("measure")
     solved = stored_declarations()
     stored = solved.attrs
+    s_games = strong_play.strong_games("differenzler", games)
+    note(
+        "differenzler",
+        progress,
+        f"under strong play: {s_games:,} games of the learned player and of calibrated",
+    )
+    strong = strong_play.differenzler(seed, s_games)
 
     files = []
     ax = charts.plot_distribution(
@@ -93,7 +100,7 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
         f"against {cell(accuracy.loc['heuristic'])} for the heuristic formula and "
         f"{cell(accuracy.loc['random'])} for random declarations; paired on the same deals, "
         f"calibrated minus heuristic is {cell(cal_row, 'minus_heuristic')} points a hand "
-        f"(95% CIs; {int(cal_row['n']):,} hands per rule)." + solved_sentence(solved)
+        f"(95% CIs; {int(cal_row['n']):,} hands per rule)." + solved_sentence(solved) + strong.sentence
     )
     return Section(
         game="differenzler",
@@ -134,6 +141,7 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
                 "(each rule's declarations from the same games played again). n = hands, four a deal.",
                 solved,
             ),
+            *strong.tables,
         ],
         charts=files,
         data={
@@ -143,6 +151,7 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
             "differenzler_declaration_guide": guide,
             "differenzler_pimc": searched,
             "differenzler_solved_declarations": solved,
+            **strong.data,
         },
         commands=[
             f"cardmc simulate differenzler --games {games} --seed {seed} --policy heuristic:{r} "
@@ -154,6 +163,7 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
             f"from cardmc.display import show; "
             f'[print(show(k, v)) for k, v in declaration_study(seed={seed}, games={games}).items()]"',
             f"cardmc compare differenzler --arm calibrated --arm {PIMC_ARMS[1]} --games {p_games} --seed {seed}",
+            *strong.commands,
             f"{stored['command']}  # the stored run of the solved table",
             'python -c "import pandas as pd; from cardmc.display import readable; from cardmc.experiments.solved '
             "import stored_declarations, write_stored; write_stored(pd.read_parquet('differenzler_solved.parquet'), "
@@ -162,5 +172,6 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
         ],
         sample=f"{games:,} games of four deals ({4 * 4 * games:,} hands per rule); pimc against calibrated "
         f"play: {p_games:,} games, twice; seed {seed}; with every hand seen: a stored run of "
-        f"{stored['games']:,} games ({stored['deals']:,} deals), seed {stored['seed']}",
+        f"{stored['games']:,} games ({stored['deals']:,} deals), seed {stored['seed']}; under strong play: "
+        f"{s_games:,} games, twice",
     )

@@ -29,7 +29,7 @@ from cardmc.experiments.english_jazz import (
 )
 from cardmc.experiments.solved import sweeps_solved
 from cardmc.registry import UsageError
-from cardmc.reports import charts
+from cardmc.reports import charts, strong_play
 from cardmc.reports import english_jazz_charts as ec
 from cardmc.reports.section import Section, note
 
@@ -206,6 +206,13 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
     p_games = pimc_games(games)
     note("english_jazz", progress, f"pimc against heuristic play: {p_games:,} games, twice")
     t["pimc"] = search_match("english_jazz", seed, p_games, PIMC_ARMS)
+    s_games = strong_play.strong_games("english_jazz", games)
+    note(
+        "english_jazz",
+        progress,
+        f"under strong play: {s_games:,} games of the learned player and the heuristic",
+    )
+    strong = strong_play.english_jazz(seed, s_games)
 
     drawn = [
         ("by_feature", ec.plot_sweeps_by_feature(t["by_feature"])),
@@ -234,20 +241,22 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
         game="english_jazz",
         title="English Jazz",
         question=QUESTION,
-        answer=headline(t),
-        tables=[(name, TABLE_CAPTIONS[name].format(p_games=p_games), t[name]) for name in order],
+        answer=headline(t) + strong.sentence,
+        tables=[(name, TABLE_CAPTIONS[name].format(p_games=p_games), t[name]) for name in order]
+        + strong.tables,
         charts=files,
-        data={f"english_jazz_{name}": t[name] for name in order},
+        data={**{f"english_jazz_{name}": t[name] for name in order}, **strong.data},
         frames={"english_jazz_sweep_deals": sweeps} if len(sweeps) else {},
         commands=commands(games, seed)
         + [
             "# the search player against the heuristic, paired on the same deals",
             f'cardmc compare english_jazz --arm heuristic --arm "{PIMC_ARMS[1]}" --games {p_games} --seed {seed}',
+            *strong.commands,
         ],
         sample=(
             f"{games:,} games of 12 deals ({deals:,} deals, {3 * deals:,} hands) under random and under "
             f"heuristic play, the same deals under both; worked example {games:,} deals per hand and "
             f"seat; with every hand seen, the first {min(games, SOLVED_GAMES):,} games; pimc against "
-            f"heuristic: {p_games:,} games, twice; seed {seed}"
+            f"heuristic: {p_games:,} games, twice; under strong play: {s_games:,} games, twice; seed {seed}"
         ),
     )

@@ -32,7 +32,7 @@ from cardmc.experiments.norwegian_jazz import (
     standings,
 )
 from cardmc.registry import UsageError
-from cardmc.reports import charts
+from cardmc.reports import charts, strong_play
 from cardmc.reports import norwegian_jazz_charts as nc
 from cardmc.reports.section import Section, note
 
@@ -174,6 +174,9 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
     p_games = pimc_games(games)
     note("norwegian_jazz", progress, f"pimc against heuristic play: {p_games:,} games of 4 players, twice")
     searched = search_match("norwegian_jazz", seed, p_games, PIMC_ARMS, players=4)
+    s_games = strong_play.strong_games("norwegian_jazz", games)
+    note("norwegian_jazz", progress, f"under strong play: {s_games:,} games a player count, twice")
+    strong = strong_play.norwegian_jazz(seed, s_games)
 
     drawn = [
         ("winner_change", nc.plot_winner_change(table)),
@@ -191,7 +194,7 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
         game="norwegian_jazz",
         title="Norwegian Jazz",
         question=QUESTION,
-        answer=headline(table, paired),
+        answer=headline(table, paired) + strong.sentence,
         tables=[
             ("sixth_deal", TABLE_CAPTIONS["sixth_deal"], table),
             ("bonus_80_vs_10", TABLE_CAPTIONS["bonus_80_vs_10"], paired),
@@ -206,6 +209,7 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
                 "win share of seat 0, and pimc minus heuristic paired per game. n = games.",
                 searched,
             ),
+            *strong.tables,
         ],
         charts=files,
         data={
@@ -217,17 +221,19 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
             "norwegian_jazz_heuristic_edge": edge,
             "norwegian_jazz_heuristic_edge_by_deal": edge_long,
             "norwegian_jazz_pimc": searched,
+            **strong.data,
         },
         frames=kept,
         commands=[
             *commands(games, seed, edge_games),
             f"cardmc compare norwegian_jazz --players 4 --arm heuristic --arm {PIMC_ARMS[1]} --games {p_games} "
             f"--seed {seed}",
+            *strong.commands,
         ],
         sample=(
             f"{games:,} games of six deals per player count (3 to 7) and sevens rule, heuristic play, "
             f"the same deals under every rule ({total:,} games); heuristic edge: {edge_games:,} games "
             f"per player count, each replayed players + 1 times; pimc against heuristic: {p_games:,} games "
-            f"of 4 players, twice; seed {seed}"
+            f"of 4 players, twice; under strong play: {s_games:,} games a player count, twice; seed {seed}"
         ),
     )

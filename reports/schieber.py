@@ -33,9 +33,8 @@ from cardmc.experiments.schieber import (
 )
 from cardmc.experiments.solved import stored_contracts
 from cardmc.registry import UsageError
-from cardmc.reports import charts
+from cardmc.reports import charts, strong_play
 from cardmc.reports import schieber_charts as sc
-from cardmc.reports import strong_play
 from cardmc.reports.section import Section, note
 
 

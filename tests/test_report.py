@@ -114,6 +114,20 @@ def test_the_differenzler_section_shows_its_stored_solved_run(report):
     assert (report / "data" / "differenzler_solved_declarations.csv").is_file()
 
 
+def test_every_study_shows_its_findings_under_strong_play(report):
+    """Each game's section says what held and moved under the learned player, and writes its tables."""
+    page = (report / "index.html").read_text()
+    for game, table in (
+        ("schieber", "schieber_strong_solved"),
+        ("differenzler", "differenzler_strong_penalty"),
+        ("english_jazz", "english_jazz_strong_sweeps"),
+        ("norwegian_jazz", "norwegian_jazz_strong_sixth_deal"),
+    ):
+        section = page.split(f'<section id="{game}">', 1)[1].split("</section>", 1)[0]
+        assert "Under strong play" in section, game
+        assert (report / "data" / f"{table}.csv").is_file(), table
+
+
 def test_same_seed_same_data(report, tmp_path):
     again = build.build_report(out=tmp_path / "again", quick=True, seed=3, progress=False).parent
     for f in sorted((report / "data").iterdir()):

@@ -14,8 +14,9 @@ from cardmc import english_jazz as ej  # noqa: E402
 from cardmc.api import simulate  # noqa: E402
 from cardmc.experiments import english_jazz as xe  # noqa: E402
 from cardmc.registry import UsageError  # noqa: E402
-from cardmc.reports import english_jazz as rj  # noqa: E402
+from cardmc.reports import english_jazz as rj
 from cardmc.reports import english_jazz_charts as ec  # noqa: E402
+from cardmc.reports import strong_play  # noqa: E402
 from tests.helpers import check_cis, error_bar_points, study_twice  # noqa: E402
 
 GAMES, SEED = 300, 8  # seed 8 has a sweep in its first 300 games under random play
@@ -45,6 +46,7 @@ def test_section_shape(runs):
         "trump_never_set",
         "seat_advantage",
         "pimc",
+        "strong_sweeps",
     }
     assert {n for n, _, _ in s.tables} == names
     assert len(s.charts) >= 2
@@ -58,6 +60,10 @@ def test_section_shape(runs):
     assert f'--hand "{rj.STRONG_HAND}" --seat 1 --dealer 0 --games {GAMES} --seed {SEED}' in text
     assert f"sweep_study(seed={SEED}, games={GAMES})" in text
     assert f"sweeps_solved(seed={SEED}, games={GAMES})" in text
+    strong = strong_play.strong_games("english_jazz", GAMES)
+    assert f"english_jazz(seed={SEED}, games={strong})" in text and "Under strong play" in s.answer
+    sweeps = s.data["english_jazz_strong_sweeps"]
+    assert list(sweeps["n"]) == [strong * 12, strong]
     assert all(name.startswith("english_jazz_") for name in s.data)
     assert set(s.frames) == {"english_jazz_sweep_deals"}
 

@@ -16,6 +16,7 @@ from cardmc.experiments import norwegian_jazz as xn  # noqa: E402
 from cardmc.registry import UsageError  # noqa: E402
 from cardmc.reports import norwegian_jazz as rn  # noqa: E402
 from cardmc.reports import norwegian_jazz_charts as nc  # noqa: E402
+from cardmc.reports import strong_play  # noqa: E402
 from tests.helpers import check_cis, error_bar_points, study_twice  # noqa: E402
 
 GAMES, SEED = 40, 5
@@ -35,8 +36,18 @@ def test_section_shape(runs):
     )
     assert s.answer.count("[") >= 5 and s.answer.endswith(".")
     assert f"seed {SEED}" in s.sample and f"{GAMES}" in s.sample
-    names = {"sixth_deal", "bonus_80_vs_10", "deal_cost_by_seat", "heuristic_edge", "pimc"}
+    names = {
+        "sixth_deal",
+        "bonus_80_vs_10",
+        "deal_cost_by_seat",
+        "heuristic_edge",
+        "pimc",
+        "strong_sixth_deal",
+    }
     assert {n for n, _, _ in s.tables} == names
+    strong = s.data["norwegian_jazz_strong_sixth_deal"]
+    assert list(strong.index) == [3, 4, 5, 6, 7] and "Under strong play" in s.answer
+    assert (strong["n"] == strong_play.strong_games("norwegian_jazz", GAMES)).all()
     assert len(s.charts) >= 2
     for _, caption, files in s.charts:
         assert caption and [f.rsplit(".", 1)[1] for f in files] == ["png", "svg"]

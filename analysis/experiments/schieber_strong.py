@@ -69,7 +69,10 @@ def push(seed: int, games: int, heuristic: pd.DataFrame | None = None) -> pd.Dat
         for part in ("", "_ci_low", "_ci_high"):
             out[f"{player}{part}"] = t[col + part]
         out[f"{player}_n"] = t["n"]
-    out["from_points"], out["to_points"] = tables["heuristic"]["from_points"], tables["heuristic"]["to_points"]
+    out["from_points"], out["to_points"] = (
+        tables["heuristic"]["from_points"],
+        tables["heuristic"]["to_points"],
+    )
     return out
 
 
@@ -104,7 +107,9 @@ def solved(path=None) -> pd.DataFrame:
     at = np.arange(len(rows))
     out = {}
     for player, c in chosen.items():
-        out[f"{player}: best contract chosen"] = stats.proportion(int((values[at, c] == best).sum()), len(rows))
+        out[f"{player}: best contract chosen"] = stats.proportion(
+            int((values[at, c] == best).sum()), len(rows)
+        )
         out[f"{player}: points left (best minus chosen)"] = stats.mean(best - values[at, c])
     h, m = values[at, chosen["heuristic"]], values[at, chosen["learned"]]
     out["learned minus heuristic: best contract chosen"] = stats.paired_difference(m == best, h == best)
@@ -115,7 +120,10 @@ def solved(path=None) -> pd.DataFrame:
 
 
 def strong_play(
-    seed: int, games: int, heuristic_value: pd.DataFrame | None = None, heuristic_push: pd.DataFrame | None = None
+    seed: int,
+    games: int,
+    heuristic_value: pd.DataFrame | None = None,
+    heuristic_push: pd.DataFrame | None = None,
 ) -> dict[str, pd.DataFrame]:
     """The three findings under both players (``games`` matches of ``seed`` a run); the heuristic's
     ``contract_value`` and ``push_table`` of the same seed and games are reused when given."""
@@ -126,4 +134,3 @@ def strong_play(
         "solved": solved(),
     }
     return {name: record(t, seed=seed, games=games) if name != "solved" else t for name, t in out.items()}
-
