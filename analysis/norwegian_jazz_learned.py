@@ -198,9 +198,9 @@ def paired_gain(weights: np.ndarray, games: int = SELECT_GAMES, seed: int = SELE
     return np.stack([mean, mean - half, mean + half], axis=1)
 
 
-def select(weights: np.ndarray) -> tuple[np.ndarray, list[int]]:
+def select(weights: np.ndarray) -> tuple[np.ndarray, list[int], np.ndarray]:
     """``weights`` with the blocks of the deals where they do not beat the heuristic (``paired_gain``'s
-    interval not above zero) set to 0, and the deals kept (1-6)."""
+    interval not above zero) set to 0, the deals kept (1-6) and ``paired_gain``'s figures."""
     gain = paired_gain(weights)
     out, kept = weights.copy(), []
     for d, block in enumerate(deal_blocks()):
@@ -208,7 +208,7 @@ def select(weights: np.ndarray) -> tuple[np.ndarray, list[int]]:
             kept.append(d + 1)
         else:
             out[block] = 0
-    return out, kept
+    return out, kept, gain
 
 
 def train(
@@ -243,8 +243,12 @@ def train(
     from cardmc import files
 
     text = Path(out).read_text()
-    weights, kept = select(read_weights(out))
+    weights, kept, gain = select(read_weights(out))
     lines = [line[2:] for line in text.splitlines() if line.startswith("# ")]
+    lines.append(
+        "paired gain over the heuristic, a seat's score a deal, deals 1-6: "
+        + "; ".join(f"{m:+.3f} [{lo:+.3f}, {hi:+.3f}]" for m, lo, hi in gain)
+    )
     lines.append(f"the deals that keep their weights (they beat the heuristic, paired): {kept or 'none'}")
     with files.atomic(out, True) as tmp:
         tmp.write_text(weights_text(weights, lines))
