@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from cardmc.kernels.bits import ONE, ZERO, lowest, popcount
-from cardmc.kernels.cards import FULL36
+from cardmc.kernels.cards import ACE, FULL36, JACK, KING, NINE, QUEEN, TEN
 from cardmc.kernels.jit import jit
 from cardmc.kernels.tricks import SUIT16
 
@@ -82,6 +82,20 @@ FEATURES = (
 )
 NF = len(FEATURES)
 LAST_TRICK = 5
+ACES, TENS, KINGS, QUEENS, JACKS, NINES = (
+    np.uint64(sum(1 << (16 * s + r) for s in range(4))) for r in (ACE, TEN, KING, QUEEN, JACK, NINE)
+)
+
+
+@jit(inline="always")
+def points_of(cards, trump):
+    """The card points of ``cards`` (a mask) under ``trump``, counted by rank with a few popcounts."""
+    tmask = SUIT16 << np.uint64(16 * trump)
+    plain = 11 * popcount(cards & ACES) + 10 * popcount(cards & TENS) + 4 * popcount(cards & KINGS)
+    plain += 3 * popcount(cards & QUEENS) + 2 * popcount(cards & JACKS & ~tmask)
+    return plain + 20 * popcount(cards & JACKS & tmask) + 14 * popcount(cards & NINES & tmask)
+
+
 DECK = np.uint64(FULL36)
 
 
@@ -153,11 +167,7 @@ def card_features(card, hand, n, led, beat, pot, trump, need, left, unseen, heur
     f[39] = ms * short
     f[40] = ms * short * p
     f[41] = sure * gain * left
-    rest = LAST_TRICK if left > 1 else 0
-    m = (out | hand) & DECK
-    while m != ZERO:
-        rest += points[lowest(m)]
-        m &= m - ONE
+    rest = (LAST_TRICK if left > 1 else 0) + points_of((out | hand) & DECK, trump)
     hungry = 4 * need - rest - pot
     f[42] = w * hungry
     f[43] = lead_ * ms * hungry
