@@ -670,16 +670,24 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser(
         "train",
-        help="fit a game's learned player to the search player (Schieber)",
+        help="fit a game's learned player to the search player",
         description="Play games of the heuristic, label decisions with DEPTH tricks left or fewer by the "
         "search player (each legal card's mean value over SAMPLES solved deals of the unseen cards), fit "
-        "the learned player's weights to them and write its weights file. Seeded: the same input gives "
-        "the same file. The default size takes about twelve minutes.",
+        "the learned player's weights to them (English Jazz and Norwegian Jazz then check or refine them "
+        "by paired play against the heuristic) and write its weights file. Seeded: the same input gives "
+        "the same file. 12,000 decisions take about twelve minutes in Schieber; the head of each shipped "
+        "file (kernels/data/learned_GAME.csv) gives the command that made it. With --start: Schieber's "
+        "contract weights, fitted to the learned player's own play.",
     )
-    p.add_argument("game", metavar="GAME", help="schieber")
+    p.add_argument("game", metavar="GAME", help=f"one of {', '.join(GAMES)}")
     p.add_argument("--decisions", type=positive_int, default=None, help="decisions labelled (default 12,000)")
     p.add_argument("--seed", type=seed_int, default=1, help="seed of the games and samples (default 1)")
-    p.add_argument("--depth", type=positive_int, default=None, help="tricks left to label from (default 7)")
+    p.add_argument(
+        "--depth",
+        type=positive_int,
+        default=None,
+        help="tricks left to label from (default: the search player's default depth in the game)",
+    )
     p.add_argument("--samples", type=positive_int, default=None, help="deals solved a decision (default 4)")
     p.add_argument(
         "--threads",
@@ -984,9 +992,14 @@ def cmd_train(args) -> int:
         progress=not args.no_progress,
         **given,
     )
+    refined = ""
+    if "versus_heuristic" in done:  # the fit refined by play: its score a deal over the heuristic, before and after
+        before, after = done["versus_heuristic"]
+        refined = f"; refined by play, {before:+.3f} to {after:+.3f} a deal over the heuristic"
     print(
         f"wrote {done['out']}: {done['decisions']} decisions of {done['games']} games in "
-        f"{done['seconds']:.0f} s; the search's best card in {done['agreement']:.1%} of them"
+        f"{done['seconds']:.0f} s; the search's best card in {done['agreement']:.1%} of them (before any "
+        f"refinement){refined}"
     )
     return 0
 

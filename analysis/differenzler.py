@@ -505,7 +505,7 @@ SPEC = DifferenzlerSpec(
     advice=odds,
     natural_measure=compare_measure,
     # calibrated beside heuristic: pimc declares by the calibrated rule, so pimc against calibrated is play alone
-    ladder=Ladder(lineup=("random", "heuristic", "calibrated", "pimc", "pimc@2", "learned")),
+    ladder=Ladder(lineup=("random", "heuristic", "calibrated", "learned", "pimc", "pimc@2")),
     bench=(("random", "random", {}), ("heuristic+calibrated", "calibrated", {}), ("learned", "learned", {})),
     solver=differenzler_solver.SOLVER,
     search_player=differenzler_solver.SEARCH_PLAYER,

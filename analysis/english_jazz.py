@@ -13,7 +13,6 @@ from cardmc.kernels import english_jazz as k
 from cardmc.kernels.cards import SUITS, code
 from cardmc.kernels.events import EV_FACE_UP
 from cardmc.registry import (
-    LINEUP,
     Deferred,
     Example,
     GameSpec,
@@ -367,7 +366,7 @@ SPEC = EnglishJazzSpec(
     summarise=summarise,
     advice=odds,
     natural_measure=compare_measure,
-    ladder=Ladder(lineup=(*LINEUP, "learned")),
+    ladder=Ladder(),
     bench=(("random", "random", {}), ("heuristic", "heuristic", {}), ("learned", "learned", {})),
     bench_games=65_536,  # games of about 13 deals: long enough that a run's fixed costs do not set the rate
     solver=english_jazz_solver.SOLVER,

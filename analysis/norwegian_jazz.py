@@ -20,7 +20,6 @@ from cardmc.kernels import condition as kc
 from cardmc.kernels import norwegian_jazz as k
 from cardmc.kernels.cards import FULL52
 from cardmc.registry import (
-    LINEUP,
     Dealing,
     Deferred,
     Example,
@@ -513,7 +512,7 @@ SPEC = NorwegianJazzSpec(
     summarise=summarise,
     advice=odds,
     natural_measure=compare_measure,
-    ladder=Ladder(decisions=decisions, lineup=(*LINEUP, "learned")),
+    ladder=Ladder(decisions=decisions),
     bench=(("random", "random", {}), ("heuristic", "heuristic", {}), ("learned", "learned", {})),
     solver=norwegian_jazz_solver.SOLVER,
     search_player=norwegian_jazz_solver.SEARCH_PLAYER,

@@ -19,7 +19,6 @@ from cardmc.kernels import schieber_weis as w
 from cardmc.kernels.events import EV_CARD_POINTS, EV_CONTRACT, EV_DEAL_END, EV_STOECK, EV_WEIS, EV_WEIS_TEAM
 from cardmc.kernels.schieber_push import push_below
 from cardmc.registry import (
-    LINEUP,
     Deferred,
     Example,
     GameSpec,
@@ -602,7 +601,7 @@ SPEC = SchieberSpec(
     summarise=summarise,
     advice=odds,
     natural_measure=compare_measure,
-    ladder=Ladder(measure=ladder_measure, lineup=(*LINEUP, "learned")),
+    ladder=Ladder(measure=ladder_measure),
     bench=(("random", "random", {}), ("heuristic", "heuristic", {}), ("learned", "learned", {})),
     bench_games=65_536,  # long enough that a run's fixed costs (about 10 ms) do not set the rate
     solver=schieber_solver.SOLVER,

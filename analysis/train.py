@@ -16,7 +16,6 @@ from cardmc.checks import check_count, check_seed, check_threads
 from cardmc.registry import UsageError
 
 DECISIONS = 12_000  # decisions labelled by default: about twelve minutes (15-20 a second)
-DEPTH = 7  # tricks left from which decisions are labelled: the search player's default depth
 SAMPLES = 4  # deals of the unseen cards solved per decision
 
 
@@ -27,13 +26,13 @@ def train(
     out: str | os.PathLike | None = None,
     force: bool = False,
     *,
-    depth: int = DEPTH,
+    depth: int | None = None,
     samples: int = SAMPLES,
     threads: int | None = None,
     progress: bool = False,
 ) -> dict:
-    """Label ``decisions`` decisions of ``game`` with ``depth`` tricks left or fewer by the search player
-    (``samples`` deals each), fit the learned player and write its weights to ``out`` (default
+    """Label ``decisions`` decisions of ``game`` with ``depth`` tricks left or fewer (default: the search
+    player's default depth in that game, ``pimc_tricks``) by the search player (``samples`` deals each), fit the learned player and write its weights to ``out`` (default
     ``learned_<game>.csv`` in the working folder), labelling games on ``threads`` threads (default one: the
     same file whatever the threads). Returns what it did: decisions, games, seconds, the share
     of decisions where the fitted player picks the search's best card, the file."""
@@ -42,6 +41,8 @@ def train(
         raise UsageError(f"{game} has no learned player to train")
     decisions = check_count("decisions", decisions)
     seed = check_seed(seed)
+    if depth is None:
+        depth = int(spec.options["pimc_tricks"].default)
     depth, samples = check_count("depth", depth), check_count("samples", samples)
     if depth > spec.solver.hand_size(spec.default_players):
         raise UsageError(f"depth must be at most {spec.solver.hand_size(spec.default_players)}, not {depth}")

@@ -189,7 +189,7 @@ def test_bench_reports_rates_and_the_speed_up_over_one_thread():
     from cardmc.bench import bench
 
     df = bench("differenzler", games=256, repeat=1, echo=False)
-    assert set(df["case"]) == {"random", "heuristic+calibrated"} and (df["deals_per_s"] > 0).all()
+    assert set(df["case"]) == {"random", "heuristic+calibrated", "learned"} and (df["deals_per_s"] > 0).all()
     one = df[df["threads"] == 1]
     assert (one["speedup"] == 1.0).all()
     for _, row in df.iterrows():

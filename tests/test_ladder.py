@@ -101,8 +101,10 @@ def test_search_players_at_two_depths_are_not_paired():
 
 def test_the_default_lineup_is_the_games_and_takes_its_own_players():
     assert registry.get("english_jazz").ladder.lineup == registry.LINEUP
-    for game in registry.GAMES:  # a game's own players join the common ones
-        assert set(registry.LINEUP) <= set(registry.get(game).ladder.lineup)
+    assert "learned" in registry.LINEUP  # every game's strong fast player
+    for game in registry.GAMES:  # a game's own players join the common ones, each once
+        lineup = registry.get(game).ladder.lineup
+        assert set(registry.LINEUP) <= set(lineup) and len(set(lineup)) == len(lineup)
     assert "calibrated" in registry.get("differenzler").ladder.lineup
     spec = registry.get("differenzler")
     names = [p.name for p in L.check_lineup(spec, None, 4, {})]

@@ -74,7 +74,8 @@ def odds(
         if q.searching:
             out = pimc_deals(q.seed, start, count, fixed, seat, dealer, q.params)
         else:
-            out = k.odds_given(q.seed, start, count, fixed, seat, dealer, code).astype(np.int64)
+            weights = q.params[k.P_WEIGHTS :]
+            out = k.odds_given(q.seed, start, count, fixed, seat, dealer, code, weights).astype(np.int64)
         acc.ravel()[:] += np.bincount(out[:, 2] * 5 + out[:, 3] + 2, minlength=25)
         tricks[:] += np.bincount(out[:, 0], minlength=k.TRICKS + 1)
         points[:] += np.bincount(out[:, 1], minlength=153)
