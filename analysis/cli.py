@@ -667,6 +667,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="table to write (default: differenzler_calibration.csv in the working folder)",
     )
     p.add_argument("--force", action="store_true", help="overwrite an existing table")
+    p.add_argument(
+        "--policy",
+        choices=["heuristic", "learned"],
+        default="heuristic",
+        help="the play the table is fitted under: heuristic (the calibrated rule's table, default) or "
+        "learned (the learned player's own: default out differenzler_calibration_learned.csv)",
+    )
 
     p = sub.add_parser(
         "train",
@@ -959,7 +966,7 @@ def cmd_advise(args) -> int:
 def cmd_calibrate(args) -> int:
     from cardmc.calibrate import calibrate
 
-    path = calibrate(games=args.games, seed=args.seed, out=args.out, force=args.force)
+    path = calibrate(games=args.games, seed=args.seed, out=args.out, force=args.force, policy=args.policy)
     print(f"wrote {path}")
     return 0
 
@@ -993,7 +1000,9 @@ def cmd_train(args) -> int:
         **given,
     )
     refined = ""
-    if "versus_heuristic" in done:  # the fit refined by play: its score a deal over the heuristic, before and after
+    if (
+        "versus_heuristic" in done
+    ):  # the fit refined by play: its score a deal over the heuristic, before and after
         before, after = done["versus_heuristic"]
         refined = f"; refined by play, {before:+.3f} to {after:+.3f} a deal over the heuristic"
     print(

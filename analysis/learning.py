@@ -72,9 +72,7 @@ def weights_text(weights: np.ndarray, features: Sequence[str], head: list[str]) 
 # ------------------------------------------------------------------ labels
 
 
-def label(
-    view: dict, cards: list[int], samples: int, rng: np.random.Generator, tt
-) -> np.ndarray:
+def label(view: dict, cards: list[int], samples: int, rng: np.random.Generator, tt) -> np.ndarray:
     """The mean value of each of ``cards`` (the legal cards of the seat of ``view``, ``cardmc.pimc.seen``'s)
     over ``samples`` deals of the unseen cards, each solved with every hand seen."""
     R = pimc.rules(view)

@@ -115,7 +115,13 @@ class Study:
     full: int
 
 
-LINEUP = ("random", "heuristic", "learned", "pimc", "pimc@2")  # ``cardmc ladder``'s players unless a game names its own
+LINEUP = (
+    "random",
+    "heuristic",
+    "learned",
+    "pimc",
+    "pimc@2",
+)  # ``cardmc ladder``'s players unless a game names its own
 
 
 @dataclass(frozen=True)

@@ -196,7 +196,9 @@ def train_start(games: int, seed: int, out: str | Path, force: bool, progress: b
             for i, name in enumerate(names):
                 short = name.split(": ", 1)[1]
                 if short in fitted.index:
-                    weights[r * NCONTRACT_ROW + i] = round(float(fitted.loc[short, "estimate"]) * CONTRACT_SCALE)
+                    weights[r * NCONTRACT_ROW + i] = round(
+                        float(fitted.loc[short, "estimate"]) * CONTRACT_SCALE
+                    )
             shown.update(1)
     head = [
         f"cardmc train schieber --start --games {games} --seed {seed}",

@@ -56,7 +56,13 @@ from cardmc.kernels.events import (
     EV_WEIS_TEAM,
 )
 from cardmc.kernels.jit import in_shares, jit
-from cardmc.kernels.schieber_learned import NCONTRACT, NLEARNED, card_features, contract_estimate, learned_card
+from cardmc.kernels.schieber_learned import (
+    NCONTRACT,
+    NLEARNED,
+    card_features,
+    contract_estimate,
+    learned_card,
+)
 from cardmc.kernels.schieber_learned import NF as NWEIGHTS
 from cardmc.kernels.schieber_weis import (
     FOUR_NINES,
@@ -657,10 +663,14 @@ def _choose(forehand, fore, partner, z, fixed, push_mode, rules, push_below, wei
     c = fixed
     if fixed < 0:
         if push_mode != 1:
-            z, c = _contract_decision(fore[0], z, fore[1], fore[2], push_mode == 0, rules, push_below, weights)
+            z, c = _contract_decision(
+                fore[0], z, fore[1], fore[2], push_mode == 0, rules, push_below, weights
+            )
             pushed = c == PUSH
         if pushed:
-            z, c = _contract_decision(partner[0], z, partner[1], partner[2], False, rules, push_below, weights)
+            z, c = _contract_decision(
+                partner[0], z, partner[1], partner[2], False, rules, push_below, weights
+            )
     return z, (forehand + 2) & 3 if pushed else forehand, pushed, c
 
 
@@ -921,7 +931,17 @@ def _play_deal(
 
 @jit
 def choose_contract(
-    forehand, hands, weis, policies, st, fixed, push_mode, values, push_below, rules=DEFAULT_RULES, weights=None
+    forehand,
+    hands,
+    weis,
+    policies,
+    st,
+    fixed,
+    push_mode,
+    values,
+    push_below,
+    rules=DEFAULT_RULES,
+    weights=None,
 ):
     """(chooser, pushed, contract): the forehand chooses or pushes (a heuristic one when no contract is
     worth ``push_below``; a learned one by the learned block ``weights``, ``params[P_WEIGHTS:]``); the

@@ -36,12 +36,12 @@ import numpy as np
 from cardmc.kernels import rng
 from cardmc.kernels.jit import jit
 from cardmc.kernels.schieber import (
+    LEARNED_BITS,
     O_SCORE,
     S_HANDS,
     S_OUT,
     S_TOTALS,
     STATE_SIZE,
-    LEARNED_BITS,
     _play_deal,
     best_contract,
     deal_into,

@@ -6,9 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from cardmc import cli
+from cardmc import cli, learning
 from cardmc import schieber as S
-from cardmc import learning
 from cardmc import schieber_learned as L
 from cardmc.kernels import cards as C
 from cardmc.kernels import schieber as k
@@ -225,7 +224,9 @@ def test_learned_contracts_follow_their_weights():
 
                 def best(seat):
                     hand = np.uint64(C.mask_of([C.parse(c, 36) for c in deal["hands"][seat]]))
-                    return reference_contract(hand, int(declare(hand, OBENABE, k.weis_of(rules))[1]), rules, contracts)
+                    return reference_contract(
+                        hand, int(declare(hand, OBENABE, k.weis_of(rules))[1]), rules, contracts
+                    )
 
                 own, worth = best(fore)
                 assert deal["pushed"] == (worth < block[-1])

@@ -36,7 +36,7 @@ from cardmc.stats import named
 
 PLAYERS, HAND, TOP = 4, 9, 157
 GRID = tuple(range(0, TOP + 1, 5))  # 0, 5, ..., 155: 32 declarations
-RULES = {"heuristic": k.RULE_HEURISTIC, "calibrated": k.RULE_CALIBRATED}
+RULES = {"heuristic": k.RULE_HEURISTIC, "calibrated": k.RULE_CALIBRATED, "learned": k.RULE_LEARNED}
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 DEFAULT_GAMES = 100_000
 PIMC_ROUND = 2  # deals a round with the search player: a deal is played once a declaration (seconds a deal)
@@ -250,7 +250,7 @@ def pimc_made(
 
             def play(script, i=i, d=d):
                 return k.odds_deal_pimc(
-                    seed, i, seat, dealer, fixed, trump, d, policies, table, script, events, rows
+                    seed, i, seat, dealer, fixed, trump, d, policies, table, script, events, rows, params
                 )
 
             made, _ = pimc.scripted("differenzler", PLAYERS, seed, i, params, play, events, rows, 52)

@@ -145,7 +145,7 @@ def odds(
             stop_early,
             q.policies,
         )
-        out = pimc_deals(*args, q.params) if q.searching else ko.odds_deals(*args)
+        out = pimc_deals(*args, q.params) if q.searching else ko.odds_deals(*args, q.params[k.P_WEIGHTS :])
         parts[:] = [merge([*parts, counts_of(out)])]
 
     def worst_se() -> float:
