@@ -512,4 +512,5 @@ SPEC = DifferenzlerSpec(
     adviser=differenzler_solver.ADVISER,
     solved=differenzler_solver.SOLVED,
     trainer=Deferred("cardmc.differenzler_learned", "train"),
+    odds_policy="learned",
 )

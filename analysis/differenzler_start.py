@@ -54,8 +54,8 @@ def choices(ask: Ask) -> Choices:
         decision="declaration",
         question=f"seat {me} to declare, hand {' '.join(C.codes_of(ask.hand))}, dealer {ask.dealer}, "
         f"trump card {C.code(card)}",
-        measure="the penalty |declared - made| with every seat playing by the heuristic and the others "
-        "declaring as calibrated, not by the search (cardmc odds differenzler); best: the lowest",
+        measure="the penalty |declared - made| with every seat playing by the learned player and the others "
+        "declaring as it does, not by the search (cardmc odds differenzler); best: the lowest",
         table=table,
         best=str(odds["best_declaration"]),
         policies=policies,

@@ -519,4 +519,5 @@ SPEC = NorwegianJazzSpec(
     adviser=norwegian_jazz_solver.ADVISER,
     solved=norwegian_jazz_solver.SOLVED,
     trainer=Deferred("cardmc.norwegian_jazz_learned", "train"),
+    odds_policy="learned",
 )

@@ -83,7 +83,9 @@ def test_agrees_with_filtering_an_ordinary_run():
     df = cardmc.simulate("differenzler", games=games, seed=11, policy="calibrated")
     rows = df[(df["trump_card"] == "JH") & (df["rel"] == 1)]
     assert len(rows) > 5000
-    r = cardmc.odds("differenzler", seat=1, dealer=0, trump_card="JH", games=40_000, seed=5)
+    r = cardmc.odds(
+        "differenzler", seat=1, dealer=0, trump_card="JH", games=40_000, seed=5, policy="calibrated"
+    )
     est = r["tables"]["rules"].loc["calibrated"]
     mean = rows["penalty"].mean()
     se = rows["penalty"].std() / np.sqrt(len(rows))
@@ -106,7 +108,9 @@ def test_a_hand_without_points_declares_low():
 
 
 def test_a_strong_hand_declares_high_and_rules_are_paired_against_the_best():
-    r = cardmc.odds("differenzler", HAND, seat=0, dealer=1, trump_card="8H", games=20_000, seed=1)
+    r = cardmc.odds(
+        "differenzler", HAND, seat=0, dealer=1, trump_card="8H", games=20_000, seed=1, policy="calibrated"
+    )
     assert 110 <= r["best_declaration"] <= 157
     rules = r["tables"]["rules"]
     assert (rules["minus_best"] >= 0).all()  # the best is best on these deals
@@ -198,3 +202,11 @@ def test_impossible_input_is_one_line_exit_2_and_no_file(tmp_path, capsys, args,
     err = capsys.readouterr().err
     assert code == 2 and named in err and len(err.strip().splitlines()) == 1, err
     assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_assumes_the_learned_player_by_default_and_prices_its_declaration():
+    """Without a policy the odds assume the learned player (the stronger one) and say so, and the rules
+    table prices the learned player's own declaration beside the heuristic's and the calibrated one."""
+    r = cardmc.odds("differenzler", HAND, seat=0, dealer=1, trump_card="8H", games=2000, seed=1)
+    assert "policy learned" in r["question"]
+    assert list(r["tables"]["rules"].index) == ["heuristic", "calibrated", "learned"]
