@@ -125,13 +125,14 @@ def differenzler(seed: int, games: int) -> Strong:
         | (both["learned_median_made_ci_high"] < both["heuristic_median_made_ci_low"])
     ]
     learned = penalty.loc["learned"]
+    more = "more" if (both["learned_median_made"] - both["heuristic_median_made"]).mean() > 0 else "fewer"
     sentence = (
         f" Under strong play (the learned player at every seat, declaring by a table fitted to its own "
         f"play; {games:,} games of the same seed) a hand misses by {cell(learned)} points, "
         f"{cell(learned, 'minus_heuristic', sign=-1)} fewer than the calibrated heuristic on the same hands; "
         f"the declaration guide's median points made moved beyond both CIs in {len(apart)} of {len(both)} "
         f"hand types (by up to {int(shift.max()) if len(shift) else 0} points), so its advice "
-        f"{'held' if len(apart) == 0 else 'moved where the stronger play takes more tricks'}."
+        f"{'held' if len(apart) == 0 else f'moved: such hands make {more} points under the learned player'}."
     )
     tables = [
         (
@@ -198,8 +199,8 @@ def norwegian_jazz(seed: int, games: int) -> Strong:
     sentence = (
         f" Under strong play (the learned player at every seat; {games:,} games a player count of the same "
         f"seed) the sixth deal changes the winner of {cell(four, 'learned', unit='%')} of {four.name}-player "
-        f"games against {cell(four, 'heuristic', unit='%')} under the heuristic (paired "
-        f"{cell(four, col, unit=' points')}); "
+        f"games against {cell(four, 'heuristic', unit='%')} under the heuristic (paired difference "
+        f"{cell(four, col)} percentage points); "
         + (
             "at no player count does the share move beyond its CI"
             if not moved
