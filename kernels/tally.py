@@ -49,8 +49,9 @@ def split(rows, shares):
 # ------------------------------------------------------------ Differenzler
 
 PENALTY = D.DEAL_POINTS + 1  # 0..157
-D_PLAYS = 3  # Differenzler's play policies: random, heuristic, pimc
-POLICY_CELLS = D_PLAYS * 3  # play policy x declaration policy (3)
+D_PLAYS = D.PLAY_LEARNED + 1  # Differenzler's play policies: random, heuristic, pimc, learned
+D_DECLARES = D.DECLARE_LEARNED + 1  # its declaration policies: random, heuristic, calibrated, learned
+POLICY_CELLS = D_PLAYS * D_DECLARES  # play policy x declaration policy
 
 
 @jit
@@ -76,7 +77,7 @@ def differenzler(rows, lo, hi, acc, at, dims):
         rank = (card & 15) - 4
         if not (
             0 <= play < D_PLAYS
-            and 0 <= declare < 3
+            and 0 <= declare < D_DECLARES
             and 0 <= penalty < PENALTY
             and 0 <= made < PENALTY
             and 0 <= declared < PENALTY
@@ -93,7 +94,7 @@ def differenzler(rows, lo, hi, acc, at, dims):
         ):
             bad += 1
             continue
-        pol = play * 3 + declare
+        pol = play * D_DECLARES + declare
         acc[u(pen_hist + pol * PENALTY + penalty)] += 1
         c = pol * 4 + rel
         acc[u(by_rel + c)] += 1
