@@ -374,5 +374,4 @@ SPEC = EnglishJazzSpec(
     adviser=english_jazz_solver.ADVISER,
     solved=english_jazz_solver.SOLVED,
     trainer=Deferred("cardmc.english_jazz_learned", "train"),
-    odds_policy="learned",
 )

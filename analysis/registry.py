@@ -315,8 +315,9 @@ class GameSpec:
     # ``cardmc train GAME --start``: fits the learned player's decision at a deal's start to its own play
     # (Schieber: its contract weights), ``start_trainer(games, seed, out, force, progress)`` -> what it did
     start_trainer: Callable | None = None
-    # the players ``cardmc odds`` assumes when none is given: the learned player where the ladder measured it
-    # stronger than the heuristic; None: ``default_policy``
+    # the players ``cardmc odds`` assumes when none is given: the learned player where it is the stronger for
+    # the hands odds are asked about; None: ``default_policy`` (English Jazz: its learned player, stronger on
+    # average, forgoes the sweeps of the strongest hands, which its odds are asked about)
     odds_policy: str | None = None
 
     def settings(self, given: dict[str, object] | None = None) -> dict[str, object]:

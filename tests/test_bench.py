@@ -7,7 +7,7 @@ import numba
 import pytest
 
 import cardmc.bench as B
-from cardmc import cli
+from cardmc import cli, registry
 from cardmc.bench import PATHS, bench
 from cardmc.registry import UsageError
 
@@ -16,7 +16,10 @@ def test_bench_reports_three_paths_against_the_kernel(capsys):
     df = bench("norwegian_jazz", games=128, repeat=1, players=3)
     lines = capsys.readouterr().out.strip().splitlines()
     threads = sorted({1, numba.config.NUMBA_NUM_THREADS})
-    assert len(df) == len(lines) == 2 * len(PATHS) * len(threads)  # one line per case, path and thread count
+    cases = len(registry.get("norwegian_jazz").bench)  # random, heuristic, learned
+    assert (
+        len(df) == len(lines) == cases * len(PATHS) * len(threads)
+    )  # one line per case, path and thread count
     assert set(df["path"]) == set(PATHS) and set(df["threads"]) == set(threads)
     assert (df["deals_per_s"] > 0).all() and (df["games_per_s"] * 6).to_numpy() == pytest.approx(
         df["deals_per_s"].to_numpy()
@@ -62,7 +65,7 @@ def test_bench_takes_every_cell_in_turn(monkeypatch):
     timed = [c[:2] for c in calls if c[2] == 100]  # not the first calls (64 games: compile)
     one_round = [(p, t) for t in (1, 2) for p in PATHS]
     case = [("kernel", 1)] + one_round * 3  # the deals counted, then three rounds
-    assert timed == case * 2  # two cases, random and heuristic
+    assert timed == case * 3  # three cases: random, heuristic and learned
 
 
 def test_bench_times_the_solver_and_the_search_player(capsys):

@@ -193,7 +193,9 @@ def test_heuristic_trump_choice():
 
 def test_heuristic_sweeps_with_the_top_cards():
     # second seat, void in two suits, nine trumps to be and the top clubs
-    res = E.odds("JS 9S AS KS QS TS 8S 7S 6S AC KC QC", seat=2, dealer=0, games=4000, seed=1)
+    res = E.odds(
+        "JS 9S AS KS QS TS 8S 7S 6S AC KC QC", seat=2, dealer=0, games=4000, seed=1, policy="heuristic"
+    )
     assert res["summary"].loc["all_tricks", "ci_low"] > 0.5
     assert res["rules"].loc["A", "p_score_+2"] == 1.0
 

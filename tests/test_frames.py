@@ -68,8 +68,10 @@ def differenzler_before(rows):
     c = rows[:, KD.C_TRUMP_CARD]
     df["trump_card"] = pd.Categorical.from_codes(((c >> 4) * 9 + (c & 15) - 4).astype(np.int16), dtype=cards)
     df["trump"] = _cat(rows[:, KD.C_TRUMP], list(SUITS))
-    df["play_policy"] = _cat(rows[:, KD.C_PLAY_POLICY], ["random", "heuristic", "pimc"])
-    df["declare_policy"] = _cat(rows[:, KD.C_DECLARE_POLICY], ["random", "heuristic", "calibrated"])
+    df["play_policy"] = _cat(rows[:, KD.C_PLAY_POLICY], ["random", "heuristic", "pimc", "learned"])
+    df["declare_policy"] = _cat(
+        rows[:, KD.C_DECLARE_POLICY], ["random", "heuristic", "calibrated", "learned"]
+    )
     return df
 
 

@@ -203,7 +203,7 @@ def test_the_report_has_a_ladder_section(tmp_path, monkeypatch):
     assert ("pimc", "heuristic") in pairs and ("pimc", "random") not in pairs  # the deep search: one pair
     assert ("pimc@2", "random") in pairs and ("pimc@2", "heuristic") in pairs
     assert s.commands == [
-        "cardmc ladder norwegian_jazz random heuristic pimc@2 --games 300 --search-games 2 "
+        "cardmc ladder norwegian_jazz random heuristic learned pimc@2 --games 300 --search-games 2 "
         "--set pimc_samples=1 --seed 6 --no-timing",
         "cardmc ladder norwegian_jazz heuristic pimc --games 300 --search-games 2 "
         "--set pimc_samples=1 --seed 6 --no-timing",
