@@ -131,21 +131,11 @@ def versus_heuristic(weights: np.ndarray, seed: int, games: int, params: np.ndar
 
 
 def refine(weights: np.ndarray, seed: int, games: int, params: np.ndarray) -> tuple[np.ndarray, float, float]:
-    """The coordinate search of the module notes from ``weights``: (the weights, their figure against the
-    heuristic before and after)."""
-    w = weights.copy()
-    first = best = versus_heuristic(w, seed, games, params)
-    for _ in range(SWEEPS):
-        for i in range(len(w)):
-            step = max(STEP, abs(int(w[i])) // 2)
-            for move in (step, -step):
-                c = w.copy()
-                c[i] += move
-                v = versus_heuristic(c, seed, games, params)
-                if v > best + MARGIN:
-                    best, w = v, c
-                    break
-    return w, first, best
+    """The coordinate search of the module notes from ``weights`` (``cardmc.learning.refine``): (the weights,
+    their figure against the heuristic before and after)."""
+    return learning.refine(
+        weights, lambda w: versus_heuristic(w, seed, games, params), range(len(weights)), SWEEPS, STEP, MARGIN
+    )
 
 
 def train(
