@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import cardmc
-from cardmc import cli
+from cardmc import cli, learning
 from cardmc import differenzler as D
 from cardmc import differenzler_learned as L
 from cardmc.calibrate import calibrate
@@ -187,6 +187,9 @@ def test_calibrate_fits_the_learned_players_table(tmp_path):
         '# cardmc.calibrate.calibrate(policy="learned", games=2000, seed=4)'
     )
     assert (D.read_calibration(out) >= 0).any()
+    params = SPEC.params(SPEC.settings({}))
+    table = L.declaration_table(L.shipped_weights(), params, 2000, 4, 2)  # the fit train refits with
+    assert (table == D.read_calibration(out)).all()
     heuristic = calibrate(games=2000, seed=4, rounds=2, out=tmp_path / "h.csv", progress=False)
     assert heuristic.read_text() != text
     with pytest.raises(D.UsageError, match="learned"):
@@ -232,18 +235,68 @@ def test_advice_names_the_learned_card_and_declaration(tmp_path):
     assert a.decision == "declaration" and a.policies["learned"] == str(deal["declared"][seat])
 
 
-def test_training_is_reproducible(tmp_path):
-    """A tiny training twice, with different threads, writes the same file byte for byte."""
+def test_versus_calibrated_is_the_ladders_figure():
+    """The refinement's figure is the ladder's learned minus calibrated on the same games; weights that
+    play only the heuristic's card, declaring by the calibrated table, play as calibrated: exactly 0."""
+    params = SPEC.params(SPEC.settings({}))
+    got = L.versus_calibrated(L.shipped_weights(), 6, 300, params)
+    t = cardmc.ladder("differenzler", ["calibrated", "learned"], games=300, seed=6, timed=False)
+    assert got == pytest.approx(float(t["estimate"].iloc[0]), abs=1e-12) and got < 0
+    heuristic = np.zeros(len(FEATURES), np.int64)
+    heuristic[FEATURES.index("heuristic")] = 1000
+    as_calibrated = np.concatenate([params[: k.P_LEARNED_TABLE], D.calibration_table()])
+    assert L.versus_calibrated(heuristic, 6, 300, as_calibrated) == 0.0
+    assert L.versus_calibrated(heuristic, 6, 300, params) != 0.0  # the learned table declares otherwise
+    assert L.versus_calibrated(-L.shipped_weights(), 6, 300, params) > 5
+
+
+def test_refinement_keeps_only_gaining_moves_and_is_reproducible(monkeypatch):
+    """A pass of the coordinate search on a few seeded games moves the weights only where the figure
+    gains by more than the margin; the refinement with its table refits gives the same result twice."""
+    params = SPEC.params(SPEC.settings({}))
+    start = L.shipped_weights()
+
+    def measure(w):
+        return -L.versus_calibrated(w, 9, 200, params)
+
+    w, before, after = learning.refine(start, measure, range(len(FEATURES)), 1, L.STEP, L.MARGIN)
+    assert before == measure(start) and after == measure(w)
+    moved = np.flatnonzero(w != start)  # a pass moves a weight once, by half itself (at least STEP)
+    assert len(moved) >= 1 and after > before + len(moved) * L.MARGIN  # each kept move gained the margin
+    assert (abs(w - start)[moved] == np.maximum(L.STEP, abs(start[moved]) // 2)).all()
+    monkeypatch.setattr(L, "SWEEPS", 2)
+    monkeypatch.setattr(L, "TABLE_GAMES", 3000)
+    a = L.refine(start, 9, 200, params)
+    b = L.refine(start, 9, 200, params)
+    assert (a[0] == b[0]).all() and (a[1] == b[1]).all() and a[2] == b[2] and len(a[2]) == 3
+    assert not np.array_equal(a[0], start) and (a[1] >= 0).any()
+
+
+def test_training_is_reproducible(tmp_path, monkeypatch):
+    """A tiny training twice, with different threads, writes the same file byte for byte: the fit's head,
+    then the refinement's line."""
+    monkeypatch.setattr(L, "GAMES", 200)
+    monkeypatch.setattr(L, "SWEEPS", 1)
+    monkeypatch.setattr(L, "TABLE_GAMES", 3000)
     a, b = tmp_path / "a.csv", tmp_path / "b.csv"
     done = train("differenzler", 30, seed=4, out=a, depth=3, samples=2, threads=1)
     train("differenzler", 30, seed=4, out=b, depth=3, samples=2, threads=2)
     assert a.read_bytes() == b.read_bytes() and done["decisions"] == 30
-    assert a.read_text().startswith(
-        "# cardmc train differenzler --decisions 30 --seed 4 --depth 3 --samples 2\n"
-    )
-    assert len(L.read_weights(a)) == len(FEATURES)
+    head = [x for x in a.read_text().splitlines() if x.startswith("#")]
+    assert head[0] == "# cardmc train differenzler --decisions 30 --seed 4 --depth 3 --samples 2"
+    assert head[2].startswith("# refined by play: 1 sweeps, 200 games of seed 1004 a seating,")
+    assert len(head) == 3 and len(L.read_weights(a)) == len(FEATURES)
+    before, after = done["versus_calibrated"]
+    assert f"against calibrated {before:+.4f} -> {after:+.4f} a hand" in head[2]
     with pytest.raises(D.UsageError, match="exists"):
         train("differenzler", 30, seed=4, out=a, depth=3, samples=2)
+
+
+def test_shipped_weights_name_their_training():
+    """The shipped file's head: the command that made it, the fit, and the refinement by play."""
+    head = [x for x in L.weights_path().read_text().splitlines() if x.startswith("#")]
+    assert head[0] == "# cardmc train differenzler --decisions 12000 --seed 1 --depth 5 --samples 4"
+    assert head[2].startswith(f"# refined by play: {L.SWEEPS} sweeps, {L.GAMES} games of seed 1001 a seating")
 
 
 @pytest.mark.parametrize(
