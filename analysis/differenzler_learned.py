@@ -22,20 +22,21 @@ heuristic's card, which the search player plays there).
 The fitted weights are then refined by play (``refine``), because the first
 tricks, which no label covers, and the declarations made for that play decide
 much of how well it plays: the fit alone measured -2.91 penalty a hand against
-``calibrated`` (the ladder's 10,000 games of seed 0), the refined one -6.63. A coordinate search (``cardmc.learning.refine``) moves one
-weight at a time by half itself (at least ``STEP``), up and else down, and
-keeps a move that lowers the learned player's penalty a hand minus
-calibrated's in duplicate games (``versus_calibrated``: the ladder's figure,
-on ``GAMES`` games of seed ``REFINE_SEED`` + the training seed, not the
-ladder's default seed 0) by more than ``MARGIN``. After each of its
-``SWEEPS`` passes over the features the declaration table is refitted under
-the new play (``declaration_table``: what ``cardmc calibrate differenzler
---policy learned`` fits, with its defaults ``TABLE_GAMES``, ``TABLE_SEED``,
-``TABLE_ROUNDS``), and the next pass plays with it; the refits are what let
-the later passes gain (from the shipped command's fit: -2.87, then -5.38, -6.13, -6.39,
--6.42, -6.71, -6.71 on the refinement's games). The weights file's last head
-line says so; the table the last pass ends with is the one ``cardmc
-calibrate`` then fits from the written weights, shipped beside them.
+``calibrated`` (the ladder's 10,000 games of seed 0), the refined one -6.63. A
+coordinate search (``cardmc.learning.refine``) moves one weight at a time by
+half itself (at least ``STEP``), up and else down, and keeps a move that
+lowers the learned player's penalty a hand minus calibrated's in duplicate
+games (``versus_calibrated``: the ladder's figure, on ``GAMES`` games of seed
+``REFINE_SEED`` + the training seed, not the ladder's default seed 0) by more
+than ``MARGIN``. After each of its ``SWEEPS`` passes over the features the
+declaration table is refitted under the new play (``declaration_table``: what
+``cardmc calibrate differenzler --policy learned`` fits, with its defaults
+``TABLE_GAMES``, ``TABLE_SEED``, ``TABLE_ROUNDS``), and the next pass plays
+with it. From the shipped command's fit, on the refinement's games: -2.87,
+then after each pass and refit -5.38, -6.13, -6.39, -6.42, -6.71, -6.71;
+three passes under the fit's own table stall at -4.74 (-6.02 once refitted). The weights file's last head line says so; the table the
+last pass ends with is the one ``cardmc calibrate`` then fits from the written
+weights, shipped beside them.
 """
 
 from __future__ import annotations
