@@ -233,8 +233,28 @@ def test_training_is_reproducible(tmp_path):
         "# cardmc train norwegian_jazz --decisions 30 --seed 4 --depth 3 --samples 2\n"
     )
     assert len(L.read_weights(a)) == len(FEATURES)
+    assert "\n# refined by play: 3 sweeps a deal, 30 games of seed 1004 a seating" in a.read_text()
     with pytest.raises(S.UsageError, match="exists"):
         train("norwegian_jazz", 30, seed=4, out=a, depth=3, samples=2)
+
+
+def test_the_refinement_keeps_only_moves_that_gain_in_their_deal():
+    """Weights 0 play the heuristic: a paired gain of 0 exactly in every deal; a refinement from them keeps a
+    deal's moves only where that deal gains on its games, and leaves the other deals' weights alone; the
+    shipped weights beat the heuristic in the deals they keep, on games the refinement did not play."""
+    zero = np.zeros(NF, np.int64)
+    assert not L.paired_gain(zero, 40, 3).any()
+    weights, before, after = L.refine(zero, 3, 20)
+    assert not before.any() and (after >= before).all()
+    gain = L.paired_gain(weights, 20, 3)[:, 0]
+    for d, block in enumerate(L.deal_blocks()):
+        assert weights[block].any() == (after[d] > 0)
+    assert after[-1] == pytest.approx(gain[-1])  # the last deal refined is measured with every move made
+    shipped = L.shipped_weights()
+    held_out = L.paired_gain(shipped, 20_000, 12345)
+    for d, block in enumerate(L.deal_blocks()):
+        if shipped[block].any():
+            assert held_out[d, 1] > 0, d + 1
 
 
 @pytest.mark.parametrize(

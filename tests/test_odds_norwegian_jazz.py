@@ -80,11 +80,12 @@ def _reference_hands(seed: int, game: int, number: int, players: int, dealer: in
 )
 def test_agrees_with_plain_games_filtered_to_the_condition(number, card, measure, column):
     """The leader (seat after the dealer) holding one given card: the odds estimate agrees, within
-    its CI, with the mean over plain games in which the leader was dealt that card."""
+    its CI, with the mean over plain games of the same player (the odds' default, learned) in which the
+    leader was dealt that card."""
     import cardmc
 
     games, seed = 12_000, 4
-    df = cardmc.simulate("norwegian_jazz", games=games, seed=seed, players=4)
+    df = cardmc.simulate("norwegian_jazz", games=games, seed=seed, players=4, policy="learned")
     rows = df[(df["deal"] == number) & (df["rel_seat"] == 1)]
     keep = [
         card in _reference_hands(seed, g, number, 4, d)[s]
@@ -93,6 +94,7 @@ def test_agrees_with_plain_games_filtered_to_the_condition(number, card, measure
     chosen = rows[keep][column].to_numpy(float)
     assert 0.2 < len(chosen) / games < 0.3
     res = O.odds(hands={1: card}, seat=1, dealer=0, deal=number, games=200_000, seed=2)
+    assert res["policy"] == "learned"
     est = res["summary"].loc[measure]
     se = np.hypot(est["se"], chosen.std(ddof=1) / np.sqrt(len(chosen)))
     assert abs(est["estimate"] - chosen.mean()) < 4 * se
