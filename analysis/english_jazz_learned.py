@@ -43,8 +43,8 @@ from cardmc.kernels.events import EV_DEAL, EV_PLAY
 WEIGHTS_FILE = "learned_english_jazz.csv"
 TEMPERATURE = 0.5  # score units: a card's target share is exp(mean value / TEMPERATURE), normalised
 KEEP = 0.35  # the share of a game's searched decisions labelled (neighbours differ little)
-GAMES = 2000  # games of a seating a candidate of the refinement plays (at most as many as decisions labelled)
-SWEEPS = 2  # passes of the refinement over the features
+GAMES = 4000  # games of a seating a candidate of the refinement plays (at most as many as decisions labelled)
+SWEEPS = 4  # passes of the refinement over the features
 STEP = 50  # the least move of a weight
 MARGIN = 0.003  # score a deal a move must gain to be kept
 REFINE_SEED = 1000

@@ -232,7 +232,7 @@ def test_training_is_reproducible(tmp_path):
         "# cardmc train english_jazz --decisions 30 --seed 4 --depth 3 --samples 2\n"
     )
     assert len(L.read_weights(a)) == len(FEATURES)
-    assert "\n# refined by play: 2 sweeps, 30 games of seed 1004 a seating" in a.read_text()
+    assert "\n# refined by play: 4 sweeps, 30 games of seed 1004 a seating" in a.read_text()
     with pytest.raises(E.UsageError, match="exists"):
         train("english_jazz", 30, seed=4, out=a, depth=3, samples=2)
 
