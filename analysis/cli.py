@@ -680,8 +680,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="fit a game's learned player to the search player",
         description="Play games of the heuristic, label decisions with DEPTH tricks left or fewer by the "
         "search player (each legal card's mean value over SAMPLES solved deals of the unseen cards), fit "
-        "the learned player's weights to them (English Jazz and Norwegian Jazz then check or refine them "
-        "by paired play against the heuristic) and write its weights file. Seeded: the same input gives "
+        "the learned player's weights to them (Differenzler, English Jazz and Norwegian Jazz then refine them "
+        "by paired play: against calibrated in Differenzler, which refits the learned declaration table after "
+        "each pass, against the heuristic in the Jazz games) and write its weights file. Seeded: the same input "
+        "gives "
         "the same file. 12,000 decisions take about twelve minutes in Schieber; the head of each shipped "
         "file (kernels/data/learned_GAME.csv) gives the command that made it. With --start: Schieber's "
         "contract weights, fitted to the learned player's own play.",
@@ -1005,6 +1007,9 @@ def cmd_train(args) -> int:
     ):  # the fit refined by play: its score a deal over the heuristic, before and after
         before, after = done["versus_heuristic"]
         refined = f"; refined by play, {before:+.3f} to {after:+.3f} a deal over the heuristic"
+    if "versus_calibrated" in done:  # Differenzler: its penalty a hand against calibrated's
+        before, after = done["versus_calibrated"]
+        refined = f"; refined by play, {before:+.3f} to {after:+.3f} penalty a hand against calibrated"
     print(
         f"wrote {done['out']}: {done['decisions']} decisions of {done['games']} games in "
         f"{done['seconds']:.0f} s; the search's best card in {done['agreement']:.1%} of them (before any "

@@ -251,10 +251,11 @@ def refine(
 
 def finish(
     fitted: np.ndarray, seed: int, games: int, head: list[str]
-) -> tuple[np.ndarray, list[str], list[int]]:
+) -> tuple[np.ndarray, list[str], list[int], tuple[float, float]]:
     """What training does after the fit (``fitted``, headed by the fit's ``head`` lines): ``select``, then
     ``refine`` on ``games`` games of ``REFINE_SEED + seed``, then ``select`` again; the weights, their head
-    lines and the deals that keep their weights."""
+    lines, the deals that keep their weights and the refinement's gain a deal (the six deals' mean) on its
+    games, before and after."""
     weights, kept, gain = select(fitted)
     lines = list(head)
     lines.append(
@@ -263,6 +264,7 @@ def finish(
         + f"; it kept its weights in deals {kept or 'none'}"
     )
     weights, before, after = refine(weights, REFINE_SEED + seed, games)
+    figures = (float(before.mean()), float(after.mean()))
     lines.append(
         f"refined by play: {REFINE_SWEEPS} sweeps a deal, {games} games of seed {REFINE_SEED + seed} a "
         "seating, each deal's gain over the heuristic "
@@ -274,7 +276,7 @@ def finish(
         + "; ".join(f"{m:+.3f} [{lo:+.3f}, {hi:+.3f}]" for m, lo, hi in gain)
     )
     lines.append(f"the deals that keep their weights (they beat the heuristic, paired): {kept or 'none'}")
-    return weights, lines, kept
+    return weights, lines, kept, figures
 
 
 def train(
@@ -308,7 +310,7 @@ def train(
         threads,
     )
     lines = [line[2:] for line in Path(out).read_text().splitlines() if line.startswith("# ")]
-    weights, lines, kept = finish(read_weights(out), seed, min(REFINE_GAMES, decisions), lines)
+    weights, lines, kept, figures = finish(read_weights(out), seed, min(REFINE_GAMES, decisions), lines)
     with files.atomic(out, True) as tmp:
         tmp.write_text(weights_text(weights, lines))
-    return {**done, "kept": kept}
+    return {**done, "kept": kept, "versus_heuristic": figures}
