@@ -49,6 +49,7 @@ own games, which the refinement did not play.
 from __future__ import annotations
 
 import functools
+import time
 from pathlib import Path
 
 import numpy as np
@@ -296,6 +297,7 @@ def train(
 
     params = SPEC.params(SPEC.settings({}))
     head = f"cardmc train norwegian_jazz --decisions {decisions} --seed {seed} --depth {depth} --samples {samples}"
+    started = time.perf_counter()
     done = learning.train(
         "norwegian_jazz",
         lambda g, tt: label_game(g, seed, params, depth, samples, tt),
@@ -313,4 +315,4 @@ def train(
     weights, lines, kept, figures = finish(read_weights(out), seed, min(REFINE_GAMES, decisions), lines)
     with files.atomic(out, True) as tmp:
         tmp.write_text(weights_text(weights, lines))
-    return {**done, "kept": kept, "versus_heuristic": figures}
+    return {**done, "seconds": time.perf_counter() - started, "kept": kept, "versus_heuristic": figures}
