@@ -29,8 +29,6 @@ more than ``MARGIN``; ``SWEEPS`` passes over the features.
 
 from __future__ import annotations
 
-import functools
-import time
 from pathlib import Path
 
 import numpy as np
@@ -49,26 +47,11 @@ STEP = 50  # the least move of a weight
 MARGIN = 0.003  # score a deal a move must gain to be kept
 REFINE_SEED = 1000
 
-
-def weights_path() -> Path:
-    """The shipped weights file, beside the kernels."""
-    return learning.data_path(WEIGHTS_FILE)
-
-
-def read_weights(path: str | Path) -> np.ndarray:
-    """The int weights of a weights file in ``FEATURES``' order; ``UsageError`` naming a file that is not one."""
-    return learning.read_weights(path, FEATURES)
-
-
-@functools.cache
-def shipped_weights() -> np.ndarray:
-    """The shipped weights (read once a process)."""
-    return read_weights(weights_path())
-
-
-def weights_text(weights: np.ndarray, head: list[str]) -> str:
-    """A weights file: ``head`` as ``#`` lines, then ``feature,weight`` rows."""
-    return learning.weights_text(weights, FEATURES, head)
+WEIGHTS = learning.WeightsFile(WEIGHTS_FILE, FEATURES)
+weights_path = WEIGHTS.path  # the shipped weights file, beside the kernels
+read_weights = WEIGHTS.read  # the int weights of a weights file in FEATURES' order
+shipped_weights = WEIGHTS.shipped  # the shipped weights (read once a process)
+weights_text = WEIGHTS.text  # a weights file's text: its head as # lines, then feature,weight rows
 
 
 def view_features(view: dict, weights: np.ndarray) -> tuple[list[int], np.ndarray, int]:
@@ -150,15 +133,23 @@ def train(
 ) -> dict:
     """Label ``decisions`` searched decisions of heuristic games, fit the model (``cardmc.learning.train``),
     refine its weights by play (``refine``) and write its weights file to ``out``."""
-    from cardmc import files
     from cardmc.english_jazz import SPEC
 
     params = SPEC.params(SPEC.settings({}))
     head = (
         f"cardmc train english_jazz --decisions {decisions} --seed {seed} --depth {depth} --samples {samples}"
     )
-    started = time.perf_counter()
-    done = learning.train(
+    games = min(GAMES, decisions)
+
+    def after(fitted: np.ndarray) -> tuple[np.ndarray, list[str], dict]:
+        weights, before, after = refine(fitted, REFINE_SEED + seed, games, params)
+        line = (
+            f"refined by play: {SWEEPS} sweeps, {games} games of seed {REFINE_SEED + seed} a seating, against "
+            f"the heuristic {before:+.4f} -> {after:+.4f} a deal"
+        )
+        return weights, [line], {"versus_heuristic": (before, after)}
+
+    return learning.train(
         "english_jazz",
         lambda g, tt: label_game(g, seed, params, depth, samples, tt),
         decisions,
@@ -170,14 +161,5 @@ def train(
         force,
         progress,
         threads,
+        after,
     )
-    games = min(GAMES, decisions)
-    weights, before, after = refine(read_weights(out), REFINE_SEED + seed, games, params)
-    lines = [x[2:] for x in Path(out).read_text().splitlines() if x.startswith("# ")]
-    lines.append(
-        f"refined by play: {SWEEPS} sweeps, {games} games of seed {REFINE_SEED + seed} a seating, against the "
-        f"heuristic {before:+.4f} -> {after:+.4f} a deal"
-    )
-    with files.atomic(out, True) as tmp:
-        tmp.write_text(weights_text(weights, lines))
-    return {**done, "seconds": time.perf_counter() - started, "versus_heuristic": (before, after)}

@@ -74,6 +74,34 @@ def weights_text(weights: np.ndarray, features: Sequence[str], head: list[str]) 
     return "\n".join(lines) + "\n"
 
 
+class WeightsFile:
+    """A game's shipped weights file (``kernels/data/<name>``) of ``features``: its path, reading it or
+    another file of the same features, the shipped weights (read once a process) and the text of a file."""
+
+    def __init__(self, name: str, features: Sequence[str]):
+        self.name, self.features = name, tuple(features)
+        self._shipped: np.ndarray | None = None
+
+    def path(self) -> Path:
+        """The shipped weights file, beside the kernels."""
+        return data_path(self.name)
+
+    def read(self, path: str | Path) -> np.ndarray:
+        """The int weights of a weights file in the features' order; ``UsageError`` naming a file that is not
+        one."""
+        return read_weights(path, self.features)
+
+    def shipped(self) -> np.ndarray:
+        """The shipped weights (read once a process)."""
+        if self._shipped is None:
+            self._shipped = self.read(self.path())
+        return self._shipped
+
+    def text(self, weights: np.ndarray, head: list[str]) -> str:
+        """A weights file: ``head`` as ``#`` lines, then ``feature,weight`` rows."""
+        return weights_text(weights, self.features, head)
+
+
 # ------------------------------------------------------------------ labels
 
 
@@ -163,11 +191,13 @@ def train(
     force: bool,
     progress: bool,
     threads: int | None = None,
+    after: Callable[[np.ndarray], tuple[np.ndarray, list[str], dict]] | None = None,
 ) -> dict:
     """Label ``decisions`` decisions (``label_game(index, tt)``: game ``index``'s, (features, mean values) each;
     game 0 on, ``BATCH`` games a thread at a time side by side; the first decisions in game order kept), fit
-    the model and write its weights file to ``out`` (atomic), headed by the command ``head``. Returns what it
-    did."""
+    the model, then (``after``, given the fitted weights) refine it into the weights written, with head lines
+    and entries of the result of its own, and write its weights file to ``out`` (atomic), headed by the
+    command ``head``. Returns what it did."""
     from cardmc import files
     from cardmc.kernels.jit import in_threads
     from cardmc.progress import bar
@@ -194,14 +224,16 @@ def train(
             games += BATCH * shares
     games = labelled[decisions - 1][0] + 1  # the games whose decisions are kept, whatever the threads
     labelled = [item for _, *item in labelled[:decisions]]
-    weights = fit(labelled, len(features), temperature, sign)
+    fitted = fit(labelled, len(features), temperature, sign)
     lines = [head, f"cardmc {__version__}: {decisions} decisions of {games} games, {len(features)} features"]
+    weights, more, extra = after(fitted) if after is not None else (fitted, [], {})
     with files.atomic(out, force) as tmp:
-        tmp.write_text(weights_text(weights, features, lines))
+        tmp.write_text(weights_text(weights, features, lines + more))
     return {
         "decisions": decisions,
         "games": games,
         "seconds": time.perf_counter() - started,
-        "agreement": agreement(labelled, weights, sign),
+        "agreement": agreement(labelled, fitted, sign),
         "out": str(out),
+        **extra,
     }

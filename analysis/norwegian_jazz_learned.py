@@ -48,8 +48,6 @@ own games, which the refinement did not play.
 
 from __future__ import annotations
 
-import functools
-import time
 from pathlib import Path
 
 import numpy as np
@@ -74,26 +72,11 @@ REFINE_STEP = 50  # the least move of a weight
 REFINE_MARGIN = 0.004  # a seat's score in the deal that a move must gain to be kept
 REFINE_SEED = 1000
 
-
-def weights_path() -> Path:
-    """The shipped weights file, beside the kernels."""
-    return learning.data_path(WEIGHTS_FILE)
-
-
-def read_weights(path: str | Path) -> np.ndarray:
-    """The int weights of a weights file in ``FEATURES``' order; ``UsageError`` naming a file that is not one."""
-    return learning.read_weights(path, FEATURES)
-
-
-@functools.cache
-def shipped_weights() -> np.ndarray:
-    """The shipped weights (read once a process)."""
-    return read_weights(weights_path())
-
-
-def weights_text(weights: np.ndarray, head: list[str]) -> str:
-    """A weights file: ``head`` as ``#`` lines, then ``feature,weight`` rows."""
-    return learning.weights_text(weights, FEATURES, head)
+WEIGHTS = learning.WeightsFile(WEIGHTS_FILE, FEATURES)
+weights_path = WEIGHTS.path  # the shipped weights file, beside the kernels
+read_weights = WEIGHTS.read  # the int weights of a weights file in FEATURES' order
+shipped_weights = WEIGHTS.shipped  # the shipped weights (read once a process)
+weights_text = WEIGHTS.text  # a weights file's text: its head as # lines, then feature,weight rows
 
 
 def view_features(view: dict, weights: np.ndarray) -> tuple[list[int], np.ndarray, int]:
@@ -251,14 +234,13 @@ def refine(
 
 
 def finish(
-    fitted: np.ndarray, seed: int, games: int, head: list[str]
+    fitted: np.ndarray, seed: int, games: int
 ) -> tuple[np.ndarray, list[str], list[int], tuple[float, float]]:
-    """What training does after the fit (``fitted``, headed by the fit's ``head`` lines): ``select``, then
-    ``refine`` on ``games`` games of ``REFINE_SEED + seed``, then ``select`` again; the weights, their head
-    lines, the deals that keep their weights and the refinement's gain a deal (the six deals' mean) on its
-    games, before and after."""
+    """What training does after the fit (``fitted``): ``select``, then ``refine`` on ``games`` games of
+    ``REFINE_SEED + seed``, then ``select`` again; the weights, the head lines that say so, the deals that keep
+    their weights and the refinement's gain a deal (the six deals' mean) on its games, before and after."""
     weights, kept, gain = select(fitted)
-    lines = list(head)
+    lines = []
     lines.append(
         "the fit's paired gain over the heuristic, a seat's score a deal, deals 1-6: "
         + "; ".join(f"{m:+.3f} [{lo:+.3f}, {hi:+.3f}]" for m, lo, hi in gain)
@@ -292,13 +274,16 @@ def train(
 ) -> dict:
     """Label ``decisions`` searched decisions of heuristic games, fit the model (``cardmc.learning.train``),
     keep and refine each deal's weights by play (``finish``) and write its weights file to ``out``."""
-    from cardmc import files
     from cardmc.norwegian_jazz import SPEC
 
     params = SPEC.params(SPEC.settings({}))
     head = f"cardmc train norwegian_jazz --decisions {decisions} --seed {seed} --depth {depth} --samples {samples}"
-    started = time.perf_counter()
-    done = learning.train(
+
+    def after(fitted: np.ndarray) -> tuple[np.ndarray, list[str], dict]:
+        weights, lines, kept, figures = finish(fitted, seed, min(REFINE_GAMES, decisions))
+        return weights, lines, {"kept": kept, "versus_heuristic": figures}
+
+    return learning.train(
         "norwegian_jazz",
         lambda g, tt: label_game(g, seed, params, depth, samples, tt),
         decisions,
@@ -310,9 +295,5 @@ def train(
         force,
         progress,
         threads,
+        after,
     )
-    lines = [line[2:] for line in Path(out).read_text().splitlines() if line.startswith("# ")]
-    weights, lines, kept, figures = finish(read_weights(out), seed, min(REFINE_GAMES, decisions), lines)
-    with files.atomic(out, True) as tmp:
-        tmp.write_text(weights_text(weights, lines))
-    return {**done, "seconds": time.perf_counter() - started, "kept": kept, "versus_heuristic": figures}

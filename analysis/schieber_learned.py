@@ -34,20 +34,11 @@ TEMPERATURE = 4.0  # points: a card's target share is exp(mean value / TEMPERATU
 KEEP = 0.35  # the share of a game's searched decisions labelled (neighbours differ little)
 
 
-def weights_path() -> Path:
-    """The shipped weights file, beside the kernels."""
-    return learning.data_path(WEIGHTS_FILE)
-
-
-def read_weights(path: str | Path) -> np.ndarray:
-    """The int weights of a weights file in ``FEATURES``' order; ``UsageError`` naming a file that is not one."""
-    return learning.read_weights(path, FEATURES)
-
-
-@functools.cache
-def shipped_weights() -> np.ndarray:
-    """The shipped weights (read once a process)."""
-    return read_weights(weights_path())
+WEIGHTS = learning.WeightsFile(WEIGHTS_FILE, FEATURES)
+weights_path = WEIGHTS.path  # the shipped weights file, beside the kernels
+read_weights = WEIGHTS.read  # the int weights of a weights file in FEATURES' order
+shipped_weights = WEIGHTS.shipped  # the shipped weights (read once a process)
+weights_text = WEIGHTS.text  # a weights file's text: its head as # lines, then feature,weight rows
 
 
 def _contract_features() -> tuple[str, ...]:
@@ -79,11 +70,6 @@ def learned_block(rules: int) -> np.ndarray:
     block = np.concatenate([shipped_weights(), shipped_contracts(), [0]]).astype(np.int64)
     block[-1] = learned_push_below(int(rules), block)
     return block
-
-
-def weights_text(weights: np.ndarray, head: list[str]) -> str:
-    """A weights file: ``head`` as ``#`` lines, then ``feature,weight`` rows."""
-    return learning.weights_text(weights, FEATURES, head)
 
 
 def view_features(view: dict, chooser: int, rules: int, weights: np.ndarray) -> tuple[list[int], np.ndarray]:
