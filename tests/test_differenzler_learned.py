@@ -250,14 +250,40 @@ def test_versus_calibrated_is_the_ladders_figure():
     assert L.versus_calibrated(-L.shipped_weights(), 6, 300, params) > 5
 
 
+def test_versus_field_is_the_worse_margin_from_the_ladders_figures():
+    """The refinement's objective from the ladder's three figures on the same games: the worse of learned
+    minus calibrated and (learned minus heuristic) minus (calibrated minus heuristic), the heuristic playing
+    and declaring by its formula."""
+    params = SPEC.params(SPEC.settings({}))
+    weights = L.shipped_weights()
+    t = cardmc.ladder("differenzler", ["heuristic", "calibrated", "learned"], games=300, seed=6, timed=False)
+    calibrated = float(t["estimate"].loc[("penalty", "learned", "calibrated")])
+    heuristic = float(t["estimate"].loc[("penalty", "learned", "heuristic")])
+    bar = float(t["estimate"].loc[("penalty", "calibrated", "heuristic")])
+    assert L.calibrated_versus_heuristic(6, 300, params) == pytest.approx(bar, abs=1e-12)
+    field, *each = L.versus_field(weights, 6, 300, params, bar)
+    assert each == pytest.approx([calibrated, heuristic], abs=1e-12)
+    assert field == pytest.approx(max(calibrated, heuristic - bar), abs=1e-12) and field < 0
+    assert L.versus_heuristic(weights, 6, 300, params) == pytest.approx(heuristic, abs=1e-12)
+    codes = D.parse_policy("calibrated,heuristic,learned,learned")
+    assert [tuple(x) for x in codes[1:]] == [L.HEURISTIC, L.LEARNED, L.LEARNED] and tuple(
+        codes[0]
+    ) == L.CALIBRATED
+    heuristic_play = np.zeros(len(FEATURES), np.int64)
+    heuristic_play[FEATURES.index("heuristic")] = 1000  # the heuristic's card, declaring by its formula
+    as_heuristic = np.concatenate([params[: k.P_LEARNED_TABLE], np.full(k.CAL_CELLS, -1)])
+    assert L.versus_heuristic(heuristic_play, 6, 300, as_heuristic) == 0.0
+
+
 def test_refinement_keeps_only_gaining_moves_and_is_reproducible(monkeypatch):
     """A pass of the coordinate search on a few seeded games moves the weights only where the figure
     gains by more than the margin; the refinement with its table refits gives the same result twice."""
     params = SPEC.params(SPEC.settings({}))
     start = L.shipped_weights()
+    bar = L.calibrated_versus_heuristic(9, 200, params)
 
     def measure(w):
-        return -L.versus_calibrated(w, 9, 200, params)
+        return -L.versus_field(w, 9, 200, params, bar)[0]
 
     w, before, after = learning.refine(start, measure, range(len(FEATURES)), 1, L.STEP, L.MARGIN)
     assert before == measure(start) and after == measure(w)
@@ -269,6 +295,10 @@ def test_refinement_keeps_only_gaining_moves_and_is_reproducible(monkeypatch):
     a = L.refine(start, 9, 200, params)
     b = L.refine(start, 9, 200, params)
     assert (a[0] == b[0]).all() and (a[1] == b[1]).all() and a[2] == b[2] and len(a[2]) == 3
+    p = np.concatenate([params[: k.P_WEIGHTS], a[0], a[1]])
+    assert a[2][-1] == L.versus_field(
+        a[0], 9, 200, p, bar
+    )  # the last figures: the result under its own table
     assert not np.array_equal(a[0], start) and (a[1] >= 0).any()
 
 
@@ -286,8 +316,10 @@ def test_training_is_reproducible(tmp_path, monkeypatch):
     assert head[0] == "# cardmc train differenzler --decisions 30 --seed 4 --depth 3 --samples 2"
     assert head[2].startswith("# refined by play: 1 sweeps, 200 games of seed 1004 a seating,")
     assert len(head) == 3 and len(L.read_weights(a)) == len(FEATURES)
+    before, after = done["versus_field"]
+    assert f"calibrated's own figure) {before:+.4f} -> {after:+.4f} a hand" in head[2]
     before, after = done["versus_calibrated"]
-    assert f"against calibrated {before:+.4f} -> {after:+.4f} a hand" in head[2]
+    assert f"; against calibrated {before:+.4f} -> {after:+.4f}, against heuristic " in head[2]
     with pytest.raises(D.UsageError, match="exists"):
         train("differenzler", 30, seed=4, out=a, depth=3, samples=2)
 
@@ -297,6 +329,9 @@ def test_shipped_weights_name_their_training():
     head = [x for x in L.weights_path().read_text().splitlines() if x.startswith("#")]
     assert head[0] == "# cardmc train differenzler --decisions 12000 --seed 1 --depth 5 --samples 4"
     assert head[2].startswith(f"# refined by play: {L.SWEEPS} sweeps, {L.GAMES} games of seed 1001 a seating")
+    assert (
+        "against the field (the worse margin over calibrated: head to head, and against heuristic" in head[2]
+    )
 
 
 @pytest.mark.parametrize(
