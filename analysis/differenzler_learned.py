@@ -53,7 +53,6 @@ file's last head line says so; the table the last pass ends with is the one
 from __future__ import annotations
 
 import functools
-import time
 from pathlib import Path
 
 import numpy as np
@@ -80,20 +79,11 @@ LEARNED = (k.PLAY_LEARNED, k.DECLARE_LEARNED)  # the learned player: its weights
 TABLE_GAMES, TABLE_SEED, TABLE_ROUNDS = 500_000, 20261202, 3  # the table's fit: cardmc calibrate's defaults
 
 
-def weights_path() -> Path:
-    """The shipped weights file, beside the kernels."""
-    return learning.data_path(WEIGHTS_FILE)
-
-
-def read_weights(path: str | Path) -> np.ndarray:
-    """The int weights of a weights file in ``FEATURES``' order; ``UsageError`` naming a file that is not one."""
-    return learning.read_weights(path, FEATURES)
-
-
-@functools.cache
-def shipped_weights() -> np.ndarray:
-    """The shipped weights (read once a process)."""
-    return read_weights(weights_path())
+WEIGHTS = learning.WeightsFile(WEIGHTS_FILE, FEATURES)
+weights_path = WEIGHTS.path  # the shipped weights file, beside the kernels
+read_weights = WEIGHTS.read  # the int weights of a weights file in FEATURES' order
+shipped_weights = WEIGHTS.shipped  # the shipped weights (read once a process)
+weights_text = WEIGHTS.text  # a weights file's text: its head as # lines, then feature,weight rows
 
 
 def calibration_path() -> Path:
@@ -109,11 +99,6 @@ def shipped_calibration() -> np.ndarray:
 
     path = calibration_path()
     return read_calibration(path) if path.is_file() else np.full(k.CAL_CELLS, -1, np.int64)
-
-
-def weights_text(weights: np.ndarray, head: list[str]) -> str:
-    """A weights file: ``head`` as ``#`` lines, then ``feature,weight`` rows."""
-    return learning.weights_text(weights, FEATURES, head)
 
 
 def view_features(view: dict, weights: np.ndarray) -> tuple[list[int], np.ndarray, int]:
@@ -310,15 +295,25 @@ def train(
 ) -> dict:
     """Label ``decisions`` searched decisions of heuristic games, fit the model (``cardmc.learning.train``),
     refine its weights by play (``refine``) and write its weights file to ``out``."""
-    from cardmc import files
     from cardmc.differenzler import SPEC
 
     params = SPEC.params(SPEC.settings({}))
     head = (
         f"cardmc train differenzler --decisions {decisions} --seed {seed} --depth {depth} --samples {samples}"
     )
-    started = time.perf_counter()
-    done = learning.train(
+
+    def after(fitted: np.ndarray) -> tuple[np.ndarray, list[str], dict]:
+        weights, _, figures = refine(fitted, REFINE_SEED + seed, GAMES, params)
+        return (
+            weights,
+            [refined_line(REFINE_SEED + seed, figures)],
+            {
+                "versus_field": (figures[0][0], figures[-1][0]),
+                "versus_calibrated": (figures[0][1], figures[-1][1]),
+            },
+        )
+
+    return learning.train(
         "differenzler",
         lambda g, tt: label_game(g, seed, params, depth, samples, tt),
         decisions,
@@ -330,18 +325,8 @@ def train(
         force,
         progress,
         threads,
+        after,
     )
-    weights, _, figures = refine(read_weights(out), REFINE_SEED + seed, GAMES, params)
-    lines = [x[2:] for x in Path(out).read_text().splitlines() if x.startswith("# ")]
-    lines.append(refined_line(REFINE_SEED + seed, figures))
-    with files.atomic(out, True) as tmp:
-        tmp.write_text(weights_text(weights, lines))
-    return {
-        **done,
-        "seconds": time.perf_counter() - started,
-        "versus_field": (figures[0][0], figures[-1][0]),
-        "versus_calibrated": (figures[0][1], figures[-1][1]),
-    }
 
 
 def refined_line(seed: int, figures: list) -> str:
