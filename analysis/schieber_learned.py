@@ -11,6 +11,17 @@ unseen cards, the team's points from here (``cardmc.learning.label``); the
 softmax model over the cards is fitted to them (``cardmc.learning.fit``,
 ``TEMPERATURE`` points). Decisions before ``depth`` tricks left are the
 model's extrapolation (its features count the tricks left).
+
+The fitted weights are then refined by play (``refine``, ``cardmc.learning.refine``):
+one weight at a time moves by half itself (at least ``STEP``), up and else
+down, and a move is kept where it raises the learned player's points per
+deal over the heuristic in duplicate matches (``versus_heuristic``, the
+ladder's figure; ``GAMES`` matches of each seating, at most as many as the
+decisions labelled, of seed ``REFINE_SEED`` + the training seed) by more
+than ``MARGIN``; ``SWEEPS`` passes. The fit alone gained +40.9 points a deal
+over the heuristic there; refined, +54.2: the early tricks, which no label
+covers, are played by the model too. The contract weights
+(``train_start``) are fitted to the refined card play afterwards.
 """
 
 from __future__ import annotations
@@ -32,6 +43,11 @@ FAMILIES = (("trump", "H", "ace"), ("obenabe", "obenabe", "ace"), ("undenufe", "
             ("undenufe six", "undenufe", "six"))  # fmt: skip
 TEMPERATURE = 4.0  # points: a card's target share is exp(mean value / TEMPERATURE), normalised
 KEEP = 0.35  # the share of a game's searched decisions labelled (neighbours differ little)
+GAMES = 4000  # matches of a seating a move of the refinement is measured on (at most the decisions labelled)
+SWEEPS = 4  # passes of the refinement over the card weights
+STEP = 50  # the least move of a weight
+MARGIN = 0.25  # points a deal a move must gain to be kept
+REFINE_SEED = 1000
 
 
 WEIGHTS = learning.WeightsFile(WEIGHTS_FILE, FEATURES)
@@ -128,6 +144,34 @@ def label_game(index: int, seed: int, params: np.ndarray, depth: int, samples: i
     return out
 
 
+def versus_heuristic(weights: np.ndarray, seed: int, games: int, params: np.ndarray) -> float:
+    """The learned player's (card ``weights``; its contract and push as in ``params``) points per deal minus
+    the heuristic's, matches 0..games-1 of ``seed`` played twice on the same deals: the learned team at seats
+    0 and 2, then at 1 and 3 (the ladder's figure: each match's mean over its deals of the one team's score
+    minus the other's, the two seatings' difference halved)."""
+    from cardmc.registry import join_spans
+
+    p = params.copy()
+    p[k.P_WEIGHTS : k.P_WEIGHTS + NF] = weights
+    total = 0.0
+    for sign, even, odd in ((1, k.LEARNED, k.HEURISTIC), (-1, k.HEURISTIC, k.LEARNED)):
+        policies = np.array([[even], [odd], [even], [odd]], np.int64)
+        rows = join_spans(*k.simulate(seed, 0, games, 4, p, policies))
+        first, second = rows[rows[:, k.C_SEAT] == 0], rows[rows[:, k.C_SEAT] == 1]
+        diff = first[:, k.C_SCORE].astype(float) - second[:, k.C_SCORE]
+        match = first[:, k.C_GAME]
+        total += sign * float((np.bincount(match, diff) / np.bincount(match)).mean())
+    return total / 2
+
+
+def refine(weights: np.ndarray, seed: int, games: int, params: np.ndarray) -> tuple[np.ndarray, float, float]:
+    """The card weights refined by play (``cardmc.learning.refine``, the module notes): (the weights, their
+    figure against the heuristic before and after)."""
+    return learning.refine(
+        weights, lambda w: versus_heuristic(w, seed, games, params), range(NF), SWEEPS, STEP, MARGIN
+    )
+
+
 def train(
     decisions: int,
     seed: int,
@@ -138,12 +182,22 @@ def train(
     progress: bool,
     threads: int | None = None,
 ) -> dict:
-    """Label ``decisions`` searched decisions of heuristic games, fit the model and write its weights file to
-    ``out`` (``cardmc.learning.train``)."""
+    """Label ``decisions`` searched decisions of heuristic games, fit the model, refine its weights by play
+    (``refine``) and write its weights file to ``out`` (``cardmc.learning.train``)."""
     from cardmc.schieber import SPEC
 
     params = SPEC.params(SPEC.settings({}))
     head = f"cardmc train schieber --decisions {decisions} --seed {seed} --depth {depth} --samples {samples}"
+    games = min(GAMES, decisions)
+
+    def after(fitted: np.ndarray) -> tuple[np.ndarray, list[str], dict]:
+        weights, before, after = refine(fitted, REFINE_SEED + seed, games, params)
+        line = (
+            f"refined by play: {SWEEPS} sweeps, {games} matches of seed {REFINE_SEED + seed} a seating, against "
+            f"the heuristic {before:+.3f} -> {after:+.3f} points a deal (its contracts and push as shipped)"
+        )
+        return weights, [line], {"versus_heuristic": (before, after)}
+
     return learning.train(
         "schieber",
         lambda g, tt: label_game(g, seed, params, depth, samples, tt),
@@ -156,6 +210,7 @@ def train(
         force,
         progress,
         threads,
+        after,
     )
 
 

@@ -163,8 +163,26 @@ def test_training_is_reproducible(tmp_path):
     assert a.read_bytes() == b.read_bytes() and done["decisions"] == 30
     assert a.read_text().startswith("# cardmc train schieber --decisions 30 --seed 4 --depth 3 --samples 2\n")
     assert len(L.read_weights(a)) == len(FEATURES)
+    assert "\n# refined by play: 4 sweeps, 30 matches of seed 1004 a seating" in a.read_text()
     with pytest.raises(S.UsageError, match="exists"):
         train("schieber", 30, seed=4, out=a, depth=3, samples=2)
+
+
+def test_the_refinement_measures_the_ladders_figure_and_keeps_only_gains():
+    """``versus_heuristic`` is the ladder's points a deal, learned minus heuristic, on the same matches; a
+    refinement from the shipped weights keeps a move only where the figure gains, and the figure it reports is
+    that of the weights it returns."""
+    from cardmc.ladder import ladder
+
+    params = SPEC.params(SPEC.settings({}))
+    shipped = L.shipped_weights()
+    t = ladder("schieber", ["heuristic", "learned"], games=30, seed=3, timed=False)
+    figure = t.loc[("points per deal", "learned", "heuristic"), "estimate"]
+    assert L.versus_heuristic(shipped, 3, 30, params) == pytest.approx(figure)
+    weights, before, after = L.refine(shipped, 5, 12, params)
+    assert before == pytest.approx(L.versus_heuristic(shipped, 5, 12, params))
+    assert after == pytest.approx(L.versus_heuristic(weights, 5, 12, params))
+    assert (after > before + L.MARGIN) == (not np.array_equal(weights, shipped))
 
 
 @pytest.mark.parametrize(
