@@ -403,17 +403,23 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def calibration_cells(rel, trumps, trump_jack, trump_nine, side) -> np.ndarray:
+    """The feature cell of each hand (arrays of its rows' columns), as the kernels'
+    ``calibration_cell`` computes it from the hand."""
+    t = np.minimum(np.asarray(trumps, np.int64), k.CAL_TRUMPS - 1)
+    b = np.minimum(np.asarray(side, np.int64) // 8, k.CAL_SIDE - 1)
+    return (
+        ((np.asarray(rel, np.int64) * k.CAL_TRUMPS + t) * 2 + trump_jack) * 2 + trump_nine
+    ) * k.CAL_SIDE + b
+
+
 def fit_calibration(df: pd.DataFrame, min_n: int = 200) -> pd.DataFrame:
     """Median made points per feature cell (the median minimises the expected
     absolute penalty); cells with fewer than ``min_n`` hands are left out."""
     col = {
         c: df[c].to_numpy().astype(np.int64) for c in ("side", "trumps", "rel", "trump_jack", "trump_nine")
     }
-    side_bin = np.minimum(col["side"] // 8, k.CAL_SIDE - 1)
-    trumps = np.minimum(col["trumps"], k.CAL_TRUMPS - 1)
-    cell = (
-        ((col["rel"] * k.CAL_TRUMPS + trumps) * 2 + col["trump_jack"]) * 2 + col["trump_nine"]
-    ) * k.CAL_SIDE + side_bin
+    cell = calibration_cells(col["rel"], col["trumps"], col["trump_jack"], col["trump_nine"], col["side"])
     g = pd.DataFrame({"cell": cell, "made": df["made"].to_numpy()}).groupby("cell")["made"]
     table = pd.DataFrame({"declared": g.median().round().astype(int), "n": g.size()}).reset_index()
     table = table[table["n"] >= min_n]

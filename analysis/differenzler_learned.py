@@ -231,7 +231,9 @@ def declaration_table(
     ``cardmc.calibrate.calibrate(policy="learned", games=games, seed=seed)`` fits it, every seat learned:
     round r plays games 0..games-1 of seed + r, declaring by the heuristic formula in round 1 and by the
     table of the round before later; each cell of ``MIN_HANDS`` regular hands or more declares the median
-    points they made (``cardmc.differenzler.fit_calibration``'s). Played ``TABLE_BLOCK`` games at a time."""
+    points they made (``cardmc.differenzler.fit_calibration``'s, its cells ``calibration_cells``). Played
+    ``TABLE_BLOCK`` games at a time."""
+    from cardmc.differenzler import calibration_cells
     from cardmc.registry import join_spans
 
     p = np.concatenate([params[: k.P_WEIGHTS], weights]).astype(np.int64)
@@ -245,10 +247,9 @@ def declaration_table(
             cal = np.full(k.CAL_CELLS, -1, np.int64) if table is None else table
             rows = join_spans(*k.simulate(seed + r, start, count, 4, p, policies, cal))
             rows = rows[rows[:, k.C_EXTRA] == 0].astype(np.int64)
-            side = np.minimum(rows[:, k.C_SIDE] // 8, k.CAL_SIDE - 1)
-            trumps = np.minimum(rows[:, k.C_TRUMPS], k.CAL_TRUMPS - 1)
-            cell = ((rows[:, k.C_REL] * k.CAL_TRUMPS + trumps) * 2 + rows[:, k.C_TRUMP_JACK]) * 2
-            cell = (cell + rows[:, k.C_TRUMP_NINE]) * k.CAL_SIDE + side
+            cell = calibration_cells(
+                *(rows[:, c] for c in (k.C_REL, k.C_TRUMPS, k.C_TRUMP_JACK, k.C_TRUMP_NINE, k.C_SIDE))
+            )
             np.add.at(counts, (cell, rows[:, k.C_MADE]), 1)
         n = counts.sum(axis=1)
         cum = counts.cumsum(axis=1)

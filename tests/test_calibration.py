@@ -134,3 +134,19 @@ def test_a_bad_table_is_named_in_one_line(tmp_path, text):
 def test_games_without_a_table_refuse_one(tmp_path):
     with pytest.raises(UsageError, match="schieber takes no calibration table"):
         api.simulate("schieber", games=10, calibration=tmp_path / "t.csv")
+
+
+def test_the_cells_of_rows_are_the_kernels_cells_of_their_hands():
+    """``calibration_cells`` over a hand's features (as its rows carry them) gives the cell the kernels'
+    ``calibration_cell`` computes from the hand itself, on random hands, seats and trumps."""
+    from cardmc.kernels import differenzler as k
+
+    rng = np.random.default_rng(5)
+    ours, theirs = [], []
+    for _ in range(3000):
+        hand = np.uint64(sum(1 << int(c) for c in rng.choice(k.DECK, 9, replace=False)))
+        rel, trump = int(rng.integers(4)), int(rng.integers(4))
+        trumps, jack, nine, _, _, _, side = k.hand_features(hand, trump)
+        ours.append(D.calibration_cells([rel], [trumps], [jack], [nine], [side])[0])
+        theirs.append(k.calibration_cell(rel, hand, trump))
+    assert ours == theirs and len(set(theirs)) > 200
