@@ -348,3 +348,21 @@ def test_train_bad_input_exits_2(argv, capsys):
         raise SystemExit(cli.main(argv))
     assert exc.value.code == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def test_train_command_prints_the_refinement_against_calibrated(tmp_path, monkeypatch, capsys):
+    """``cardmc train differenzler`` says what the refinement did: its figure against calibrated before and
+    after, as the weights file's head line gives it."""
+    monkeypatch.setattr(L, "GAMES", 200)
+    monkeypatch.setattr(L, "SWEEPS", 1)
+    monkeypatch.setattr(L, "TABLE_GAMES", 3000)
+    out = tmp_path / "w.csv"
+    argv = ["train", "differenzler", "--decisions", "30", "--seed", "4", "--depth", "3", "--samples", "2"]
+    assert cli.main([*argv, "--out", str(out), "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    line = [x for x in out.read_text().splitlines() if x.startswith("# refined by play")][0]
+    before, after = line.split("against calibrated ")[1].split(",")[0].split(" -> ")
+    assert (
+        f"refined by play, {float(before):+.3f} to {float(after):+.3f} penalty a hand against calibrated"
+        in printed
+    )
