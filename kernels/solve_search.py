@@ -14,7 +14,8 @@ the answer is also a bound of the value) or "... lie in [lo, hi]"
 (``INTERVAL``), and ``value`` / ``least_distance`` find the number by
 bisection on those null-window probes. At trick boundaries, sure points cut
 the window first (``bounds``: the top trumps one side holds, the winners the
-leader can cash), then a transposition table, keyed by the hands, leader,
+leader can cash, after drawing the trumps when its own top run outlasts
+every other hand's trumps), then a transposition table, keyed by the hands, leader,
 trump, flags and mode, holds lower and upper bounds of the value from here on
 (INTERVAL mode: the narrowest window known to be kept and the widest known
 not to be, which answer every window around the one and inside the other),
@@ -187,25 +188,46 @@ def unpack(w):
 
 @jit(_nrt=False)  # no reference counting (see the module notes)
 def cashed(R, hands, rest, tricks_left, leader, tsuit):
-    """Schieber and Differenzler at a trick boundary, when no seat but the
-    leader holds a trump (``tsuit``: the trump suit, -1 for none): the leader
-    can lead its cards that head their plain suit one after the other, and
-    each wins its trick (nobody can trump it; a card that heads its suit
-    still heads it after the ones above it fall). Returns (their value,
-    how many, whether they and the leader's trumps are its whole hand, in
-    which case the leader's side takes everything left: then the value is all
-    ``remaining_value``). The trumps' value is left to the trump run."""
+    """Schieber and Differenzler at a trick boundary (``tsuit``: the trump
+    suit, -1 for none): when the leader's own run of the highest trumps
+    still out is at least as long as any other seat's trumps, it can draw
+    them (every seat must follow a trump lead, and the trump J, which may
+    refuse, is the leader's), then lead its remaining trumps and its cards
+    that head their plain suit one after the other, and each wins its trick
+    (nobody is left to trump it; a card that heads its suit still heads it
+    after the ones above it fall). Returns (the value of every trump still
+    out and of those plain cards, how many tricks the leader wins so,
+    whether that is every trick left, in which case the leader's side takes
+    everything: then the value is all ``remaining_value``); (0, 0, False)
+    when the run is too short."""
     lh = hands[leader]
-    if tsuit >= 0 and (rest & ~lh) & (np.uint64(0xFFFF) << np.uint64(16 * tsuit)) != ZERO:
-        return 0, 0, False
-    reverse = R[GAME] == SCHIEBER and R[PARAM] == 5  # Undenufe: the 6 heads its suit
     v, winners, held = 0, 0, 0
+    if tsuit >= 0:
+        shift = np.uint64(16 * tsuit)
+        if (rest & ~lh) & (np.uint64(0xFFFF) << shift) != ZERO:
+            run = 0
+            for i in range(TRUMP_RANKS.size - 1, -1, -1):
+                r = TRUMP_RANKS[i]
+                if (rest >> (shift + np.uint64(r))) & ONE == ZERO:
+                    continue
+                if (lh >> (shift + np.uint64(r))) & ONE == ZERO:
+                    break
+                run += 1
+            for s in range(R[PLAYERS]):
+                if s != leader and popcount((hands[s] >> shift) & np.uint64(0xFFFF)) > run:
+                    return 0, 0, False
+        ts = (rest >> shift) & np.uint64(0xFFFF)
+        held = popcount((lh >> shift) & np.uint64(0xFFFF))
+        while ts != ZERO:
+            r = lowest(ts)
+            ts &= ts - ONE
+            v += card_value(R, 16 * tsuit + r, -1)
+    reverse = R[GAME] == SCHIEBER and R[PARAM] == 5  # Undenufe: the 6 heads its suit
     for suit in range(4):
+        if suit == tsuit:
+            continue
         shift = np.uint64(16 * suit)
         hs = (lh >> shift) & np.uint64(0xFFFF)
-        if suit == tsuit:
-            held += popcount(hs)
-            continue
         rs = (rest >> shift) & np.uint64(0xFFFF)
         while rs != ZERO:
             r = lowest(rs) if reverse else highest(rs)
@@ -215,8 +237,8 @@ def cashed(R, hands, rest, tricks_left, leader, tsuit):
             v += card_value(R, 16 * suit + r, -1)
             winners += 1
     if winners + held == tricks_left:
-        return remaining_value(R, rest, tricks_left, -1), winners, True
-    return v, winners, False
+        return remaining_value(R, rest, tricks_left, -1), winners + held, True
+    return v, winners + held, False
 
 
 @jit(_nrt=False)  # no reference counting (see the module notes)
@@ -227,7 +249,8 @@ def bounds(R, hands, rest, tricks_left, leader, trump, flags, sure):
     to that side: a trick holding one of them is won by a card of the run
     (English Jazz, where a trick counts 1: each of the counted seat's run wins
     a trick of its own, the others' run at least one). In the point games,
-    when no other seat holds a trump, the leader's side can also take the
+    when the leader's own top trumps outlast every other hand's trumps, the
+    leader's side can also draw them and take every trump still out and the
     leader's cards that head their suit (``cashed``): a bound of the value
     when the leader's side wants them (it maximises the counted seats'
     points if it is the counted side, minimises them if not; not in INTERVAL
@@ -271,12 +294,12 @@ def bounds(R, hands, rest, tricks_left, leader, trump, flags, sure):
             if (R[COUNTED] >> leader) & 1:
                 return v + (R[BONUS] if not other_won else 0), v + (R[BONUS] if not other_won else 0)
             return -(R[BONUS] if not counted_won else 0), -(R[BONUS] if not counted_won else 0)
-        if winners > 0:
+        if winners > 0:  # (v holds the trump run's value as well)
             if (R[COUNTED] >> leader) & 1:
-                gain += v
+                gain = max(gain, v)
                 counted_won = True
             else:
-                loss += v
+                loss = max(loss, v)
                 other_won = True
     bonus = R[BONUS]
     top = total - loss + (bonus if not other_won else 0)

@@ -80,3 +80,91 @@ def test_a_run_is_searched_by_its_best_card_only_when_the_trick_is_decided():
         seven,
         jack,
     ]
+
+
+# ------------------------------------------------ sure points: drawing trumps
+
+
+def _sure_points(game, contract, hands, leader, max_side, counted, flags=0):
+    """``solve_search``'s (lowest, highest) value at a trick boundary, ``leader`` to lead."""
+    from cardmc import solve as SV
+    from cardmc.kernels.cards import parse
+
+    param, trump = SV.spec_of(game).solver.contract(contract)
+    R = SV.rules_array(game, 4, param, max_side, counted)
+    R[SR.MODE] = SR.THRESHOLD
+    masks = np.array([mask_of([parse(c, 36) for c in h]) for h in hands], np.uint64)
+    return S.root_bounds(R, masks, np.zeros(S.LINE, np.int64), 0, leader, trump, flags)
+
+
+def test_the_leader_draws_trumps_then_cashes():
+    # spades trump (J 20, 9 14, A 11, 10 10); seat 0 holds J and 9, seat 1 the 10: two leads
+    # draw it, so the 10 falls to team 0 as well (44 points), which the run of J and 9 alone
+    # (34) does not see
+    team0, won = 0b0101, S.COUNTED_WON | S.OTHER_WON
+    hands = [["JS", "9S", "6H"], ["TS", "7H", "8H"], ["6C", "7C", "8C"], ["6D", "7D", "AH"]]
+    assert _sure_points("schieber", "S", hands, 0, team0, team0, won)[0] == 44
+    # with the A of hearts instead of the 6, seat 0 takes every trick: all 55 points and the last 5
+    hands = [["JS", "9S", "AH"], ["TS", "7H", "8H"], ["6C", "7C", "8C"], ["6D", "7D", "6H"]]
+    assert _sure_points("schieber", "S", hands, 0, team0, team0, won) == (60, 60)
+    # seat 1 holds two trumps, as many as seat 0's run: both are drawn (20 + 14 + 3 + 10)
+    hands = [["JS", "9S", "6H"], ["TS", "QS", "8H"], ["6C", "7C", "8C"], ["6D", "7D", "AH"]]
+    assert _sure_points("schieber", "S", hands, 0, team0, team0, won)[0] == 47
+    # three, more than the run: the run's 34 only
+    hands = [["JS", "9S", "6H"], ["TS", "QS", "8S"], ["6C", "7C", "8C"], ["6D", "7D", "AH"]]
+    assert _sure_points("schieber", "S", hands, 0, team0, team0, won)[0] == 34
+    # the minimising side leads with the same cards: what it draws bounds team 0 from above
+    hands = [["6C", "7C", "8C"], ["JS", "9S", "6H"], ["6D", "7D", "AH"], ["TS", "7H", "8H"]]
+    total = 20 + 14 + 10 + 11 + 5
+    assert _sure_points("schieber", "S", hands, 1, team0, team0, won)[1] == total - 44
+
+
+@pytest.mark.parametrize("game", ["schieber", "differenzler"])
+def test_sure_points_hold_the_minimax_value(game):
+    """Boundary positions where the leader often holds the top trumps: the
+    bounds never cut the minimax value, and the drawing rule raises them
+    above the top trump run's points in many of them."""
+    from tests.reference import schieber as RS
+    from tests.solve_positions import DECK36, reference
+
+    rng = random.Random(f"draw-{game}")
+    raised = 0
+    for i in range(300):
+        m = rng.choice((2, 3, 3))
+        suit = rng.choice("CDHS")
+        contract = suit if game == "differenzler" else rng.choice([suit, suit, suit, "obenabe"])
+        cards = rng.sample(DECK36, 4 * m)
+        hands = [set(cards[s * m : (s + 1) * m]) for s in range(4)]
+        leader = rng.randrange(4)
+        order = [r + suit for r in "J9AKQT876"]
+        out = [c for c in order if any(c in h for h in hands)]
+        for c in out[: rng.randint(0, 2)]:  # the leader gets the top trumps still out (swapped in)
+            owner = next(s for s in range(4) if c in hands[s])
+            if owner != leader:
+                give = rng.choice(sorted(hands[leader] - set(out[:2])) or sorted(hands[leader]))
+                hands[owner].remove(c), hands[leader].remove(give)
+                hands[owner].add(give), hands[leader].add(c)
+        if game == "schieber":
+            sides = [({0, 2}, {0, 2}), ({1, 3}, {0, 2})]
+        else:
+            seat = rng.randrange(4)
+            sides = [({seat}, {seat}), (set(range(4)) - {seat}, {seat})]
+        max_side, counted = sides[rng.randrange(2)]
+        pos = dict(game=game, n=4, param=contract, trump=None, hands=hands, trick=[], leader=leader, taken=[1, 1, 1, 1])
+        v, _ = reference(pos, max_side, counted)
+        bits = lambda seats: sum(1 << s for s in seats)  # noqa: E731
+        lo, hi = _sure_points(
+            game, contract, [sorted(h) for h in hands], leader, bits(max_side), bits(counted), S.COUNTED_WON | S.OTHER_WON
+        )
+        assert lo <= v <= hi, f"{game} position {i}: {pos} {sorted(max_side)} {sorted(counted)}: {lo} {v} {hi}"
+        if contract == suit:  # the run alone: the top trumps one side holds
+            run, side = 0, None
+            for c in out:
+                owner = next(s for s in range(4) if c in hands[s])
+                if side is None:
+                    side = owner in counted
+                elif (owner in counted) != side:
+                    break
+                run += RS.card_points(c, suit)
+            raised += side is True and (leader in counted) == (leader in max_side) and lo > run
+    assert raised >= 10, raised
