@@ -209,15 +209,15 @@ def test_a_trick_whose_winner_is_decided_gives_its_cards_to_that_side():
     # Obenabe: seat 0 led the A of hearts, seat 1 added the 10; nothing beats the ace: 21 to team 0
     hands = [["6C"], ["7C"], ["8C", "6H"], ["9C", "7H"]]
     got = _after_lead("schieber", "obenabe", hands, ["AH", "TH"], 0, team0, team0, won)
-    assert got == (21, 21 + 0 + 5)  # every card left: the 10 and A played, the clubs worth 0 (8 counts 8)
+    assert got == (21, 21 + 8 + 5)  # at most every card left and the last trick: the clubs 8 counts 8
     # hearts led under spades trump: seat 3, void in hearts, holds a trump: nothing is decided
     hands = [["6C"], ["7C"], ["8C", "6H"], ["9C", "7S"]]
     got = _after_lead("schieber", "S", hands, ["AH", "TH"], 0, team0, team0, won)
     assert got == (0, 11 + 10 + 5)
-    # the minimising side's view: team 1 wins with the trump 6 that seat 3 cannot beat
-    hands = [["6C"], ["7C"], ["8C"], ["9C", "7H"]]
-    got = _after_lead("schieber", "S", hands, ["AH", "TH", "6S"], 0, team0, team0, won)
-    assert got == (0, 0 + 5)
+    # seat 1 led, seat 3 (team 1) trumped with the 6; seat 0, last, holds no trump: team 1 takes the 21
+    hands = [["6C", "7H"], ["7C"], ["8C"], ["9C"]]
+    got = _after_lead("schieber", "S", hands, ["AH", "TH", "6S"], 1, team0, team0, won)
+    assert got == (0, 5)
 
 
 @pytest.mark.parametrize("game", ["schieber", "differenzler"])
