@@ -275,7 +275,7 @@ def bench_pimc(
     seed: int = 1,
 ) -> tuple[pd.DataFrame, float, int]:
     """The search player with every seat searching, one thread, after one
-    warm-up game (compile or load the cache): one row per decision it
+    warm-up game searching from 3 tricks (compile or load every search kernel): one row per decision it
     searched (``cardmc.pimc.recorded``: tricks left, contract family,
     seconds, nodes), the seconds of the whole games and their deals (a
     Schieber deal cut short by the match's end counts). UsageError for a
@@ -298,8 +298,8 @@ def bench_pimc(
             policy="pimc",
             players=players,
             threads=1,
-            pimc_tricks=1,
-            pimc_samples=1,
+            pimc_tricks=min(tricks, 3),  # every search kernel the timed games call, compiled or loaded first
+            pimc_samples=samples,
         )
         with pimc.recorded() as decisions:
             t = time.perf_counter()
