@@ -38,16 +38,17 @@ import functools
 import json
 import os
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 from cardmc import files, stats
 from cardmc.kernels.jit import in_threads
 from cardmc.registry import GameSpec, UsageError, join_spans
+
+if TYPE_CHECKING:  # pyarrow.parquet takes 60-90 ms to load: only the writing and reading of a file load it
+    import pyarrow as pa
 
 EXACT = 2.0**53  # float64 sums of integers are exact below this
 META_KEY = b"cardmc.aggregates"
@@ -249,6 +250,8 @@ def _plain(value):
 def to_arrow(aggs: dict, metadata: dict | None = None) -> pa.Table:
     """The aggregates as one Arrow table: a row per cell (table, JSON key,
     integer and float columns), the layout in the schema metadata."""
+    import pyarrow as pa
+
     names, keys, ints, floats = [], [], [], []
     layout = {}
     for name, table in aggs.items():
@@ -320,6 +323,8 @@ def from_arrow(arrow: pa.Table) -> Aggregates:
 
 def save(aggs: dict, path: str | os.PathLike, metadata: dict | None = None) -> Path:
     """Write aggregates to a Parquet file atomically (``files.atomic``)."""
+    import pyarrow.parquet as pq
+
     with files.atomic(path, force=True) as tmp:
         pq.write_table(to_arrow(aggs, metadata), tmp, compression="zstd")
     return Path(path)
@@ -327,6 +332,8 @@ def save(aggs: dict, path: str | os.PathLike, metadata: dict | None = None) -> P
 
 def load(path: str | os.PathLike) -> Aggregates:
     """Aggregates saved by ``save`` (``UsageError`` if the file holds none)."""
+    import pyarrow.parquet as pq
+
     try:
         arrow = pq.read_table(path)
     except Exception as exc:  # noqa: BLE001 - any unreadable file is a usage error here
@@ -335,6 +342,8 @@ def load(path: str | os.PathLike) -> Aggregates:
 
 
 def is_aggregate_file(path: str | os.PathLike) -> bool:
+    import pyarrow.parquet as pq
+
     try:
         meta = pq.read_schema(path).metadata or {}
     except Exception:  # noqa: BLE001
