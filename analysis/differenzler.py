@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from cardmc import differenzler_solver, pimc, stats, trace_lines
-from cardmc.frames import Columns
+from cardmc.frames import Categories, Columns
 from cardmc.kernels import condition as kc
 from cardmc.kernels import differenzler as k
 from cardmc.kernels.cards import RANKS, SUITS, code
@@ -178,7 +178,7 @@ _SMALL.update(
         "tied": "int8",
     }
 )
-_CARD_CATS = pd.CategoricalDtype([code(s * 16 + r) for s in range(4) for r in range(4, 13)])
+_CARD_CATS = Categories(tuple(code(s * 16 + r) for s in range(4) for r in range(4, 13)))
 
 
 _COLUMNS = Columns(
@@ -186,9 +186,9 @@ _COLUMNS = Columns(
     {
         **_SMALL,
         "trump_card": _CARD_CATS,
-        "trump": pd.CategoricalDtype(list(SUITS)),
-        "play_policy": pd.CategoricalDtype(list(PLAY)),
-        "declare_policy": pd.CategoricalDtype(list(DECLARE)),
+        "trump": Categories(tuple(SUITS)),
+        "play_policy": Categories(tuple(PLAY)),
+        "declare_policy": Categories(tuple(DECLARE)),
     },
     cards=("trump_card",),
 )
@@ -472,7 +472,7 @@ SPEC = DifferenzlerSpec(
         "max_extra_deals": Option(4, "int", "tie-break deals at most after the four", 0, 16),
     },
     options={
-        **pimc.options(9, "a deal with every seat searching: 0.3 s from 5 tricks, 3 s from 6", 5),
+        **pimc.options(9, "a deal with every seat searching: 0.13 s from 5 tricks, 1.5 s from 6", 6),
     },
     policies=("random", "heuristic", "calibrated", "pimc", "learned"),
     default_policy="calibrated",

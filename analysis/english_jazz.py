@@ -7,7 +7,7 @@ import pandas as pd
 
 from cardmc import aggregate as agg
 from cardmc import english_jazz_solver, pimc, stats, trace_lines
-from cardmc.frames import Columns
+from cardmc.frames import Categories, Columns
 from cardmc.kernels import condition as kc
 from cardmc.kernels import english_jazz as k
 from cardmc.kernels.cards import SUITS, code
@@ -70,7 +70,7 @@ _SMALL.update({"game": "int64", "card_points": "int16", "points_held": "int16", 
 
 _COLUMNS = Columns(
     k.COLUMNS,
-    {**_SMALL, "trump": pd.CategoricalDtype(list(SUITS)), "rule": pd.CategoricalDtype(list(k.RULE_LETTERS))},
+    {**_SMALL, "trump": Categories(tuple(SUITS)), "rule": Categories(tuple(k.RULE_LETTERS))},
 )
 
 

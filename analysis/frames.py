@@ -15,14 +15,19 @@ costs as much as the split: they are mapped on the system's small pages
 
 from __future__ import annotations
 
+import functools
 import mmap
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numba
 import numpy as np
-import pandas as pd
 
 from cardmc.kernels import columns as kc
 from cardmc.kernels.jit import in_threads
+
+if TYPE_CHECKING:  # loaded with the first frame: a game's module and spec load without pandas
+    import pandas as pd
 
 WIDTHS = (np.int8, np.int16, np.int32, np.int64)
 SMALL_PAGES_FROM = 1 << 22  # bytes
@@ -47,18 +52,25 @@ def small_pages(shape: tuple, dtype) -> np.ndarray:
     return np.frombuffer(mmap.mmap(-1, size, **private), dtype).reshape(shape)
 
 
+@dataclass(frozen=True)
+class Categories:
+    """A categorical column of at most 127 ``names`` (its code is the row's
+    value, -1 for missing), a ``pd.CategoricalDtype`` of them in the frames."""
+
+    names: tuple
+
+
 class Columns:
     """How a game's rows become a DataFrame: ``dtypes`` maps each column (in
-    the kernel's order) to an integer dtype or a ``pd.CategoricalDtype`` of
-    at most 127 categories (its code is the row's value, -1 for missing);
-    ``cards`` names categorical columns whose row value is a card of the 36-card deck."""
+    the kernel's order) to an integer dtype or ``Categories``; the attribute
+    ``dtypes`` holds the frames' dtypes, made on first use (a game's module
+    loads without pandas); ``cards`` names categorical columns whose row value
+    is a card of the 36-card deck."""
 
     def __init__(self, columns, dtypes: dict, cards=()):
         self.columns = list(columns)
-        self.dtypes = {name: dtypes[name] for name in self.columns}
-        widths = [
-            np.dtype(np.int8 if isinstance(d, pd.CategoricalDtype) else d).type for d in self.dtypes.values()
-        ]
+        self.given = {name: dtypes[name] for name in self.columns}
+        widths = [np.dtype(np.int8 if isinstance(d, Categories) else d).type for d in self.given.values()]
         self.kinds = [WIDTHS.index(w) for w in widths]
         self.picks = [
             np.array([j for j, kind in enumerate(self.kinds) if kind == k], np.int64)
@@ -67,6 +79,15 @@ class Columns:
         self.slots = [int(np.flatnonzero(self.picks[k] == j)[0]) for j, k in enumerate(self.kinds)]
         self.cards = np.array([self.slots[self.columns.index(name)] for name in cards], np.int64)
         self.card_names = set(cards)
+
+    @functools.cached_property
+    def dtypes(self) -> dict:
+        import pandas as pd
+
+        return {
+            name: pd.CategoricalDtype(list(d.names)) if isinstance(d, Categories) else d
+            for name, d in self.given.items()
+        }
 
     def __call__(self, rows: np.ndarray) -> pd.DataFrame:
         gather = Gather(self)
@@ -77,6 +98,8 @@ class Columns:
         """Per column, the values the rows held (a categorical's codes, a card
         column's cards), for a frame as this makes it; None for any other frame
         (other columns or dtypes, a missing card, a value beyond int32)."""
+        import pandas as pd
+
         if list(df.columns) != self.columns:
             return None
         out = []
@@ -214,6 +237,8 @@ class Gather:
         self.outs = grown
 
     def frame(self) -> pd.DataFrame:
+        import pandas as pd
+
         columns = self.columns
         data = {}
         for name, kind, slot in zip(columns.columns, columns.kinds, columns.slots):

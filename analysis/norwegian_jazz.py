@@ -15,7 +15,7 @@ import pandas as pd
 from cardmc import aggregate as agg
 from cardmc import norwegian_jazz_solver, pimc, trace_lines
 from cardmc.checks import check_count, check_seed
-from cardmc.frames import Columns
+from cardmc.frames import Categories, Columns
 from cardmc.kernels import condition as kc
 from cardmc.kernels import norwegian_jazz as k
 from cardmc.kernels.cards import FULL52
@@ -106,7 +106,7 @@ _DTYPES.update(
     }
 )
 
-_COLUMNS = Columns(k.COLUMNS, {**_DTYPES, "policy": pd.CategoricalDtype(list(PLAY))})
+_COLUMNS = Columns(k.COLUMNS, {**_DTYPES, "policy": Categories(tuple(PLAY))})
 
 
 def frame(rows: np.ndarray) -> pd.DataFrame:

@@ -7,12 +7,13 @@ A simulated game is a whole match to ``target``. Rows: one per seat per deal
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numba
 import numpy as np
-import pandas as pd
 
 from cardmc import pimc, schieber_solver, stats, trace_lines
-from cardmc.frames import Columns
+from cardmc.frames import Categories, Columns
 from cardmc.kernels import condition as kc
 from cardmc.kernels import schieber as k
 from cardmc.kernels import schieber_weis as w
@@ -30,6 +31,9 @@ from cardmc.registry import (
     seat_codes,
     whole,
 )
+
+if TYPE_CHECKING:  # loaded by the frames and tables: the spec (the search player, the adviser) needs none
+    import pandas as pd
 
 POLICIES = {name: i for i, name in enumerate(k.POLICY_NAMES)}
 CONTRACTS = k.CONTRACT_NAMES
@@ -97,8 +101,8 @@ _COLUMNS = Columns(
     k.COLUMNS,
     {
         **_SMALL,
-        "contract": pd.CategoricalDtype(list(CONTRACTS)),
-        "best_contract": pd.CategoricalDtype(list(CONTRACTS)),
+        "contract": Categories(tuple(CONTRACTS)),
+        "best_contract": Categories(tuple(CONTRACTS)),
     },
 )
 
@@ -223,7 +227,11 @@ HAND_FEATURES = {
     "longest": 9,
     "weis": 100,
 }  # feature: cap (higher values pooled)
-CONTRACT_TYPE = pd.CategoricalDtype(CONTRACTS)
+
+
+def contract_type() -> pd.CategoricalDtype:
+    """The contracts as a categorical dtype, the frames' own."""
+    return _COLUMNS.dtypes["contract"]
 
 
 def _deal_outcomes(df: pd.DataFrame) -> pd.DataFrame:
@@ -277,7 +285,7 @@ def tally(spec: GameSpec, players: int, params: np.ndarray):
     from cardmc.kernels import tally as kt
 
     dtypes = frame(np.zeros((0, len(k.COLUMNS)), np.int32)).dtypes
-    contract = ("contract", CONTRACT_TYPE, 0, len(CONTRACTS))
+    contract = ("contract", contract_type(), 0, len(CONTRACTS))
 
     def key(name: str, size: int, dtype=None) -> tuple:
         return name, dtype or dtypes[name], 0, size
@@ -308,6 +316,8 @@ def tally(spec: GameSpec, players: int, params: np.ndarray):
 
 def _contract_by_chooser_hand(aggs: dict) -> pd.DataFrame:
     """Share of each contract by the chooser's hand feature value, most chosen first."""
+    import pandas as pd
+
     rows = []
     for feature, cap in HAND_FEATURES.items():
         t = aggs[f"contract_by_{feature}"].reset_index()
@@ -351,6 +361,8 @@ def summarise(aggs: dict, settings: dict | None = None) -> dict[str, pd.DataFram
     """Contracts, points, Weis, Stöck, matches and advantages from ``aggregate`` tables (merged over any
     number of chunks); every figure with a 95% CI. The exact Weis odds follow the run's Weis options
     (``settings``, else those recorded in ``aggs.attrs``)."""
+    import pandas as pd
+
     from cardmc import aggregate as agg
 
     if settings is None:
@@ -369,7 +381,7 @@ def summarise(aggs: dict, settings: dict | None = None) -> dict[str, pd.DataFram
         t = agg.mean_table(aggs["chooser_points"], col).reset_index()
         t.insert(0, "measure", f"chooser team {label}")
         tables.append(t)
-    points = pd.concat(tables, ignore_index=True).astype({"contract": CONTRACT_TYPE})
+    points = pd.concat(tables, ignore_index=True).astype({"contract": contract_type()})
     out["points_by_contract"] = points.set_index(["measure", "contract"])
     # Weis: observed per hand versus the exact odds
     odds = weis_odds(
@@ -406,7 +418,7 @@ def summarise(aggs: dict, settings: dict | None = None) -> dict[str, pd.DataFram
     ).set_index("deals")
     sweep = agg.share(aggs["match_by_contract"], ["contract"], "match")
     out["match_by_contract"] = sweep.set_axis(
-        pd.CategoricalIndex(sweep.index, dtype=CONTRACT_TYPE, name="contract")
+        pd.CategoricalIndex(sweep.index, dtype=contract_type(), name="contract")
     )
     ends = aggs["match_ends"]
     out["schneider"] = pd.DataFrame(
@@ -462,6 +474,8 @@ odds = Deferred("cardmc.odds.schieber", "odds")  # cardmc.odds("schieber", ...):
 def compare_measure(seats: tuple[int, ...], players: int):
     """``cardmc.compare``'s natural measure: the points per deal of the measured seats' team (of either
     team, averaged, when seats of both teams or none differ) and its match wins (one team only)."""
+    import pandas as pd
+
     from cardmc.compare import at_seats, per_game
 
     teams = sorted({s % 2 for s in seats})

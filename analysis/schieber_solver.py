@@ -17,16 +17,19 @@ chooser's contract is the best for its team, and the points the choice left.
 
 from __future__ import annotations
 
-import numpy as np
-import pandas as pd
+from typing import TYPE_CHECKING
 
-from cardmc import aggregate as agg
+import numpy as np
+
 from cardmc import stats
 from cardmc.kernels import cards as C
 from cardmc.kernels import schieber as k
 from cardmc.kernels import solve_rules as SR
 from cardmc.registry import Adviser, Deferred, SearchPlayerSpec, Solved, SolverSpec, Start, UsageError
 from cardmc.solved_tables import flag, measure, need
+
+if TYPE_CHECKING:  # pandas loads with the solved tables: the search player and the adviser need none
+    import pandas as pd
 
 CONTRACTS = k.CONTRACT_NAMES  # the rules' parameter is the index
 HAND = 9
@@ -189,6 +192,10 @@ def solved_deal(solve, deal: dict, hands: list[str], lead: int, players: int, tt
 
 def aggregate_solved(rows: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """The chooser's row of each deal: was its contract the best, and what did it leave."""
+    import pandas as pd
+
+    from cardmc import aggregate as agg
+
     each = [f"solved_{c}" for c in CONTRACTS]
     need(rows, "schieber", ["solved_points", *each])
     mine = rows[(rows["seat"] == rows["chooser"]).to_numpy()]
@@ -201,6 +208,8 @@ def summarise_solved(aggs: dict) -> pd.DataFrame:
     """Share of deals whose chosen contract was the best for the chooser's
     team (Wilson 95% CI) and the mean points left (95% CI): all deals,
     pushed and kept choices."""
+    import pandas as pd
+
     t = aggs["solved_contracts"]
     out = []
     for label, keep in (("all deals", [0, 1]), ("pushed", [1]), ("kept", [0])):

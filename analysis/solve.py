@@ -34,9 +34,9 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from cardmc import CallableModule, registry
 from cardmc.kernels import cards as C
@@ -44,6 +44,9 @@ from cardmc.kernels import solve_rules as SR
 from cardmc.kernels import solve_search as S
 from cardmc.objectives import sides
 from cardmc.registry import GameSpec, UsageError
+
+if TYPE_CHECKING:  # a solution's table loads it: the rules arrays and tables of a search need no pandas
+    import pandas as pd
 
 DEFAULT_TT_MIB = 256  # whole Schieber deals: 18% less time than 64 MiB over ten deals, 27% on the slowest
 MAX_TT_MIB = 512
@@ -335,6 +338,8 @@ def solve(
     ``cards=False`` skips the values after each legal card (an empty table).
     Ctrl-C, or ``halt(stop)`` from another thread, stops the search at once
     with KeyboardInterrupt."""
+    import pandas as pd
+
     solver = spec_of(game).solver
     apart = None if solver.apart is None else solver.apart(contract)
     if apart is not None:  # a deal the trick search does not play: its own solver

@@ -12,11 +12,15 @@ The helpers below are what those tables share.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 
 from cardmc import registry
 from cardmc.registry import UsageError
+
+if TYPE_CHECKING:  # the tables' rows come as DataFrames: a game's spec loads without pandas
+    import pandas as pd
 
 
 def has_solved(rows: pd.DataFrame) -> bool:

@@ -7,9 +7,12 @@ sample size); rounding happens only when a table is displayed.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # pandas loads where a DataFrame is made: cardmc advise reads estimates here without it
+    import pandas as pd
 
 Z95 = 1.959963984540054
 
@@ -50,6 +53,8 @@ def mean(values) -> dict:
 
 def grouped_mean(df: pd.DataFrame, by, value: str) -> pd.DataFrame:
     """Mean of ``value`` per group of ``by`` with standard error and 95% CI."""
+    import pandas as pd
+
     g = df.groupby(by, observed=True)[value].agg(["mean", "std", "count"])
     se = g["std"] / np.sqrt(g["count"])
     out = pd.DataFrame(
@@ -66,6 +71,8 @@ def grouped_mean(df: pd.DataFrame, by, value: str) -> pd.DataFrame:
 
 def grouped_proportion(df: pd.DataFrame, by, flag: str) -> pd.DataFrame:
     """Share of rows with ``flag`` true per group, with Wilson 95% CI."""
+    import pandas as pd
+
     g = df.groupby(by, observed=True)[flag].agg(["sum", "count"])
     p = g["sum"] / g["count"]
     lo, hi = wilson(g["sum"], g["count"])
@@ -87,6 +94,8 @@ def paired_difference(a, b) -> dict:
 
 
 def quantiles(values, qs=(0.05, 0.25, 0.5, 0.75, 0.95)) -> pd.Series:
+    import pandas as pd
+
     return pd.Series(
         np.quantile(np.asarray(values, dtype=float), qs), index=[f"q{int(q * 100):02d}" for q in qs]
     )
@@ -214,11 +223,15 @@ def paired_outcomes(only_a: int, only_b: int, n: int, scale: float = 1.0) -> dic
 def row(label, d: dict, index: str | None = None) -> pd.DataFrame:
     """One estimate (a dict of estimate, se, ... ) as a one-row DataFrame indexed by ``label``;
     ``pd.concat`` of such rows makes a table."""
+    import pandas as pd
+
     return pd.DataFrame([d], index=pd.Index([label], name=index))
 
 
 def table(rows: dict, index: str = "figure") -> pd.DataFrame:
     """Rows ``{label: estimate dict}`` as a DataFrame indexed by label."""
+    import pandas as pd
+
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis(index)
 
 
