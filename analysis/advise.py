@@ -44,15 +44,19 @@ sevens, Norwegian Jazz's sixth deal.
 
 from __future__ import annotations
 
+import functools
 import sys
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from cardmc import CallableModule, advice_view, advise_start, checks, pimc, registry, stats
 from cardmc.kernels import cards as C
 from cardmc.registry import UsageError
+
+if TYPE_CHECKING:  # the cards' table is made on first read: the command line's answer loads no pandas
+    import pandas as pd
 
 DRAW = 0xAD  # the stream of the sampled deals, and of the random policy's card
 RANDOM_CARD = 0xAE
@@ -67,9 +71,9 @@ class Advice:
     game: str
     question: str  # one line: the seat, its hand, the plays, the game's keys
     measure: str  # what an estimate is
-    # one row a choice (as text: a card, a contract, a declaration): estimate, se, ci_low, ci_high, n, and
-    # at a deal's start the game's own columns
-    choices: pd.DataFrame
+    # the choices: at a deal's start the game's DataFrame, else the cards' rows, each a dict of the card
+    # (as text) and its estimate, se, ci_low, ci_high, n; ``choices`` is the table of either
+    table: pd.DataFrame | list[dict]
     best: str | None  # None when the cards were not searched
     policies: dict[str, str]
     samples: int  # deals sampled
@@ -78,6 +82,16 @@ class Advice:
     traced: dict | None = None  # at a trace's point: its turn there ({"seat", "legal", "card"})
     notes: list[str] = field(default_factory=list)
     decision: str = "card"  # what the choices are: a card, or the game's decision at a deal's start
+
+    @functools.cached_property
+    def choices(self) -> pd.DataFrame:
+        """One row a choice (as text: a card, a contract, a declaration): estimate, se, ci_low, ci_high, n,
+        and at a deal's start the game's own columns."""
+        if not isinstance(self.table, list):
+            return self.table
+        import pandas as pd
+
+        return pd.DataFrame(self.table).set_index(self.decision)
 
 
 def advise(
@@ -168,7 +182,7 @@ def advise(
         table, best = estimates(spec, view, samples, seed, threads)
     else:
         only = view["legal"] & (view["legal"] - 1) == 0
-        table, best = empty_table(view), C.code(C.cards_of(view["legal"])[0]) if only else None
+        table, best = empty_rows(view), C.code(C.cards_of(view["legal"])[0]) if only else None
         notes.append(f"not searched: {left} tricks left, more than {most}")
     chosen = {}
     for name, kind in kinds.items():
@@ -187,7 +201,7 @@ def advise(
         game=spec.name,
         question=question(view, own),
         measure=adviser.measure,
-        choices=table,
+        table=table,
         best=best,
         policies=chosen,
         samples=samples,
@@ -226,10 +240,10 @@ def play_kind(spec: registry.GameSpec, name: str, players: int) -> str | int:
 
 def estimates(
     spec: registry.GameSpec, view: dict, samples: int, seed: int, threads: int | None
-) -> tuple[pd.DataFrame, str]:
-    """Each legal card's estimate over ``samples`` deals of the unseen cards,
-    and the best card (the search player's rule on the means of the search's
-    values)."""
+) -> tuple[list[dict], str]:
+    """Each legal card's estimate over ``samples`` deals of the unseen cards
+    (``Advice.table``'s rows), and the best card (the search player's rule on
+    the means of the search's values)."""
     import threading
 
     import numba
@@ -269,15 +283,15 @@ def estimates(
         totals[c] = sum(raw)
         rows.append({"card": C.code(c), **stats.mean([spec.adviser.value(view, gained, v) for v in raw])})
     best = min(totals, key=lambda c: (hooks.sign * totals[c], c))
-    return pd.DataFrame(rows).set_index("card"), C.code(best)
+    return rows, C.code(best)
 
 
-def empty_table(view: dict) -> pd.DataFrame:
-    rows = [
+def empty_rows(view: dict) -> list[dict]:
+    """The rows of cards not searched: no estimate."""
+    return [
         {"card": C.code(c), "estimate": np.nan, "se": np.nan, "ci_low": np.nan, "ci_high": np.nan, "n": 0}
         for c in C.cards_of(view["legal"])
     ]
-    return pd.DataFrame(rows).set_index("card")
 
 
 def question(view: dict, own: dict) -> str:
@@ -297,11 +311,15 @@ def show(result: Advice) -> str:
     """The result as text: the view, each choice's estimate with its 95% CI, the best choice, each
     policy's choice."""
     from cardmc.display import show as show_table
+    from cardmc.display import show_rows
 
+    name, rows = f"{result.decision}s", result.table
     lines = [
         f"{result.game}: {result.question}",
         f"{result.samples:,} sampled deals, seed {result.seed}; estimate: {result.measure}",
-        show_table(f"{result.decision}s", result.choices, max_rows=len(result.choices)),
+        show_rows(name, rows, result.decision)
+        if isinstance(rows, list)
+        else show_table(name, rows, max_rows=len(rows)),
     ]
     if result.best is not None:
         lines.append(f"\nbest: {result.best}")

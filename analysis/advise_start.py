@@ -111,7 +111,7 @@ def advise(spec, hand, seat, dealer, players, own: dict, names, samples, seed: i
         game=spec.name,
         question=got.question,
         measure=got.measure,
-        choices=got.table,
+        table=got.table,
         best=got.best,
         policies=got.policies,
         samples=got.deals,

@@ -16,8 +16,11 @@ goes through it. The rule:
 from __future__ import annotations
 
 import math
+from numbers import Integral
+from typing import TYPE_CHECKING
 
-import pandas as pd
+if TYPE_CHECKING:  # the tables come as DataFrames: ``show_rows`` writes a table of rows without pandas
+    import pandas as pd
 
 Z95 = 1.959963984540054
 MAX_DECIMALS = 6
@@ -33,7 +36,7 @@ def digits(se: float) -> int:
 
 def _finite(x) -> bool:
     try:
-        return x is not None and not pd.isna(x) and math.isfinite(float(x))
+        return x is not None and math.isfinite(float(x))  # (pandas' NA and NaT are no float)
     except (TypeError, ValueError):
         return False
 
@@ -132,3 +135,58 @@ def readable(table: pd.DataFrame) -> pd.DataFrame:
 def show(name: str, table: pd.DataFrame, max_rows: int = 40) -> str:
     body = readable(table).to_string(max_rows=max_rows)
     return f"\n== {name}\n{body}"
+
+
+def show_rows(name: str, rows: list[dict], index: str) -> str:
+    """``show(name, pd.DataFrame(rows).set_index(index), len(rows))``, the
+    same text, written without pandas when every column is text or whole
+    numbers once ``readable`` joined the estimates (the answer of
+    ``cardmc advise`` in a process that never loads pandas); else by pandas."""
+    columns = [c for c in rows[0] if c != index]
+    cells = {c: [r[c] for r in rows] for c in columns}
+    main = "estimate" if "estimate" in columns or "share" not in columns else "share"
+    out = list(columns)
+    for c in columns:  # as ``readable`` does
+        lo, hi, se = ("ci_low", "ci_high", "se") if c == main else (f"{c}_ci_low", f"{c}_ci_high", f"{c}_se")
+        if lo not in columns or hi not in columns:
+            continue
+        ses = cells[se] if se in columns else [None] * len(rows)
+        label = f"{c} [95% CI]"
+        cells[label] = [estimate(e, a, b, s) for e, a, b, s in zip(cells[c], cells[lo], cells[hi], ses)]
+        at = out.index(c)
+        out = [x for x in out if x not in (c, lo, hi, se)]
+        out.insert(min(at, len(out)), label)
+    body = _text_table(index, [r[index] for r in rows], [(c, cells[c]) for c in out])
+    if body is None:
+        import pandas as pd
+
+        return show(name, pd.DataFrame(rows).set_index(index), max_rows=len(rows))
+    return f"\n== {name}\n{body}"
+
+
+def _text_table(index: str, labels: list, columns: list[tuple[str, list]]) -> str | None:
+    """``DataFrame.to_string`` of a table of text and whole-number columns with
+    a named index of text: the index left-aligned, every column right-aligned
+    after one space, its values after one more (a negative number's sign in
+    its place); None for any other table, and for text that pandas would cut
+    (``display.max_colwidth``) or print otherwise."""
+    if not all(isinstance(x, str) and x.isprintable() for x in [index, *labels]):
+        return None
+    shown = []
+    for name, values in columns:
+        if all(isinstance(v, str) and len(v) <= 40 and v.isprintable() for v in values):
+            texts = [f" {v}" for v in values]
+        elif all(isinstance(v, Integral) and not isinstance(v, bool) for v in values):
+            texts = [f"{int(v): d}" for v in values]
+        else:
+            return None
+        if not (isinstance(name, str) and name.isprintable()):
+            return None
+        width = max(len(name), *(len(t) for t in texts))
+        shown.append((name.rjust(width), [t.rjust(width) for t in texts]))
+    left = max(len(index), *(len(x) for x in labels))
+    lines = [" " * left + "".join(" " + head for head, _ in shown)]
+    lines.append(index.ljust(len(lines[0])))
+    for i, label in enumerate(labels):
+        lines.append(label.ljust(left) + "".join(" " + texts[i] for _, texts in shown))
+    return "\n".join(lines)

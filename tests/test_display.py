@@ -93,3 +93,46 @@ def test_a_single_value_says_it_has_no_interval():
     assert display.estimate(37.0, np.nan, np.nan, np.nan) == "37 [no interval]"
     t = stats.grouped_mean(pd.DataFrame({"g": [0, 1, 1], "x": [37, 2, 4]}), "g", "x")
     assert list(display.readable(t)["estimate [95% CI]"]) == ["37 [no interval]", "3.0 [1.0, 5.0]"]
+
+
+def _rows(index: str, samples: dict) -> list[dict]:
+    return [{index: label, **stats.mean(values)} for label, values in samples.items()]
+
+
+NAN = {"estimate": np.nan, "se": np.nan, "ci_low": np.nan, "ci_high": np.nan}
+WRITTEN = {  # tables of text and whole numbers: written without pandas
+    "cards": _rows(
+        "card", {"8D": [117, 100, 130, 125, 110, 119, 117, 123], "TD": list(range(8)), "AS": [146] * 8}
+    ),
+    "not searched": [{"card": "6C", **NAN, "n": 0}, {"card": "10C", **NAN, "n": 0}],
+    "no sample": _rows("card", {"6C": []}),
+    "signs and tiny values": _rows(
+        "card", {"KH": [-5, -100, 3], "QH": [1e-7, 2e-7, 0], "JH": [0, 0], "9H": [5]}
+    ),
+    "long labels": _rows("contract", {"obenabe": [1, 2, 30], "C": [100, 120]}),
+    "more estimates": [
+        {"contract": "S", "estimate": 1.0, "se": 0.1, "ci_low": 0.8, "ci_high": 1.2}
+        | {"net": -3.0, "net_se": 1.0, "net_ci_low": -5.0, "net_ci_high": -1.0, "n": 12345}
+    ],
+    "a negative count": [{"card": "AS", "estimate": 1.0, "se": 0.1, "ci_low": 0.8, "ci_high": 1.2, "n": -3}],
+}
+HANDED_ON = {  # other columns: pandas writes them
+    "a flag": [
+        {"card": "AS", "estimate": 1.0, "se": 0.1, "ci_low": 0.8, "ci_high": 1.2, "n": 3, "best": True}
+    ],
+    "a float": [{"card": "AS", "x": 1.5, "n": 3}],
+}
+
+
+@pytest.mark.parametrize(
+    "rows, by_pandas",
+    [*((r, False) for r in WRITTEN.values()), *((r, True) for r in HANDED_ON.values())],
+    ids=[*WRITTEN, *HANDED_ON],
+)
+def test_a_table_of_rows_shows_as_its_dataframe_does(rows, by_pandas, monkeypatch):
+    index = next(iter(rows[0]))
+    want = display.show("cards", pd.DataFrame(rows).set_index(index), max_rows=len(rows))
+    handed = []
+    monkeypatch.setattr(display, "show", lambda *a, **k: handed.append(a) or want)
+    assert display.show_rows("cards", rows, index) == want
+    assert bool(handed) == by_pandas
