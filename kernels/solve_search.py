@@ -15,8 +15,7 @@ the answer is also a bound of the value) or "... lie in [lo, hi]"
 bisection on those null-window probes. At trick boundaries, sure points cut
 the window first (``bounds``: the top trumps one side holds, the winners the
 leader can cash, after drawing the trumps when its own top run outlasts
-every other hand's trumps; after the lead, ``trick_bounds``: the trick's
-cards so far when its winning side can no longer change), then a transposition table, keyed by the hands, leader,
+every other hand's trumps), then a transposition table, keyed by the hands, leader,
 trump, flags and mode, holds lower and upper bounds of the value from here on
 (INTERVAL mode: the narrowest window known to be kept and the widest known
 not to be, which answer every window around the one and inside the other),
@@ -308,48 +307,6 @@ def bounds(R, hands, rest, tricks_left, leader, trump, flags, sure):
     return bottom, top
 
 
-@jit(_nrt=False)  # no reference counting (see the module notes)
-def trick_bounds(R, hands, trick, k, leader, trump, flags, out):
-    """Schieber and Differenzler after the lead (``k`` > 0 cards of the trick,
-    ``out`` the cards not in a complete trick): when no seat still to play
-    on the other side of the trick's winner so far holds a card that beats
-    it, that side takes the trick's cards played so far, so the value lies
-    in (that side's counted) [their value, everything] or [nothing,
-    everything less their value]; else only [nothing, everything]."""
-    n = R[PLAYERS]
-    led = trick[0] >> 4
-    top, wseat, tv = -1, -1, 0
-    for i in range(k):
-        st = card_strength(R, trick[i], led, trump)
-        if st > top:
-            top, wseat = st, (leader + i) % n
-        tv += card_value(R, trick[i], trump)
-    side = (R[COUNTED] >> wseat) & 1
-    fixed = True
-    for i in range(k, n):
-        q = (leader + i) % n
-        if (R[COUNTED] >> q) & 1 == side:
-            continue
-        h = hands[q]
-        while h != ZERO:
-            e = lowest(h)
-            h &= h - ONE
-            if card_strength(R, e, led, trump) > top:
-                fixed = False
-                break
-        if not fixed:
-            break
-    total = remaining_value(R, out, popcount(hands[(leader + k) % n]), trump)
-    bonus = R[BONUS]
-    counted_won = flags & COUNTED_WON != 0
-    other_won = flags & OTHER_WON != 0
-    if not fixed:
-        return -(bonus if not counted_won else 0), total + (bonus if not other_won else 0)
-    if side == 1:
-        return tv, total + (bonus if not other_won else 0)
-    return -(bonus if not counted_won else 0), total - tv
-
-
 @jit(inline="always")
 def play(R, hands, line, pos, k, leader, trump, flags, p, c):
     """Seat ``p`` plays ``c`` as card ``k`` of the trick whose cards so far end
@@ -635,18 +592,6 @@ def enter(R, keys, lows, highs, bests, ages, hands, line, k0, fr, fk, moves, sco
         fk[d] = key
         fr[d, F_SLOT] = slot
         fr[d, F_LEFT] = left
-    elif R[GAME] <= DIFFERENZLER:  # after the lead: the trick's cards so far, when its winning side is fixed
-        bottom, top = trick_bounds(R, hands, trick, k, leader, trump, flags, present)
-        if R[MODE] == THRESHOLD:
-            if lo > top:
-                return top
-            if lo <= bottom:
-                return bottom
-        else:
-            if lo > top or hi < bottom:
-                return lo - 1
-            if lo <= bottom and hi >= top:
-                return lo
     p = (leader + k) % n
     if k == 0 and hint < 0 and R[GAME] == SCHIEBER:  # no card from the table: the lead that last cut off here
         hint = fr[d, F_KILLER + p]
