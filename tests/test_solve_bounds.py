@@ -150,13 +150,30 @@ def test_sure_points_hold_the_minimax_value(game):
             seat = rng.randrange(4)
             sides = [({seat}, {seat}), (set(range(4)) - {seat}, {seat})]
         max_side, counted = sides[rng.randrange(2)]
-        pos = dict(game=game, n=4, param=contract, trump=None, hands=hands, trick=[], leader=leader, taken=[1, 1, 1, 1])
+        pos = dict(
+            game=game,
+            n=4,
+            param=contract,
+            trump=None,
+            hands=hands,
+            trick=[],
+            leader=leader,
+            taken=[1, 1, 1, 1],
+        )
         v, _ = reference(pos, max_side, counted)
         bits = lambda seats: sum(1 << s for s in seats)  # noqa: E731
         lo, hi = _sure_points(
-            game, contract, [sorted(h) for h in hands], leader, bits(max_side), bits(counted), S.COUNTED_WON | S.OTHER_WON
+            game,
+            contract,
+            [sorted(h) for h in hands],
+            leader,
+            bits(max_side),
+            bits(counted),
+            S.COUNTED_WON | S.OTHER_WON,
         )
-        assert lo <= v <= hi, f"{game} position {i}: {pos} {sorted(max_side)} {sorted(counted)}: {lo} {v} {hi}"
+        assert lo <= v <= hi, (
+            f"{game} position {i}: {pos} {sorted(max_side)} {sorted(counted)}: {lo} {v} {hi}"
+        )
         if contract == suit:  # the run alone: the top trumps one side holds
             run, side = 0, None
             for c in out:
