@@ -442,3 +442,18 @@ def test_the_command_line_advises_a_card_without_pandas():
         "\n".join(text) == advise.show(a) == advise.show(dataclasses.replace(a, table=a.choices))
     )  # pandas'
     assert list(a.choices.index) == ["8D", "TD", "QH", "KH", "9S", "JS", "AS"] and a.choices["n"].eq(2).all()
+
+
+def test_the_command_as_a_process_writes_its_answer_and_exit_code(tmp_path):
+    # run as the process's command line, cardmc advise ends the process as soon as its answer is written
+    out = tmp_path / "a.csv"
+    view = dict(hand=ONE_CLUB, plays="AC", dealer=3, samples=2, policy="heuristic")
+    run = [sys.executable, "-m", "cardmc.cli", "advise", "schieber"]
+    run += [x for k, v in view.items() for x in (f"--{k}", str(v))]
+    done = subprocess.run([*run, "--contract", "S", "--out", str(out)], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stderr == ""
+    assert done.stdout == f"{advise.show(cardmc.advise('schieber', contract='S', **view))}\n\nwrote {out}\n"
+    assert out.read_text().splitlines()[0].startswith("card,estimate")
+    refused = subprocess.run([*run, "--contract", "X"], capture_output=True, text=True)
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr.startswith("cardmc: error: ") and refused.stderr.count("\n") == 1
