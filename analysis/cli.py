@@ -759,9 +759,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 # Commands that load numba, the kernels and a game in well under a second and end. Run as the process's own
 # command line, the collector stays off while they run (their imports make about a million objects, which
-# collections while they load would walk through, ~0.1 s, to free nothing), and the process ends at once
-# when the answer is written (its output flushed, its files closed): the interpreter's teardown, its last
-# collections over every object and the freeing of numba's modules, took 0.2-0.25 s more
+# collections while they load would walk through, ~0.1 s, to free nothing), numba loads without probing
+# scipy's BLAS (``_without_blas_probe``), and the process ends at once when the answer is written (its
+# output flushed, its files closed): the interpreter's teardown, its last collections over every object and
+# the freeing of numba's modules, took 0.2-0.25 s more
 QUICK = ("advise",)
 
 
@@ -771,10 +772,30 @@ def main(argv: list[str] | None = None) -> int:
     quick = argv is None and args.command in QUICK
     if quick:
         gc.disable()
+        _without_blas_probe()
     code = _run(args)
     if quick:
         _end(code)
     return code
+
+
+def _without_blas_probe() -> None:
+    """Loads numba's array implementations with scipy's BLAS out of reach.
+    Numba's first kernel, compiled or loaded from the cache, imports them,
+    and they import scipy.linalg to see whether np.dot and the like may call
+    BLAS: with scipy installed (the test extras; cardmc imports none), 0.1-0.2
+    s of scipy's array API layer. Only a compile reads the answer (np.convolve's
+    and np.correlate's inner loop), no kernel of cardmc calls BLAS, and
+    numba's linear algebra still imports scipy when it compiles."""
+    blas = "scipy.linalg.cython_blas"
+    if blas in sys.modules or "numba.np.arraymath" in sys.modules:
+        return
+    sys.modules[blas] = None  # its import fails at once, scipy.linalg unloaded
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        if sys.modules.get(blas, "") is None:
+            del sys.modules[blas]
 
 
 def _run(args) -> int:
