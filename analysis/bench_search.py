@@ -324,10 +324,13 @@ def bench_pimc(
 
 
 def decision_table(df: pd.DataFrame) -> pd.DataFrame:
-    """``bench_pimc``'s decisions by tricks left and contract family:
-    decisions, median, 90th percentile and largest ms, median nodes."""
-    ms = df["seconds"] * 1000
-    keys = [df["tricks_left"], df["family"]]
+    """``bench_pimc``'s decisions by tricks left and contract family, and
+    over every family (family ``all``): decisions, median, 90th percentile
+    and largest ms, median nodes."""
+    every = df.assign(family="all")
+    both = pd.concat([df, every], ignore_index=True)
+    ms = both["seconds"] * 1000
+    keys = [both["tricks_left"], both["family"]]
     g = ms.groupby(keys)
     out = pd.DataFrame(
         {
@@ -335,7 +338,7 @@ def decision_table(df: pd.DataFrame) -> pd.DataFrame:
             "median_ms": g.median(),
             "p90_ms": g.quantile(0.9),
             "max_ms": g.max(),
-            "median_nodes": df["nodes"].groupby(keys).median(),
+            "median_nodes": both["nodes"].groupby(keys).median(),
         }
     )
     return out.sort_index(ascending=[False, True]).round(1)

@@ -104,7 +104,12 @@ def test_the_search_benches_show_where_the_work_goes():
     assert set(decisions["tricks_left"]) <= {1, 2, 3, 4} and (decisions["nodes"] > 0).all()
     assert set(decisions["family"]) <= {"trump", "obenabe", "undenufe"}
     table = decision_table(decisions)
-    assert table["decisions"].sum() == len(decisions)
+    families = table.xs("all", level="family")
+    assert table["decisions"].sum() == 2 * len(decisions)  # each decision in its family and in "all"
+    by_left = decisions.groupby("tricks_left")
+    assert families["decisions"].sort_index().tolist() == by_left.size().sort_index().tolist()
+    medians = (by_left["seconds"].median() * 1000).round(1).sort_index()
+    assert families["median_ms"].sort_index().tolist() == medians.tolist()
 
 
 def test_the_solver_bench_solves_the_objective_asked(capsys):
