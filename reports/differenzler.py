@@ -13,7 +13,10 @@ from cardmc.reports.section import Section, note
 
 ACES = {0: "no ace", 1: "1 ace", 2: "2 aces", 3: "3+ aces"}
 PIMC_GAMES = (20, 100)  # games of the search player against calibrated play (a quarter second or so a game)
-PIMC_ARMS = ("calibrated", "pimc,calibrated,pimc,calibrated")
+PIMC_ARMS = (
+    "calibrated",
+    "pimc,calibrated,pimc,calibrated; pimc_tricks=5",
+)  # the study's search: from five tricks
 
 
 def pimc_games(games: int) -> int:
@@ -162,7 +165,7 @@ def study(folder, games: int, seed: int, progress: bool = False) -> Section:
             f'python -c "from cardmc.experiments.differenzler import declaration_study; '
             f"from cardmc.display import show; "
             f'[print(show(k, v)) for k, v in declaration_study(seed={seed}, games={games}).items()]"',
-            f"cardmc compare differenzler --arm calibrated --arm {PIMC_ARMS[1]} --games {p_games} --seed {seed}",
+            f'cardmc compare differenzler --arm calibrated --arm "{PIMC_ARMS[1]}" --games {p_games} --seed {seed}',
             *strong.commands,
             f"{stored['command']}  # the stored run of the solved table",
             'python -c "import pandas as pd; from cardmc.display import readable; from cardmc.experiments.solved '
